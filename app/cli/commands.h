@@ -1,0 +1,13 @@
+// fathom-cli subcommands. Each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fathom::cli {
+
+int RunInfo(const std::vector<std::string>& args);
+int RunQuery(const std::vector<std::string>& args);
+
+
+}  // namespace fathom::cli

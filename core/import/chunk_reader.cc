@@ -1,0 +1,225 @@
+#include "core/import/chunk_reader.h"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstring>
+
+namespace fathom {
+namespace {
+
+constexpr size_t kInputBufferSize = 1 << 20;
+
+class FileReader : public ChunkReader {
+ public:
+  FileReader(FILE* f, uint64_t size) : f_(f), size_(size) {}
+  ~FileReader() override { fclose(f_); }
+  Result<size_t> Read(uint8_t* dst, size_t cap) override {
+    size_t n = fread(dst, 1, cap, f_);
+    if (n == 0 && ferror(f_)) return ErrorStatus("read error at offset " + std::to_string(offset_));
+    offset_ += n;
+    return n;
+  }
+  uint64_t file_offset() const override { return offset_; }
+  uint64_t file_size() const override { return size_; }
+
+ private:
+  FILE* f_;
+  uint64_t size_;
+  uint64_t offset_ = 0;
+};
+
+class MemoryReader : public ChunkReader {
+ public:
+  MemoryReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  Result<size_t> Read(uint8_t* dst, size_t cap) override {
+    size_t n = std::min(cap, size_ - offset_);
+    memcpy(dst, data_ + offset_, n);
+    offset_ += n;
+    return n;
+  }
+  uint64_t file_offset() const override { return offset_; }
+  uint64_t file_size() const override { return size_; }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t offset_ = 0;
+};
+
+// Inflates gzip (or zlib) members as a stream; concatenated gzip members are
+// read one after another, as gunzip does.
+class GzipReader : public ChunkReader {
+ public:
+  explicit GzipReader(std::unique_ptr<ChunkReader> inner)
+      : inner_(std::move(inner)), in_(new uint8_t[kInputBufferSize]) {
+    memset(&zs_, 0, sizeof zs_);
+    inflateInit2(&zs_, 15 + 32);
+  }
+  ~GzipReader() override { inflateEnd(&zs_); }
+  const char* wrapper() const override { return "gzip"; }
+
+  Result<size_t> Read(uint8_t* dst, size_t cap) override {
+    zs_.next_out = dst;
+    zs_.avail_out = static_cast<uInt>(std::min<size_t>(cap, 1u << 30));
+    while (zs_.avail_out > 0 && !done_) {
+      if (zs_.avail_in == 0) {
+        auto n = inner_->Read(in_.get(), kInputBufferSize);
+        if (!n.ok()) return n.status();
+        if (*n == 0) {
+          if (!stream_end_) truncated_ = true;
+          done_ = true;
+          break;
+        }
+        zs_.next_in = in_.get();
+        zs_.avail_in = static_cast<uInt>(*n);
+      }
+      int rc = inflate(&zs_, Z_NO_FLUSH);
+      if (rc == Z_STREAM_END) {
+        stream_end_ = true;
+        if (zs_.avail_in == 0) {
+          // Peek whether another member follows.
+          auto n = inner_->Read(in_.get(), kInputBufferSize);
+          if (!n.ok()) return n.status();
+          if (*n == 0) {
+            done_ = true;
+            break;
+          }
+          zs_.next_in = in_.get();
+          zs_.avail_in = static_cast<uInt>(*n);
+        }
+        inflateReset(&zs_);
+        stream_end_ = false;
+      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        return ErrorStatus("gzip data is corrupt near compressed offset " +
+                           std::to_string(inner_->file_offset() - zs_.avail_in) + " (" +
+                           (zs_.msg ? zs_.msg : "inflate error") + ")");
+      }
+    }
+    size_t produced = static_cast<size_t>(zs_.next_out - dst);
+    return produced;
+  }
+  uint64_t file_offset() const override { return inner_->file_offset() - zs_.avail_in; }
+  uint64_t file_size() const override { return inner_->file_size(); }
+  bool truncated() const { return truncated_; }
+
+ private:
+  std::unique_ptr<ChunkReader> inner_;
+  std::unique_ptr<uint8_t[]> in_;
+  z_stream zs_;
+  bool done_ = false;
+  bool stream_end_ = false;
+  bool truncated_ = false;
+};
+
+class ZstdReader : public ChunkReader {
+ public:
+  explicit ZstdReader(std::unique_ptr<ChunkReader> inner)
+      : inner_(std::move(inner)), in_(new uint8_t[kInputBufferSize]), ds_(ZSTD_createDStream()) {
+    ZSTD_initDStream(ds_);
+  }
+  ~ZstdReader() override { ZSTD_freeDStream(ds_); }
+  const char* wrapper() const override { return "zstd"; }
+
+  Result<size_t> Read(uint8_t* dst, size_t cap) override {
+    ZSTD_outBuffer out{dst, cap, 0};
+    while (out.pos < out.size) {
+      if (input_.pos == input_.size) {
+        if (eof_) break;
+        auto n = inner_->Read(in_.get(), kInputBufferSize);
+        if (!n.ok()) return n.status();
+        if (*n == 0) {
+          eof_ = true;
+          break;
+        }
+        input_ = ZSTD_inBuffer{in_.get(), *n, 0};
+      }
+      size_t rc = ZSTD_decompressStream(ds_, &out, &input_);
+      if (ZSTD_isError(rc))
+        return ErrorStatus(std::string("zstd data is corrupt: ") + ZSTD_getErrorName(rc));
+    }
+    return out.pos;
+  }
+  uint64_t file_offset() const override { return inner_->file_offset() - (input_.size - input_.pos); }
+  uint64_t file_size() const override { return inner_->file_size(); }
+
+ private:
+  std::unique_ptr<ChunkReader> inner_;
+  std::unique_ptr<uint8_t[]> in_;
+  ZSTD_DStream* ds_;
+  ZSTD_inBuffer input_{nullptr, 0, 0};
+  bool eof_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ChunkReader>> OpenTraceFile(const std::string& path) {
+  FILE* f = fopen(path.c_str(), "rb");
+  if (!f) return ErrorStatus(path + ": cannot open: " + strerror(errno));
+  // 64-bit size without POSIX calls: seek to the end.
+  uint64_t size = 0;
+#if defined(_WIN32)
+  if (_fseeki64(f, 0, SEEK_END) == 0) size = static_cast<uint64_t>(_ftelli64(f));
+  _fseeki64(f, 0, SEEK_SET);
+#else
+  if (fseeko(f, 0, SEEK_END) == 0) size = static_cast<uint64_t>(ftello(f));
+  fseeko(f, 0, SEEK_SET);
+#endif
+  uint8_t magic[4] = {0, 0, 0, 0};
+  size_t n = fread(magic, 1, sizeof magic, f);
+  rewind(f);
+  std::unique_ptr<ChunkReader> reader = std::make_unique<FileReader>(f, size);
+  if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return std::unique_ptr<ChunkReader>(new GzipReader(std::move(reader)));
+  if (n >= 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
+    return std::unique_ptr<ChunkReader>(new ZstdReader(std::move(reader)));
+  return reader;
+}
+
+std::unique_ptr<ChunkReader> MakeMemoryReader(const uint8_t* data, size_t size) {
+  return std::make_unique<MemoryReader>(data, size);
+}
+
+Status InflateBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out) {
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  if (inflateInit2(&zs, 15 + 32) != Z_OK) return ErrorStatus("inflateInit failed");
+  zs.next_in = const_cast<uint8_t*>(data);
+  zs.avail_in = static_cast<uInt>(size);
+  uint8_t buf[64 * 1024];
+  int rc;
+  do {
+    zs.next_out = buf;
+    zs.avail_out = sizeof buf;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&zs);
+      return ErrorStatus(std::string("corrupt deflate stream: ") + (zs.msg ? zs.msg : "error"));
+    }
+    out->insert(out->end(), buf, buf + (sizeof buf - zs.avail_out));
+  } while (rc != Z_STREAM_END && (zs.avail_in > 0 || zs.avail_out == 0));
+  inflateEnd(&zs);
+  if (rc != Z_STREAM_END) return ErrorStatus("truncated deflate stream");
+  return Status::Ok();
+}
+
+Status ZstdDecompressBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out) {
+  ZSTD_DStream* ds = ZSTD_createDStream();
+  ZSTD_initDStream(ds);
+  ZSTD_inBuffer in{data, size, 0};
+  uint8_t buf[64 * 1024];
+  size_t rc = 1;
+  while (in.pos < in.size) {
+    ZSTD_outBuffer o{buf, sizeof buf, 0};
+    rc = ZSTD_decompressStream(ds, &o, &in);
+    if (ZSTD_isError(rc)) {
+      ZSTD_freeDStream(ds);
+      return ErrorStatus(std::string("corrupt zstd stream: ") + ZSTD_getErrorName(rc));
+    }
+    out->insert(out->end(), buf, buf + o.pos);
+    if (o.pos == 0 && in.pos == in.size) break;
+  }
+  ZSTD_freeDStream(ds);
+  return Status::Ok();
+}
+
+}  // namespace fathom

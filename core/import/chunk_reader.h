@@ -1,0 +1,39 @@
+// Streams a trace file in fixed-size chunks, transparently inflating gzip and
+// zstd wrappers, so files of any size load without being read whole first.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+
+namespace fathom {
+
+class ChunkReader {
+ public:
+  virtual ~ChunkReader() = default;
+  // Reads up to `cap` bytes into `dst`. Returns 0 at the end of the stream.
+  virtual Result<size_t> Read(uint8_t* dst, size_t cap) = 0;
+  // Bytes consumed from the underlying file so far (for progress).
+  virtual uint64_t file_offset() const = 0;
+  virtual uint64_t file_size() const = 0;
+  // True when the stream is a decompression of the file.
+  virtual const char* wrapper() const { return nullptr; }
+};
+
+// Opens `path` and wraps it in decompressors as its leading bytes require
+// (gzip 1F 8B, zstd 28 B5 2F FD). Detection is by content, never extension.
+Result<std::unique_ptr<ChunkReader>> OpenTraceFile(const std::string& path);
+
+// A reader over bytes already in memory (tests, fuzzers, nested payloads).
+std::unique_ptr<ChunkReader> MakeMemoryReader(const uint8_t* data, size_t size);
+
+// Inflates a whole zlib or gzip buffer (compressed_packets). Appends to `out`.
+Status InflateBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out);
+// Decompresses a whole zstd buffer (zstd_compressed_packets). Appends to `out`.
+Status ZstdDecompressBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out);
+
+}  // namespace fathom

@@ -1,0 +1,51 @@
+#include "core/import/packet_parser.h"
+
+#include "core/import/sequence_state.h"
+#include "core/import/system_parser.h"
+#include "core/import/track_event_parser.h"
+#include "perfetto/trace/trace.pb.h"
+
+namespace fathom {
+
+using perfetto::protos::TracePacket;
+
+void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGeneration& gen) {
+  // Find the payload field (the one oneof member a packet carries).
+  proto::Decoder d(packet);
+  uint32_t field_id = 0;
+  proto::Bytes payload;
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case TracePacket::kTimestampFieldNumber:
+      case TracePacket::kTimestampClockIdFieldNumber:
+      case TracePacket::kTrustedPacketSequenceIdFieldNumber:
+      case TracePacket::kSequenceFlagsFieldNumber:
+      case TracePacket::kIncrementalStateClearedFieldNumber:
+      case TracePacket::kPreviousPacketDroppedFieldNumber:
+      case TracePacket::kInternedDataFieldNumber:
+      case TracePacket::kTracePacketDefaultsFieldNumber:
+      case TracePacket::kTrustedUidFieldNumber:
+      case TracePacket::kTrustedPidFieldNumber:
+      case TracePacket::kFirstPacketOnSequenceFieldNumber:
+      case TracePacket::kMachineIdFieldNumber:
+        break;
+      default:
+        if (field_id == 0) {
+          field_id = f.id;
+          payload = f.bytes;
+        }
+    }
+  }
+  switch (field_id) {
+    case TracePacket::kTrackEventFieldNumber:
+    case TracePacket::kTrackDescriptorFieldNumber:
+    case TracePacket::kThreadDescriptorFieldNumber:
+    case TracePacket::kProcessDescriptorFieldNumber:
+      ctx_->track_event_parser->ParsePacket(ts, field_id, payload, packet, gen);
+      return;
+    default:
+      ctx_->system_parser->ParsePacket(ts, field_id, payload, packet, gen);
+  }
+}
+
+}  // namespace fathom

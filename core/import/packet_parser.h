@@ -1,0 +1,22 @@
+// Dispatches each sorted TracePacket to the parser of its payload.
+#pragma once
+
+#include <cstdint>
+
+#include "core/import/proto_decoder.h"
+#include "core/import/trace_context.h"
+
+namespace fathom {
+
+struct SequenceGeneration;
+
+class PacketParser {
+ public:
+  explicit PacketParser(TraceContext* ctx) : ctx_(ctx) {}
+  void ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGeneration& gen);
+
+ private:
+  TraceContext* ctx_;
+};
+
+}  // namespace fathom

@@ -1,0 +1,469 @@
+#include "core/import/proto_tokenizer.h"
+
+#include <string>
+
+#include "core/import/chunk_reader.h"
+#include "core/import/clock_tracker.h"
+#include "core/import/track_event_tokenizer.h"
+#include "perfetto/trace/trace.pb.h"
+
+namespace fathom {
+namespace {
+
+using perfetto::protos::ClockSnapshot;
+using perfetto::protos::ClockSnapshot_Clock;
+using perfetto::protos::FtraceEvent;
+using perfetto::protos::FtraceEventBundle;
+using perfetto::protos::FtraceEventBundle_CompactSched;
+using perfetto::protos::TracePacket;
+using perfetto::protos::TracePacketDefaults;
+using proto::Bytes;
+using proto::Decoder;
+using proto::Field;
+using proto::PackedVarints;
+using proto::WireType;
+
+constexpr uint32_t kSeqIncrementalStateCleared = 1;
+constexpr uint32_t kSeqNeedsIncrementalState = 2;
+
+// Appends every value of a repeated varint field occurrence (packed or not).
+template <typename T>
+bool AppendVarints(const Field& f, std::vector<T>* out) {
+  if (f.type == WireType::kVarint) {
+    out->push_back(static_cast<T>(f.int_value));
+    return true;
+  }
+  if (f.type != WireType::kLengthDelimited) return false;
+  PackedVarints it(f.bytes);
+  uint64_t v;
+  while (it.Next(&v)) out->push_back(static_cast<T>(v));
+  return !it.error();
+}
+
+}  // namespace
+
+ProtoTokenizer::ProtoTokenizer(TraceContext* ctx, Sorter* sorter)
+    : ctx_(ctx), sorter_(sorter), track_event_tokenizer_(new TrackEventTokenizer(ctx, this)) {
+  // Sequence 0 (packets without a trusted sequence id) gets a generation too.
+  NewGeneration(0);
+}
+
+ProtoTokenizer::~ProtoTokenizer() = default;
+
+void ProtoTokenizer::NewGeneration(uint32_t sequence_id) {
+  generations_.emplace_back();
+  generations_.back().sequence_id = sequence_id;
+  sequences_[sequence_id].generation = static_cast<uint32_t>(generations_.size() - 1);
+}
+
+Result<size_t> ProtoTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) {
+  size_t consumed = 0;
+  Status st = TokenizeStream(blob->data.get(), blob->size, stream_offset, &consumed, false);
+  size_t leftover = blob->size - consumed;
+  retained_bytes_ += blob->size;
+  blobs_.push_back(std::move(blob));
+  if (!st.ok()) return st;
+  return leftover;
+}
+
+Status ProtoTokenizer::TokenizeStream(const uint8_t* data, size_t size, uint64_t stream_offset,
+                                      size_t* consumed, bool nested) {
+  const uint8_t* p = data;
+  const uint8_t* end = data + size;
+  while (p < end) {
+    const uint8_t* field_start = p;
+    uint64_t tag;
+    const uint8_t* q = proto::ReadVarint(p, end, &tag);
+    if (!q) break;  // incomplete tag: wait for more bytes
+    uint32_t wire = tag & 7;
+    uint64_t field_id = tag >> 3;
+    uint64_t offset = stream_offset + static_cast<uint64_t>(field_start - data);
+    if (field_id == 0 || (wire != 0 && wire != 1 && wire != 2 && wire != 5)) {
+      *consumed = static_cast<size_t>(field_start - data);
+      return ErrorStatus("byte offset " + std::to_string(offset) +
+                         ": expected a TracePacket (field 1, length-delimited), found tag 0x" +
+                         [&] {
+                           char b[24];
+                           snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(tag));
+                           return std::string(b);
+                         }());
+    }
+    if (wire == 2) {
+      uint64_t len;
+      const uint8_t* body = proto::ReadVarint(q, end, &len);
+      if (!body) break;
+      if (len > static_cast<uint64_t>(end - body)) {
+        // A length this large can never complete in a nested buffer.
+        if (nested) {
+          ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
+          p = end;
+        }
+        break;
+      }
+      if (field_id == 1) TokenizePacket(body, static_cast<size_t>(len), offset);
+      p = body + len;
+    } else if (wire == 0) {
+      uint64_t v;
+      const uint8_t* r = proto::ReadVarint(q, end, &v);
+      if (!r) break;
+      p = r;
+    } else {
+      size_t n = wire == 1 ? 8 : 4;
+      if (static_cast<size_t>(end - q) < n) break;
+      p = q + n;
+    }
+  }
+  *consumed = static_cast<size_t>(p - data);
+  return Status::Ok();
+}
+
+void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t offset) {
+  ++packets_;
+  PacketView pv;
+  pv.packet = Bytes{data, size};
+  pv.file_offset = offset;
+  uint32_t flags = 0;
+  bool state_cleared = false;
+  bool previous_dropped = false;
+  Bytes interned, defaults;
+  bool has_interned = false, has_defaults = false;
+  Decoder d(data, size);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case TracePacket::kTimestampFieldNumber:
+        pv.has_timestamp = true;
+        pv.timestamp = f.int_value;
+        break;
+      case TracePacket::kTimestampClockIdFieldNumber:
+        pv.clock_id = f.as_uint32();
+        break;
+      case TracePacket::kTrustedPacketSequenceIdFieldNumber:
+        pv.sequence_id = f.as_uint32();
+        break;
+      case TracePacket::kSequenceFlagsFieldNumber:
+        flags = f.as_uint32();
+        break;
+      case TracePacket::kIncrementalStateClearedFieldNumber:
+        state_cleared = f.as_bool();
+        break;
+      case TracePacket::kPreviousPacketDroppedFieldNumber:
+        previous_dropped = f.int_value != 0;
+        break;
+      case TracePacket::kInternedDataFieldNumber:
+        interned = f.bytes;
+        has_interned = true;
+        break;
+      case TracePacket::kTracePacketDefaultsFieldNumber:
+        defaults = f.bytes;
+        has_defaults = true;
+        break;
+      case TracePacket::kTrustedUidFieldNumber:
+      case TracePacket::kTrustedPidFieldNumber:
+      case TracePacket::kFirstPacketOnSequenceFieldNumber:
+      case TracePacket::kMachineIdFieldNumber:
+        break;
+      default:
+        if (f.type == WireType::kLengthDelimited || pv.data_field == 0) {
+          pv.data_field = f.id;
+          pv.payload = f.bytes;
+        }
+    }
+  }
+  if (d.error()) {
+    ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
+    return;
+  }
+
+  // Sequence state.
+  if (flags & kSeqIncrementalStateCleared || state_cleared) NewGeneration(pv.sequence_id);
+  auto seq_it = sequences_.find(pv.sequence_id);
+  if (seq_it == sequences_.end()) {
+    NewGeneration(pv.sequence_id);
+    seq_it = sequences_.find(pv.sequence_id);
+    // A sequence whose first packet is not a clear has no valid interning
+    // state yet only when the writer uses interning; leave it valid so
+    // sequences that never clear (ftrace, /proc pollers) keep working.
+  }
+  SequenceGeneration* gen = &generations_[seq_it->second.generation];
+  if (previous_dropped) {
+    ctx_->storage->stats.Increment(Stat::kPacketsWithPreviousDropped);
+    if (!(flags & kSeqIncrementalStateCleared || state_cleared)) gen->valid = false;
+  }
+  if ((flags & kSeqNeedsIncrementalState) && !gen->valid) {
+    ctx_->storage->stats.Increment(Stat::kPacketsSkippedIncrementalState);
+    return;
+  }
+  if (has_defaults) {
+    gen->trace_packet_defaults = defaults;
+    Decoder dd(defaults);
+    for (Field f = dd.Next(); f.valid(); f = dd.Next())
+      if (f.id == TracePacketDefaults::kTimestampClockIdFieldNumber)
+        gen->default_clock_id = f.as_uint32();
+  }
+  if (has_interned) ApplyInternedData(gen, interned);
+  pv.generation = seq_it->second.generation;
+
+  switch (pv.data_field) {
+    case TracePacket::kFtraceEventsFieldNumber:
+      TokenizeFtraceBundle(pv.payload);
+      return;
+    case TracePacket::kClockSnapshotFieldNumber:
+      ParseClockSnapshot(pv.sequence_id, pv.payload);
+      break;  // also kept for the parsers (clock metadata)
+    case TracePacket::kCompressedPacketsFieldNumber:
+      TokenizeCompressed(pv.payload, false, offset);
+      return;
+    case TracePacket::kZstdCompressedPacketsFieldNumber:
+      TokenizeCompressed(pv.payload, true, offset);
+      return;
+    case TracePacket::kTrackEventFieldNumber:
+    case TracePacket::kTrackDescriptorFieldNumber:
+    case TracePacket::kThreadDescriptorFieldNumber:
+    case TracePacket::kProcessDescriptorFieldNumber:
+      track_event_tokenizer_->TokenizePacket(pv);
+      return;
+    default:
+      break;
+  }
+
+  int64_t ts = latest_ts_;
+  if (pv.has_timestamp) {
+    uint32_t clock = pv.clock_id ? pv.clock_id : gen->default_clock_id;
+    auto converted = ToTraceTime(pv.sequence_id, clock, static_cast<int64_t>(pv.timestamp));
+    if (!converted) return;
+    ts = *converted;
+  }
+  PushPacket(pv, ts);
+}
+
+std::optional<int64_t> ProtoTokenizer::ToTraceTime(uint32_t sequence_id, uint32_t clock_id,
+                                                   int64_t value) {
+  if (clock_id == 0) clock_id = kClockBoottime;
+  uint64_t clock = ClockTracker::IsSequenceScoped(clock_id)
+                       ? ClockTracker::SequenceScopedClock(sequence_id, clock_id)
+                       : clock_id;
+  auto ts = ctx_->clock_tracker->ToTraceTime(clock, value);
+  if (!ts) {
+    // Traces with no snapshots at all are taken to be in the trace clock.
+    if (!ctx_->clock_tracker->has_snapshots() && !ClockTracker::IsSequenceScoped(clock_id))
+      return value;
+    ctx_->storage->stats.Increment(Stat::kClockSyncFailure);
+  }
+  return ts;
+}
+
+void ProtoTokenizer::PushPacket(const PacketView& p, int64_t ts) {
+  if (ts > latest_ts_) latest_ts_ = ts;
+  SortEntry e{};
+  e.ts = ts;
+  e.data = p.packet.data;
+  e.size = static_cast<uint32_t>(p.packet.size);
+  e.aux = p.generation;
+  e.kind = SortKind::kTracePacket;
+  sorter_->Push(sorter_->SequenceQueue(p.sequence_id), e);
+}
+
+void ProtoTokenizer::ApplyInternedData(SequenceGeneration* gen, Bytes interned) {
+  Decoder d(interned);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.type != WireType::kLengthDelimited) continue;
+    // Every InternedData entry message has its iid as field 1.
+    Decoder e(f.bytes);
+    uint64_t iid = 0;
+    for (Field g = e.Next(); g.valid(); g = e.Next())
+      if (g.id == 1 && g.type == WireType::kVarint) {
+        iid = g.int_value;
+        break;
+      }
+    gen->AddInterned(f.id, iid, f.bytes);
+  }
+  if (d.error()) ctx_->storage->stats.Increment(Stat::kInternedDataErrors);
+}
+
+void ProtoTokenizer::ParseClockSnapshot(uint32_t sequence_id, Bytes snapshot) {
+  std::vector<std::pair<uint64_t, int64_t>> clocks;
+  Decoder d(snapshot);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == ClockSnapshot::kClocksFieldNumber) {
+      uint32_t id = 0;
+      int64_t ts = 0;
+      uint64_t multiplier = 1;
+      Decoder c(f.bytes);
+      for (Field g = c.Next(); g.valid(); g = c.Next()) {
+        if (g.id == ClockSnapshot_Clock::kClockIdFieldNumber) id = g.as_uint32();
+        if (g.id == ClockSnapshot_Clock::kTimestampFieldNumber) ts = g.as_int64();
+        if (g.id == ClockSnapshot_Clock::kUnitMultiplierNsFieldNumber) multiplier = g.int_value;
+      }
+      uint64_t key = ClockTracker::IsSequenceScoped(id)
+                         ? ClockTracker::SequenceScopedClock(sequence_id, id)
+                         : id;
+      clocks.emplace_back(key, ts * static_cast<int64_t>(multiplier ? multiplier : 1));
+    } else if (f.id == ClockSnapshot::kPrimaryTraceClockFieldNumber) {
+      ctx_->clock_tracker->SetTraceClock(f.int_value);
+    }
+  }
+  ctx_->clock_tracker->AddSnapshot(clocks);
+}
+
+void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offset) {
+  std::vector<uint8_t> out;
+  Status st = zstd ? ZstdDecompressBuffer(payload.data, payload.size, &out)
+                   : InflateBuffer(payload.data, payload.size, &out);
+  if (!st.ok()) {
+    ctx_->storage->stats.Increment(Stat::kCompressedPacketErrors);
+    return;
+  }
+  auto blob = TraceBlob::Allocate(out.size());
+  memcpy(blob->data.get(), out.data(), out.size());
+  size_t consumed = 0;
+  TokenizeStream(blob->data.get(), blob->size, offset, &consumed, true);
+  if (consumed != blob->size) ctx_->storage->stats.Increment(Stat::kCompressedPacketErrors);
+  retained_bytes_ += blob->size;
+  blobs_.push_back(std::move(blob));
+}
+
+void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle) {
+  uint32_t cpu = 0;
+  bool lost = false;
+  int64_t clock_offset = 0;  // ftrace clock -> boot clock
+  uint64_t ftrace_clock = 0;
+  int64_t ftrace_ts = 0, boot_ts = 0;
+  bool has_sync = false;
+  // First pass: bundle-level fields (cpu may come after the events).
+  Decoder d(bundle);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case FtraceEventBundle::kCpuFieldNumber:
+        cpu = f.as_uint32();
+        break;
+      case FtraceEventBundle::kLostEventsFieldNumber:
+        lost = f.as_bool();
+        break;
+      case FtraceEventBundle::kFtraceClockFieldNumber:
+        ftrace_clock = f.int_value;
+        break;
+      case FtraceEventBundle::kFtraceTimestampFieldNumber:
+        ftrace_ts = f.as_int64();
+        has_sync = true;
+        break;
+      case FtraceEventBundle::kBootTimestampFieldNumber:
+        boot_ts = f.as_int64();
+        break;
+      default:
+        break;
+    }
+  }
+  if (d.error() || cpu > 4096) {
+    ctx_->storage->stats.Increment(Stat::kFtraceBundleErrors);
+    return;
+  }
+  if (lost) ctx_->storage->stats.Increment(Stat::kFtraceLostEvents);
+  if (ftrace_clock != 0 && has_sync) clock_offset = boot_ts - ftrace_ts;
+
+  uint32_t queue = sorter_->FtraceQueue(cpu);
+  Decoder e(bundle);
+  for (Field f = e.Next(); f.valid(); f = e.Next()) {
+    if (f.id == FtraceEventBundle::kEventFieldNumber && f.type == WireType::kLengthDelimited) {
+      // The timestamp is field 1, written first by every producer; fall back
+      // to a full scan when it is not.
+      uint64_t ts = 0;
+      bool found = false;
+      const uint8_t* p = f.bytes.data;
+      const uint8_t* end = p + f.bytes.size;
+      if (p < end && *p == ((FtraceEvent::kTimestampFieldNumber << 3) | 0)) {
+        found = proto::ReadVarint(p + 1, end, &ts) != nullptr;
+      }
+      if (!found) {
+        Decoder ed(f.bytes);
+        for (Field g = ed.Next(); g.valid(); g = ed.Next())
+          if (g.id == FtraceEvent::kTimestampFieldNumber) {
+            ts = g.int_value;
+            found = true;
+            break;
+          }
+      }
+      if (!found) {
+        ctx_->storage->stats.Increment(Stat::kFtraceParseErrors);
+        continue;
+      }
+      SortEntry se{};
+      se.ts = static_cast<int64_t>(ts) + clock_offset;
+      se.data = f.bytes.data;
+      se.size = static_cast<uint32_t>(f.bytes.size);
+      se.cpu = static_cast<uint16_t>(cpu);
+      se.kind = SortKind::kFtraceEvent;
+      sorter_->Push(queue, se);
+      if (se.ts > latest_ts_) latest_ts_ = se.ts;
+    } else if (f.id == FtraceEventBundle::kCompactSchedFieldNumber) {
+      TokenizeCompactSched(cpu, f.bytes);
+    }
+  }
+  (void)clock_offset;
+}
+
+void ProtoTokenizer::TokenizeCompactSched(uint32_t cpu, Bytes compact) {
+  using CS = FtraceEventBundle_CompactSched;
+  std::vector<uint64_t> sw_ts, wk_ts;
+  std::vector<int64_t> sw_state;
+  std::vector<int32_t> sw_pid, sw_prio, wk_pid, wk_cpu, wk_prio;
+  std::vector<uint32_t> sw_comm, wk_comm, wk_flags;
+  std::vector<StringId> intern;
+  bool ok = true;
+  Decoder d(compact);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case CS::kSwitchTimestampFieldNumber: ok &= AppendVarints(f, &sw_ts); break;
+      case CS::kSwitchPrevStateFieldNumber: ok &= AppendVarints(f, &sw_state); break;
+      case CS::kSwitchNextPidFieldNumber: ok &= AppendVarints(f, &sw_pid); break;
+      case CS::kSwitchNextPrioFieldNumber: ok &= AppendVarints(f, &sw_prio); break;
+      case CS::kInternTableFieldNumber: intern.push_back(ctx_->storage->Intern(f.as_string())); break;
+      case CS::kSwitchNextCommIndexFieldNumber: ok &= AppendVarints(f, &sw_comm); break;
+      case CS::kWakingTimestampFieldNumber: ok &= AppendVarints(f, &wk_ts); break;
+      case CS::kWakingPidFieldNumber: ok &= AppendVarints(f, &wk_pid); break;
+      case CS::kWakingTargetCpuFieldNumber: ok &= AppendVarints(f, &wk_cpu); break;
+      case CS::kWakingPrioFieldNumber: ok &= AppendVarints(f, &wk_prio); break;
+      case CS::kWakingCommIndexFieldNumber: ok &= AppendVarints(f, &wk_comm); break;
+      case CS::kWakingCommonFlagsFieldNumber: ok &= AppendVarints(f, &wk_flags); break;
+      default: break;
+    }
+  }
+  size_t ns = sw_ts.size(), nw = wk_ts.size();
+  if (!ok || d.error() || sw_state.size() != ns || sw_pid.size() != ns || sw_prio.size() != ns ||
+      sw_comm.size() != ns || wk_pid.size() != nw || wk_cpu.size() != nw ||
+      wk_prio.size() != nw || wk_comm.size() != nw || (!wk_flags.empty() && wk_flags.size() != nw)) {
+    ctx_->storage->stats.Increment(Stat::kCompactSchedParseErrors);
+    return;
+  }
+  uint32_t queue = sorter_->FtraceQueue(cpu, Sorter::kCompactSwitches);
+  int64_t ts = 0;
+  for (size_t i = 0; i < ns; ++i) {
+    ts += static_cast<int64_t>(sw_ts[i]);
+    StringId comm = sw_comm[i] < intern.size() ? intern[sw_comm[i]] : kNullStringId;
+    compact_switch_.push_back({sw_state[i], sw_pid[i], sw_prio[i], comm});
+    SortEntry se{};
+    se.ts = ts;
+    se.aux = static_cast<uint32_t>(compact_switch_.size() - 1);
+    se.cpu = static_cast<uint16_t>(cpu);
+    se.kind = SortKind::kCompactSwitch;
+    sorter_->Push(queue, se);
+  }
+  if (ts > latest_ts_) latest_ts_ = ts;
+  queue = sorter_->FtraceQueue(cpu, Sorter::kCompactWakings);
+  ts = 0;
+  for (size_t i = 0; i < nw; ++i) {
+    ts += static_cast<int64_t>(wk_ts[i]);
+    StringId comm = wk_comm[i] < intern.size() ? intern[wk_comm[i]] : kNullStringId;
+    bool has_flags = !wk_flags.empty();
+    compact_waking_.push_back(
+        {wk_pid[i], wk_cpu[i], wk_prio[i], comm, has_flags ? wk_flags[i] : 0, has_flags});
+    SortEntry se{};
+    se.ts = ts;
+    se.aux = static_cast<uint32_t>(compact_waking_.size() - 1);
+    se.cpu = static_cast<uint16_t>(cpu);
+    se.kind = SortKind::kCompactWaking;
+    sorter_->Push(queue, se);
+  }
+  if (ts > latest_ts_) latest_ts_ = ts;
+}
+
+}  // namespace fathom

@@ -1,0 +1,94 @@
+// Splits the Perfetto `Trace` byte stream into TracePackets, keeps each
+// sequence's incremental state, converts timestamps to the trace clock, breaks
+// ftrace bundles into per-CPU events and pushes everything into the Sorter.
+// Packets that define state (clock snapshots, interned data, defaults) are
+// applied here, before sorting.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/import/compact_sched.h"
+#include "core/import/proto_decoder.h"
+#include "core/import/sequence_state.h"
+#include "core/import/sorter.h"
+#include "core/import/trace_blob.h"
+#include "core/import/trace_context.h"
+
+namespace fathom {
+
+class TrackEventTokenizer;
+
+// One TracePacket's top-level fields, decoded once by the tokenizer.
+struct PacketView {
+  proto::Bytes packet;          // the whole serialized TracePacket
+  uint32_t data_field = 0;      // field number of the payload (0 = none)
+  proto::Bytes payload;         // its bytes (LEN payloads)
+  bool has_timestamp = false;
+  uint64_t timestamp = 0;
+  uint32_t clock_id = 0;        // 0 = unset
+  uint32_t sequence_id = 0;
+  uint32_t generation = 0;      // index of the SequenceGeneration
+  uint64_t file_offset = 0;     // where the packet starts in the (decompressed) stream
+};
+
+class ProtoTokenizer {
+ public:
+  ProtoTokenizer(TraceContext* ctx, Sorter* sorter);
+  ~ProtoTokenizer();
+
+  // Tokenizes every whole packet in `blob` (whose first byte is at stream
+  // offset `stream_offset`) and keeps the blob alive. Returns the number of
+  // bytes at the end that did not form a whole packet: the caller prepends
+  // them to the next chunk. Returns an error only for bytes that can never
+  // be a Trace (bad field tag), after loading everything before them.
+  Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset);
+
+  const SequenceGeneration& generation(uint32_t index) const { return generations_[index]; }
+  const CompactSwitchRecord& compact_switch(uint32_t i) const { return compact_switch_[i]; }
+  const CompactWakingRecord& compact_waking(uint32_t i) const { return compact_waking_[i]; }
+
+  // For module tokenizers: push a parsed packet at trace time `ts`.
+  void PushPacket(const PacketView& p, int64_t ts);
+  // Converts (clock, value) to trace time; counts clock_sync_failure on failure.
+  std::optional<int64_t> ToTraceTime(uint32_t sequence_id, uint32_t clock_id, int64_t value);
+  int64_t latest_timestamp() const { return latest_ts_; }
+
+  uint64_t packets() const { return packets_; }
+  uint64_t events() const { return sorter_->size(); }
+  size_t retained_bytes() const { return retained_bytes_; }
+
+ private:
+  Status TokenizeStream(const uint8_t* data, size_t size, uint64_t stream_offset, size_t* consumed,
+                        bool nested);
+  void TokenizePacket(const uint8_t* data, size_t size, uint64_t offset);
+  void TokenizeFtraceBundle(proto::Bytes bundle);
+  void TokenizeCompactSched(uint32_t cpu, proto::Bytes compact);
+  void ParseClockSnapshot(uint32_t sequence_id, proto::Bytes snapshot);
+  void ApplyInternedData(SequenceGeneration* gen, proto::Bytes interned);
+  void NewGeneration(uint32_t sequence_id);
+  void TokenizeCompressed(proto::Bytes payload, bool zstd, uint64_t offset);
+
+  struct SequenceState {
+    uint32_t generation;
+  };
+
+  TraceContext* ctx_;
+  Sorter* sorter_;
+  std::unique_ptr<TrackEventTokenizer> track_event_tokenizer_;
+  std::vector<std::unique_ptr<TraceBlob>> blobs_;
+  std::deque<SequenceGeneration> generations_;
+  std::unordered_map<uint32_t, SequenceState> sequences_;
+  std::vector<CompactSwitchRecord> compact_switch_;
+  std::vector<CompactWakingRecord> compact_waking_;
+  int64_t latest_ts_ = 0;
+  uint64_t packets_ = 0;
+  size_t retained_bytes_ = 0;
+};
+
+}  // namespace fathom

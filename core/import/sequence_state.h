@@ -1,0 +1,41 @@
+// Per-sequence incremental state (interned data, TracePacketDefaults). A
+// "generation" lasts from one SEQ_INCREMENTAL_STATE_CLEARED to the next; every
+// sorted packet remembers the generation it was tokenized in, so interned ids
+// resolve correctly even though parsing happens after sorting.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+
+#include "core/import/proto_decoder.h"
+
+namespace fathom {
+
+struct SequenceGeneration {
+  uint32_t sequence_id = 0;
+  bool valid = true;  // false after data loss until the next clear
+  std::optional<proto::Bytes> trace_packet_defaults;
+  uint32_t default_clock_id = 0;  // TracePacketDefaults.timestamp_clock_id (0 = unset)
+
+  // Interned messages by (InternedData field number, iid).
+  const proto::Bytes* GetInterned(uint32_t field_id, uint64_t iid) const {
+    auto it = interned.find(Key(field_id, iid));
+    return it == interned.end() ? nullptr : &it->second;
+  }
+  void AddInterned(uint32_t field_id, uint64_t iid, proto::Bytes b) {
+    interned[Key(field_id, iid)] = b;
+  }
+
+  // Free-form per-generation state for parsers (e.g. TrackEvent incremental
+  // counter values keyed by track uuid).
+  std::unordered_map<uint64_t, int64_t> incremental_values;
+
+ private:
+  static uint64_t Key(uint32_t field_id, uint64_t iid) {
+    return (static_cast<uint64_t>(field_id) << 52) ^ iid;
+  }
+  std::unordered_map<uint64_t, proto::Bytes> interned;
+};
+
+}  // namespace fathom

@@ -1,0 +1,70 @@
+// Puts events from every CPU and every packet sequence into one timestamp
+// order before parsing. Each source is its own queue (already in order in a
+// well-formed trace), and the queues are merged with a heap: O(n log k)
+// instead of sorting everything. Entries are 32-byte references into the
+// retained file chunks, never copies of the events.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace fathom {
+
+enum class SortKind : uint8_t {
+  kFtraceEvent,    // data/size: FtraceEvent; cpu
+  kCompactSwitch,  // aux: index into the compact switch records; cpu
+  kCompactWaking,  // aux: index into the compact waking records; cpu
+  kTracePacket,    // data/size: TracePacket; aux: sequence generation index
+};
+
+struct SortEntry {
+  int64_t ts;
+  const uint8_t* data;
+  uint32_t size;
+  uint32_t aux;
+  uint32_t order;  // global push order: ties keep file order
+  uint16_t cpu;
+  SortKind kind;
+};
+static_assert(sizeof(SortEntry) == 32);
+
+class Sorter {
+ public:
+  // Queue ids: per ftrace CPU one for full events, one for compact switches
+  // and one for compact wakings (each is in order on its own, but a bundle
+  // holds them one after the other), and one per packet sequence.
+  enum FtraceFamily : uint32_t { kFullEvents = 0, kCompactSwitches = 1, kCompactWakings = 2 };
+  uint32_t FtraceQueue(uint32_t cpu, FtraceFamily family = kFullEvents);
+  uint32_t SequenceQueue(uint32_t seq_id);
+
+  void Push(uint32_t queue, SortEntry e) {
+    e.order = next_order_++;
+    auto& q = queues_[queue];
+    if (!q.entries.empty() && e.ts < q.entries.back().ts) q.out_of_order = true;
+    q.entries.push_back(e);
+    ++size_;
+  }
+
+  size_t size() const { return size_; }
+  size_t memory_bytes() const;
+
+  // Emits every entry in (ts, order) order, then clears. Returns the number
+  // of queues that needed sorting (a well-formed trace has none).
+  size_t DrainSorted(const std::function<void(const SortEntry&)>& sink);
+
+ private:
+  struct Queue {
+    std::vector<SortEntry> entries;
+    bool out_of_order = false;
+  };
+  uint32_t NewQueue();
+
+  std::vector<Queue> queues_;
+  std::vector<uint32_t> cpu_queues_;  // cpu -> queue + 1
+  std::vector<std::pair<uint32_t, uint32_t>> seq_queues_;  // (seq id, queue), small
+  uint32_t next_order_ = 0;
+  size_t size_ = 0;
+};
+
+}  // namespace fathom

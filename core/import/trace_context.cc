@@ -1,0 +1,38 @@
+#include "core/import/trace_context.h"
+
+#include "core/import/args_tracker.h"
+#include "core/import/clock_tracker.h"
+#include "core/import/ftrace_parser.h"
+#include "core/import/packet_parser.h"
+#include "core/import/process_tracker.h"
+#include "core/import/slice_tracker.h"
+#include "core/import/system_parser.h"
+#include "core/import/track_event_parser.h"
+#include "core/import/track_tracker.h"
+
+namespace fathom {
+
+TraceContext::TraceContext()
+    : storage(new TraceStorage()),
+      args_tracker(new ArgsTracker(storage.get())),
+      clock_tracker(new ClockTracker()),
+      process_tracker(new ProcessTracker(storage.get())),
+      track_tracker(new TrackTracker(storage.get())),
+      slice_tracker(new SliceTracker(storage.get())) {
+  ftrace_parser.reset(new FtraceParser(this));
+  system_parser.reset(new SystemParser(this));
+  track_event_parser.reset(new TrackEventParser(this));
+  packet_parser.reset(new PacketParser(this));
+}
+
+TraceContext::~TraceContext() = default;
+
+void TraceContext::OnImportFinished() {
+  ftrace_parser->OnImportFinished();
+  system_parser->OnImportFinished();
+  track_event_parser->OnImportFinished();
+  slice_tracker->FlushPendingSlices();
+  storage->FinalizeDerivedTables();
+}
+
+}  // namespace fathom

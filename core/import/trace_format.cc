@@ -1,0 +1,46 @@
+#include "core/import/trace_format.h"
+
+#include <cctype>
+#include <cstring>
+#include <string_view>
+
+namespace fathom {
+
+TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
+  if (size == 0) return TraceFormat::kEmpty;
+  std::string_view s(reinterpret_cast<const char*>(data), size);
+  if (size >= 4 && memcmp(data, "PK\x03\x04", 4) == 0) return TraceFormat::kZip;
+  if (size >= 262 && memcmp(data + 257, "ustar", 5) == 0) return TraceFormat::kTar;
+  // Skip a UTF-8 BOM and leading whitespace for the text formats.
+  size_t i = 0;
+  if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  while (i < s.size() && isspace(static_cast<unsigned char>(s[i]))) ++i;
+  std::string_view t = s.substr(i);
+  if (!t.empty() && (t[0] == '{' || t[0] == '[')) return TraceFormat::kJson;
+  if (t.substr(0, 8) == "# tracer" || t.substr(0, 6) == "TRACE:") return TraceFormat::kSystraceText;
+  if (t.substr(0, 1) == "<") return TraceFormat::kSystraceHtml;
+  // A Perfetto Trace starts with field 1 (packet), length-delimited: 0x0A. A
+  // stream may also start with other valid top-level tags; accept any tag
+  // whose field number is 1..536870911 with a known wire type only for 0x0A.
+  if (data[0] == 0x0A) return TraceFormat::kProto;
+  // ftrace text without the header: "  <idle>-0  [000] ..."
+  if (t.find("-0 ") != std::string_view::npos && t.find("[00") != std::string_view::npos)
+    return TraceFormat::kSystraceText;
+  return TraceFormat::kUnknown;
+}
+
+const char* TraceFormatName(TraceFormat f) {
+  switch (f) {
+    case TraceFormat::kUnknown: return "unknown";
+    case TraceFormat::kProto: return "perfetto protobuf";
+    case TraceFormat::kJson: return "chrome json";
+    case TraceFormat::kSystraceText: return "systrace text";
+    case TraceFormat::kSystraceHtml: return "systrace html";
+    case TraceFormat::kZip: return "zip";
+    case TraceFormat::kTar: return "tar";
+    case TraceFormat::kEmpty: return "empty";
+  }
+  return "unknown";
+}
+
+}  // namespace fathom

@@ -1,0 +1,24 @@
+// Recognises a trace's format from its first bytes (after any gzip/zstd
+// wrapper has been removed), never from the file name.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fathom {
+
+enum class TraceFormat {
+  kUnknown,
+  kProto,         // Perfetto protobuf Trace
+  kJson,          // Chrome JSON trace
+  kSystraceText,  // ftrace/atrace text dump
+  kSystraceHtml,  // systrace HTML page
+  kZip,
+  kTar,
+  kEmpty,
+};
+
+TraceFormat DetectTraceFormat(const uint8_t* data, size_t size);
+const char* TraceFormatName(TraceFormat f);
+
+}  // namespace fathom

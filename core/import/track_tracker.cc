@@ -1,0 +1,62 @@
+#include "core/import/track_tracker.h"
+
+namespace fathom {
+
+TrackTracker::TrackTracker(TraceStorage* storage) : storage_(storage) {
+  slice_ = storage->Intern("slice");
+  counter_ = storage->Intern("counter");
+}
+
+uint32_t TrackTracker::CreateTrack(bool counter, StringId name, StringId type,
+                                   std::optional<uint32_t> utid, std::optional<uint32_t> upid,
+                                   std::optional<uint32_t> cpu) {
+  return storage_->track.Insert(name, type, counter ? counter_ : slice_, utid, upid, cpu);
+}
+
+uint32_t TrackTracker::Intern(const Key& key, StringId unit) {
+  auto it = tracks_.find(key);
+  if (it != tracks_.end()) return it->second;
+  auto [counter, owner, owner_id, name, type, cookie] = key;
+  std::optional<uint32_t> utid, upid, cpu;
+  if (owner == kThread) utid = owner_id;
+  if (owner == kProcess) upid = owner_id;
+  if (owner == kCpu) cpu = owner_id;
+  uint32_t id = CreateTrack(counter, name, type, utid, upid, cpu);
+  if (unit != kNullStringId) storage_->track.counter_unit.Set(id, unit);
+  tracks_.emplace(key, id);
+  return id;
+}
+
+uint32_t TrackTracker::InternThreadTrack(uint32_t utid) {
+  if (utid < thread_tracks_.size() && thread_tracks_[utid]) return thread_tracks_[utid] - 1;
+  uint32_t id = CreateTrack(false, kNullStringId, storage_->Intern("thread"), utid, std::nullopt,
+                            std::nullopt);
+  if (utid >= thread_tracks_.size()) thread_tracks_.resize(utid + 1, 0);
+  thread_tracks_[utid] = id + 1;
+  return id;
+}
+
+uint32_t TrackTracker::InternProcessTrack(uint32_t upid, StringId name, StringId type,
+                                          int64_t cookie) {
+  return Intern(Key{0, kProcess, upid, name, type, cookie});
+}
+uint32_t TrackTracker::InternGlobalTrack(StringId name, StringId type, int64_t cookie) {
+  return Intern(Key{0, kGlobal, 0, name, type, cookie});
+}
+uint32_t TrackTracker::InternCpuTrack(uint32_t cpu, StringId name, StringId type) {
+  return Intern(Key{0, kCpu, cpu, name, type, 0});
+}
+uint32_t TrackTracker::InternGlobalCounterTrack(StringId name, StringId type, StringId unit) {
+  return Intern(Key{1, kGlobal, 0, name, type, 0}, unit);
+}
+uint32_t TrackTracker::InternCpuCounterTrack(uint32_t cpu, StringId name, StringId type) {
+  return Intern(Key{1, kCpu, cpu, name, type, 0});
+}
+uint32_t TrackTracker::InternProcessCounterTrack(uint32_t upid, StringId name, StringId type) {
+  return Intern(Key{1, kProcess, upid, name, type, 0});
+}
+uint32_t TrackTracker::InternThreadCounterTrack(uint32_t utid, StringId name, StringId type) {
+  return Intern(Key{1, kThread, utid, name, type, 0});
+}
+
+}  // namespace fathom

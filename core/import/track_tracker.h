@@ -1,0 +1,59 @@
+// Finds or creates the track rows events land on. One interned track per
+// (kind, name, owner) so repeated events reuse it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "core/storage/trace_storage.h"
+
+namespace fathom {
+
+class TrackTracker {
+ public:
+  explicit TrackTracker(TraceStorage* storage);
+
+  // Slice tracks.
+  uint32_t InternThreadTrack(uint32_t utid);
+  // Async/named slice track of a process (atrace S/F, G/H, N; TrackEvent).
+  uint32_t InternProcessTrack(uint32_t upid, StringId name, StringId type = kNullStringId,
+                              int64_t cookie = 0);
+  uint32_t InternGlobalTrack(StringId name, StringId type = kNullStringId, int64_t cookie = 0);
+  uint32_t InternCpuTrack(uint32_t cpu, StringId name, StringId type = kNullStringId);
+
+  // Counter tracks.
+  uint32_t InternGlobalCounterTrack(StringId name, StringId type = kNullStringId,
+                                    StringId unit = kNullStringId);
+  uint32_t InternCpuCounterTrack(uint32_t cpu, StringId name, StringId type = kNullStringId);
+  uint32_t InternProcessCounterTrack(uint32_t upid, StringId name, StringId type = kNullStringId);
+  uint32_t InternThreadCounterTrack(uint32_t utid, StringId name, StringId type = kNullStringId);
+
+  // A new, never-shared track (TrackEvent descriptors own their tracks).
+  uint32_t CreateTrack(bool counter, StringId name, StringId type, std::optional<uint32_t> utid,
+                       std::optional<uint32_t> upid, std::optional<uint32_t> cpu);
+
+  // Appends one counter value and extends the trace bounds.
+  uint32_t PushCounter(int64_t ts, double value, uint32_t track_id) {
+    storage_->UpdateBounds(ts);
+    return storage_->counter.Insert(ts, track_id, value);
+  }
+
+  StringId slice_id() const { return slice_; }
+  StringId counter_id() const { return counter_; }
+
+ private:
+  enum Owner : uint8_t { kGlobal, kThread, kProcess, kCpu };
+  using Key = std::tuple<uint8_t /*counter*/, uint8_t /*owner*/, uint32_t /*owner id*/,
+                         StringId /*name*/, StringId /*type*/, int64_t /*cookie*/>;
+  uint32_t Intern(const Key& key, StringId unit = kNullStringId);
+
+  TraceStorage* storage_;
+  std::map<Key, uint32_t> tracks_;
+  std::vector<uint32_t> thread_tracks_;  // utid -> track id + 1 (0 = none)
+  StringId slice_;
+  StringId counter_;
+};
+
+}  // namespace fathom

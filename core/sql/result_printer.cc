@@ -1,0 +1,142 @@
+#include "core/sql/result_printer.h"
+
+#include <cinttypes>
+#include <vector>
+
+namespace fathom {
+namespace {
+
+std::string CsvCell(const SqlValue& v) {
+  char buf[64];
+  switch (v.type) {
+    case SqlValue::kNull: return "\"[NULL]\"";
+    case SqlValue::kInt: snprintf(buf, sizeof buf, "%" PRId64, v.i); return buf;
+    case SqlValue::kDouble: {
+      // %f of a huge double can be long: size the buffer to fit.
+      int n = snprintf(nullptr, 0, "%f", v.d);
+      std::string s(static_cast<size_t>(n) + 1, '\0');
+      snprintf(s.data(), s.size(), "%f", v.d);
+      s.resize(static_cast<size_t>(n));
+      return s;
+    }
+    case SqlValue::kString: return "\"" + std::string(v.s) + "\"";
+    case SqlValue::kBlob: return "\"<raw bytes>\"";
+  }
+  return "";
+}
+
+std::string PlainCell(const SqlValue& v) {
+  if (v.type == SqlValue::kNull) return "[NULL]";
+  if (v.type == SqlValue::kString) return std::string(v.s);
+  if (v.type == SqlValue::kBlob) return "<raw bytes>";
+  return CsvCell(v);
+}
+
+std::string JsonEscape(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char b[8];
+          snprintf(b, sizeof b, "\\u%04x", c);
+          out += b;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string JsonCell(const SqlValue& v) {
+  char buf[64];
+  switch (v.type) {
+    case SqlValue::kNull: return "null";
+    case SqlValue::kInt: snprintf(buf, sizeof buf, "%" PRId64, v.i); return buf;
+    case SqlValue::kDouble: snprintf(buf, sizeof buf, "%.17g", v.d); return buf;
+    case SqlValue::kString: return JsonEscape(v.s);
+    case SqlValue::kBlob: return "null";
+  }
+  return "null";
+}
+
+}  // namespace
+
+Status PrintResults(QueryIterator* it, ResultFormat format, std::string* out) {
+  bool first_set = true;
+  if (format == ResultFormat::kJson) *out += "[";
+  while (it->NextResultSet()) {
+    int n = it->column_count();
+    std::vector<std::string> names;
+    for (int i = 0; i < n; ++i) names.push_back(it->column_name(i));
+    switch (format) {
+      case ResultFormat::kCsv: {
+        if (!first_set) *out += "\n";
+        for (int i = 0; i < n; ++i) *out += (i ? ",\"" : "\"") + names[i] + "\"";
+        *out += "\n";
+        while (it->NextRow()) {
+          for (int i = 0; i < n; ++i) {
+            if (i) *out += ",";
+            *out += CsvCell(it->Get(i));
+          }
+          *out += "\n";
+        }
+        break;
+      }
+      case ResultFormat::kJson: {
+        if (!first_set) *out += ",";
+        *out += "\n[";
+        bool first_row = true;
+        while (it->NextRow()) {
+          *out += first_row ? "\n  {" : ",\n  {";
+          first_row = false;
+          for (int i = 0; i < n; ++i) {
+            if (i) *out += ", ";
+            *out += JsonEscape(names[i]) + ": " + JsonCell(it->Get(i));
+          }
+          *out += "}";
+        }
+        *out += "\n]";
+        break;
+      }
+      case ResultFormat::kTable: {
+        std::vector<std::vector<std::string>> rows;
+        std::vector<size_t> width(n);
+        for (int i = 0; i < n; ++i) width[i] = names[i].size();
+        while (it->NextRow()) {
+          rows.emplace_back();
+          for (int i = 0; i < n; ++i) {
+            rows.back().push_back(PlainCell(it->Get(i)));
+            width[i] = std::max(width[i], rows.back().back().size());
+          }
+        }
+        if (!first_set) *out += "\n";
+        auto line = [&](const std::vector<std::string>& cells) {
+          for (int i = 0; i < n; ++i) {
+            std::string c = cells[i];
+            c.resize(width[i], ' ');
+            *out += (i ? " | " : "") + c;
+          }
+          *out += "\n";
+        };
+        line(names);
+        for (int i = 0; i < n; ++i) *out += (i ? "-+-" : "") + std::string(width[i], '-');
+        *out += "\n";
+        for (const auto& r : rows) line(r);
+        *out += "(" + std::to_string(rows.size()) + " row" + (rows.size() == 1 ? "" : "s") + ")\n";
+        break;
+      }
+    }
+    first_set = false;
+  }
+  if (format == ResultFormat::kJson) *out += "\n]\n";
+  return it->status();
+}
+
+}  // namespace fathom

@@ -1,0 +1,74 @@
+// The SQL front end: one in-memory SQLite database whose tables are the
+// trace's column tables (virtual tables), plus upstream-compatible views and
+// functions (EXTRACT_ARG, ...).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/storage/trace_storage.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace fathom {
+
+struct SqlValue {
+  enum Type { kNull, kInt, kDouble, kString, kBlob } type = kNull;
+  int64_t i = 0;
+  double d = 0;
+  std::string_view s;  // valid until the iterator moves
+};
+
+// Walks the result sets of one or more SQL statements, row by row.
+class QueryIterator {
+ public:
+  QueryIterator(sqlite3* db, std::string sql);
+  ~QueryIterator();
+  QueryIterator(const QueryIterator&) = delete;
+  QueryIterator& operator=(const QueryIterator&) = delete;
+
+  // Moves to the next statement that returns columns (running statements
+  // without result columns, e.g. CREATE VIEW, along the way). False at the
+  // end or on error (see status()).
+  bool NextResultSet();
+  // Moves to the next row of the current result set.
+  bool NextRow();
+
+  int column_count() const { return column_count_; }
+  std::string column_name(int i) const;
+  SqlValue Get(int i) const;
+  const Status& status() const { return status_; }
+
+ private:
+  bool PrepareNext();
+  sqlite3* db_;
+  std::string sql_;
+  size_t offset_ = 0;
+  sqlite3_stmt* stmt_ = nullptr;
+  int column_count_ = 0;
+  bool first_row_pending_ = false;
+  bool row_done_ = true;
+  Status status_;
+};
+
+class SqlEngine {
+ public:
+  explicit SqlEngine(TraceStorage* storage);
+  ~SqlEngine();
+  SqlEngine(const SqlEngine&) = delete;
+  SqlEngine& operator=(const SqlEngine&) = delete;
+
+  Status Init();
+  std::unique_ptr<QueryIterator> Query(std::string sql);
+  sqlite3* db() { return db_; }
+
+ private:
+  TraceStorage* storage_;
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace fathom

@@ -1,0 +1,349 @@
+#include "core/sql/table_vtab.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace fathom {
+namespace {
+
+struct VTab : sqlite3_vtab {
+  TraceStorage* storage;
+  Table* table;
+  std::vector<const ColumnBase*> columns;  // visible columns, in SQL order
+};
+
+enum Op : int { kEq, kLt, kLe, kGt, kGe, kIsNull, kIsNotNull };
+
+struct Constraint {
+  int column;
+  Op op;
+};
+
+struct Filter {
+  const ColumnBase* column;
+  Op op;
+  bool is_double;
+  int64_t i;
+  double d;
+  StringId s;
+};
+
+struct Cursor : sqlite3_vtab_cursor {
+  uint32_t row = 0;
+  uint32_t end = 0;
+  std::vector<Filter> filters;
+  bool empty = false;
+};
+
+const char* SqlTypeName(SqlType t) {
+  switch (t) {
+    case SqlType::kInt: return "BIGINT";
+    case SqlType::kDouble: return "DOUBLE";
+    case SqlType::kString: return "TEXT";
+  }
+  return "";
+}
+
+int MapOp(unsigned char op, Op* out) {
+  switch (op) {
+    case SQLITE_INDEX_CONSTRAINT_EQ: *out = kEq; return 1;
+    case SQLITE_INDEX_CONSTRAINT_LT: *out = kLt; return 1;
+    case SQLITE_INDEX_CONSTRAINT_LE: *out = kLe; return 1;
+    case SQLITE_INDEX_CONSTRAINT_GT: *out = kGt; return 1;
+    case SQLITE_INDEX_CONSTRAINT_GE: *out = kGe; return 1;
+    case SQLITE_INDEX_CONSTRAINT_ISNULL: *out = kIsNull; return 1;
+    case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: *out = kIsNotNull; return 1;
+    default: return 0;
+  }
+}
+
+int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out, char**) {
+  auto* src = static_cast<VTab*>(aux);
+  std::string decl = "CREATE TABLE x(";
+  for (size_t i = 0; i < src->columns.size(); ++i) {
+    if (i) decl += ", ";
+    decl += "\"" + src->columns[i]->name() + "\" " + SqlTypeName(src->columns[i]->type());
+  }
+  decl += ")";
+  int rc = sqlite3_declare_vtab(db, decl.c_str());
+  if (rc != SQLITE_OK) return rc;
+  auto* v = new VTab();
+  v->storage = src->storage;
+  v->table = src->table;
+  v->columns = src->columns;
+  *out = v;
+  return SQLITE_OK;
+}
+
+int Disconnect(sqlite3_vtab* vtab) {
+  delete static_cast<VTab*>(vtab);
+  return SQLITE_OK;
+}
+
+int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
+  auto* v = static_cast<VTab*>(vtab);
+  double rows = std::max<double>(1, v->table->row_count());
+  double cost = rows;
+  std::string idx;
+  int argv = 0;
+  for (int i = 0; i < info->nConstraint; ++i) {
+    const auto& c = info->aConstraint[i];
+    Op op;
+    if (!c.usable || c.iColumn < 0 || !MapOp(c.op, &op)) continue;
+    const ColumnBase* col = v->columns[c.iColumn];
+    bool ranged = col->is_id() || col->sorted();
+    if (op == kEq) cost /= ranged ? rows : 10;
+    else if (op == kIsNull || op == kIsNotNull) cost /= 2;
+    else cost /= ranged ? 4 : 2;
+    if (op != kIsNull && op != kIsNotNull) info->aConstraintUsage[i].argvIndex = ++argv;
+    info->aConstraintUsage[i].omit = 0;
+    idx += std::to_string(c.iColumn) + ":" + std::to_string(op) + ";";
+  }
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc && info->aOrderBy[0].iColumn >= 0) {
+    const ColumnBase* col = v->columns[info->aOrderBy[0].iColumn];
+    if (col->is_id() || col->sorted()) info->orderByConsumed = 1;
+  }
+  info->estimatedCost = std::max(1.0, cost);
+  info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, cost));
+  info->idxStr = sqlite3_mprintf("%s", idx.c_str());
+  info->needToFreeIdxStr = 1;
+  return SQLITE_OK;
+}
+
+int Open(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
+  *out = new Cursor();
+  return SQLITE_OK;
+}
+
+int Close(sqlite3_vtab_cursor* c) {
+  delete static_cast<Cursor*>(c);
+  return SQLITE_OK;
+}
+
+bool PassesFilters(const Cursor* c, uint32_t row) {
+  for (const Filter& f : c->filters) {
+    const ColumnBase* col = f.column;
+    if (f.op == kIsNull) {
+      if (!col->IsNull(row)) return false;
+      continue;
+    }
+    if (col->IsNull(row)) return false;
+    if (f.op == kIsNotNull) continue;
+    if (col->type() == SqlType::kString) {
+      if (col->GetStringId(row) != f.s) return false;  // only kEq reaches here
+      continue;
+    }
+    int cmp;
+    if (f.is_double || col->type() == SqlType::kDouble) {
+      double a = col->GetDouble(row), b = f.is_double ? f.d : static_cast<double>(f.i);
+      cmp = a < b ? -1 : (a > b ? 1 : 0);
+    } else {
+      int64_t a = col->GetInt(row);
+      cmp = a < f.i ? -1 : (a > f.i ? 1 : 0);
+    }
+    switch (f.op) {
+      case kEq: if (cmp != 0) return false; break;
+      case kLt: if (cmp >= 0) return false; break;
+      case kLe: if (cmp > 0) return false; break;
+      case kGt: if (cmp <= 0) return false; break;
+      case kGe: if (cmp < 0) return false; break;
+      default: break;
+    }
+  }
+  return true;
+}
+
+void SkipFiltered(Cursor* c) {
+  while (c->row < c->end && !PassesFilters(c, c->row)) ++c->row;
+}
+
+double dv_or(int64_t iv, double dv, bool is_double) { return is_double ? dv : static_cast<double>(iv); }
+
+// Narrows [lo, hi) on a non-decreasing column for `col op value`.
+void NarrowSorted(const ColumnBase* col, Op op, bool is_double, int64_t iv, double dv,
+                  uint32_t* lo, uint32_t* hi) {
+  // Compare as integers when both sides are integers (ns timestamps exceed
+  // double precision), else as doubles.
+  bool int_cmp = !is_double && col->type() == SqlType::kInt;
+  auto less_than = [&](uint32_t r) {  // value(r) < v
+    return int_cmp ? col->GetInt(r) < iv : col->GetDouble(r) < dv_or(iv, dv, is_double);
+  };
+  auto less_equal = [&](uint32_t r) {  // value(r) <= v
+    return int_cmp ? col->GetInt(r) <= iv : col->GetDouble(r) <= dv_or(iv, dv, is_double);
+  };
+  auto lower = [&]() {  // first row with value >= v
+    uint32_t a = *lo, b = *hi;
+    while (a < b) {
+      uint32_t m = a + (b - a) / 2;
+      if (less_than(m)) a = m + 1; else b = m;
+    }
+    return a;
+  };
+  auto upper = [&]() {  // first row with value > v
+    uint32_t a = *lo, b = *hi;
+    while (a < b) {
+      uint32_t m = a + (b - a) / 2;
+      if (less_equal(m)) a = m + 1; else b = m;
+    }
+    return a;
+  };
+  if (col->is_id() && !is_double) {
+    // ids are the row numbers themselves.
+    int64_t l = *lo, h = *hi;
+    switch (op) {
+      case kEq: l = std::max<int64_t>(l, iv); h = std::min<int64_t>(h, iv + 1); break;
+      case kLt: h = std::min<int64_t>(h, iv); break;
+      case kLe: h = std::min<int64_t>(h, iv + 1); break;
+      case kGt: l = std::max<int64_t>(l, iv + 1); break;
+      case kGe: l = std::max<int64_t>(l, iv); break;
+      default: break;
+    }
+    l = std::clamp<int64_t>(l, 0, *hi);
+    h = std::clamp<int64_t>(h, l, *hi);
+    *lo = static_cast<uint32_t>(l);
+    *hi = static_cast<uint32_t>(h);
+    return;
+  }
+  uint32_t nl = *lo, nh = *hi;
+  switch (op) {
+    case kEq: nl = lower(); nh = upper(); break;
+    case kLt: nh = lower(); break;
+    case kLe: nh = upper(); break;
+    case kGt: nl = upper(); break;
+    case kGe: nl = lower(); break;
+    default: break;
+  }
+  *lo = nl;
+  *hi = std::max(nl, nh);
+}
+
+int FilterFn(sqlite3_vtab_cursor* cur, int, const char* idx_str, int argc, sqlite3_value** argv) {
+  auto* c = static_cast<Cursor*>(cur);
+  auto* v = static_cast<VTab*>(cur->pVtab);
+  c->filters.clear();
+  c->row = 0;
+  c->end = v->table->row_count();
+  int arg = 0;
+  const char* p = idx_str ? idx_str : "";
+  while (*p) {
+    int column = atoi(p);
+    p = strchr(p, ':') + 1;
+    Op op = static_cast<Op>(atoi(p));
+    p = strchr(p, ';') + 1;
+    const ColumnBase* col = v->columns[column];
+    if (op == kIsNull || op == kIsNotNull) {
+      c->filters.push_back({col, op, false, 0, 0, 0});
+      continue;
+    }
+    sqlite3_value* val = argv[arg++];
+    int vt = sqlite3_value_type(val);
+    if (vt == SQLITE_NULL) {  // comparisons with NULL match nothing
+      c->end = 0;
+      return SQLITE_OK;
+    }
+    if (col->type() == SqlType::kString) {
+      if (op != kEq || vt != SQLITE_TEXT) continue;  // leave to SQLite
+      const char* text = reinterpret_cast<const char*>(sqlite3_value_text(val));
+      StringId id = v->storage->strings.Find(
+          std::string_view(text, static_cast<size_t>(sqlite3_value_bytes(val))));
+      if (id == kNullStringId) {
+        c->end = 0;
+        return SQLITE_OK;
+      }
+      c->filters.push_back({col, kEq, false, 0, 0, id});
+      continue;
+    }
+    if (vt != SQLITE_INTEGER && vt != SQLITE_FLOAT) continue;  // leave to SQLite
+    bool is_double = vt == SQLITE_FLOAT;
+    int64_t iv = sqlite3_value_int64(val);
+    double dv = sqlite3_value_double(val);
+    if (col->is_id() || col->sorted()) {
+      if (is_double && col->is_id()) {
+        c->filters.push_back({col, op, true, iv, dv, 0});
+        continue;
+      }
+      NarrowSorted(col, op, is_double, iv, dv, &c->row, &c->end);
+    } else {
+      c->filters.push_back({col, op, is_double, iv, dv, 0});
+    }
+  }
+  SkipFiltered(c);
+  return SQLITE_OK;
+}
+
+int NextFn(sqlite3_vtab_cursor* cur) {
+  auto* c = static_cast<Cursor*>(cur);
+  ++c->row;
+  SkipFiltered(c);
+  return SQLITE_OK;
+}
+
+int EofFn(sqlite3_vtab_cursor* cur) {
+  auto* c = static_cast<Cursor*>(cur);
+  return c->row >= c->end;
+}
+
+int ColumnFn(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int i) {
+  auto* c = static_cast<Cursor*>(cur);
+  auto* v = static_cast<VTab*>(cur->pVtab);
+  const ColumnBase* col = v->columns[i];
+  uint32_t row = c->row;
+  if (col->IsNull(row)) {
+    sqlite3_result_null(ctx);
+    return SQLITE_OK;
+  }
+  switch (col->type()) {
+    case SqlType::kInt: sqlite3_result_int64(ctx, col->GetInt(row)); break;
+    case SqlType::kDouble: sqlite3_result_double(ctx, col->GetDouble(row)); break;
+    case SqlType::kString: {
+      std::string_view s = v->storage->strings.Get(col->GetStringId(row));
+      sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
+      break;
+    }
+  }
+  return SQLITE_OK;
+}
+
+int RowidFn(sqlite3_vtab_cursor* cur, sqlite_int64* rowid) {
+  *rowid = static_cast<Cursor*>(cur)->row;
+  return SQLITE_OK;
+}
+
+sqlite3_module MakeModule() {
+  sqlite3_module m{};
+  m.iVersion = 1;
+  m.xCreate = nullptr;  // eponymous-only: the table exists under the module's name
+  m.xConnect = Connect;
+  m.xBestIndex = BestIndex;
+  m.xDisconnect = Disconnect;
+  m.xDestroy = Disconnect;
+  m.xOpen = Open;
+  m.xClose = Close;
+  m.xFilter = FilterFn;
+  m.xNext = NextFn;
+  m.xEof = EofFn;
+  m.xColumn = ColumnFn;
+  m.xRowid = RowidFn;
+  return m;
+}
+
+const sqlite3_module kModule = MakeModule();
+
+}  // namespace
+
+Status RegisterTableVtab(sqlite3* db, TraceStorage* storage, Table* table) {
+  auto* aux = new VTab();
+  aux->storage = storage;
+  aux->table = table;
+  for (const ColumnBase* c : table->columns())
+    if (!(c->flags() & kHidden)) aux->columns.push_back(c);
+  int rc = sqlite3_create_module_v2(db, table->name().c_str(), &kModule, aux,
+                                    [](void* p) { delete static_cast<VTab*>(p); });
+  if (rc != SQLITE_OK)
+    return ErrorStatus("cannot register table " + table->name() + ": " + sqlite3_errmsg(db));
+  return Status::Ok();
+}
+
+}  // namespace fathom

@@ -1,0 +1,17 @@
+// Exposes a column Table to SQLite as an eponymous virtual table. Equality and
+// range constraints on the id column and on sorted columns become row ranges
+// (binary search); equality on other columns is pre-filtered in C++ before
+// SQLite sees the row. SQLite re-checks every constraint (omit = 0), so the
+// push-down can only make queries faster, never change their answer.
+#pragma once
+
+#include <sqlite3.h>
+
+#include "core/base/status.h"
+#include "core/storage/trace_storage.h"
+
+namespace fathom {
+
+Status RegisterTableVtab(sqlite3* db, TraceStorage* storage, Table* table);
+
+}  // namespace fathom

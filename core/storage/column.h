@@ -1,0 +1,191 @@
+// Typed column storage behind the SQL tables. A table is a set of equally
+// long columns; SQLite reads them through a virtual table (core/sql) and the
+// viewer reads them directly (no SQL on the hot path).
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "core/base/string_pool.h"
+
+namespace fathom {
+
+enum class SqlType : uint8_t { kInt, kDouble, kString };
+
+enum ColumnFlags : uint32_t {
+  kNoFlags = 0,
+  kSorted = 1 << 0,    // values never decrease with the row index
+  kNullable = 1 << 1,  // may hold NULL
+  kHidden = 1 << 2,    // internal: not exposed to SQL
+};
+
+class Table;
+
+class ColumnBase {
+ public:
+  ColumnBase(Table* table, std::string name, SqlType type, uint32_t flags);
+  virtual ~ColumnBase() = default;
+  ColumnBase(const ColumnBase&) = delete;
+  ColumnBase& operator=(const ColumnBase&) = delete;
+
+  const std::string& name() const { return name_; }
+  SqlType type() const { return type_; }
+  uint32_t flags() const { return flags_; }
+  bool sorted() const { return flags_ & kSorted; }
+  bool is_id() const { return is_id_; }
+
+  virtual bool IsNull(uint32_t row) const = 0;
+  virtual int64_t GetInt(uint32_t row) const = 0;
+  virtual double GetDouble(uint32_t row) const = 0;
+  // Only for kString columns.
+  virtual StringId GetStringId(uint32_t row) const { return kNullStringId; }
+
+ protected:
+  bool is_id_ = false;
+
+ private:
+  std::string name_;
+  SqlType type_;
+  uint32_t flags_;
+};
+
+// The row index itself (id, utid, upid...). Stores nothing.
+class IdColumn final : public ColumnBase {
+ public:
+  IdColumn(Table* table, std::string name) : ColumnBase(table, std::move(name), SqlType::kInt, kSorted) {
+    is_id_ = true;
+  }
+  bool IsNull(uint32_t) const override { return false; }
+  int64_t GetInt(uint32_t row) const override { return row; }
+  double GetDouble(uint32_t row) const override { return row; }
+};
+
+// Numeric column of T (int32/uint32/int64/double...). NULL is tracked in a
+// separate bitmap only for nullable columns.
+template <typename T>
+class NumericColumn final : public ColumnBase {
+ public:
+  static constexpr SqlType kType = std::is_floating_point_v<T> ? SqlType::kDouble : SqlType::kInt;
+
+  NumericColumn(Table* table, std::string name, uint32_t flags = kNoFlags)
+      : ColumnBase(table, std::move(name), kType, flags) {}
+
+  void Append(T v) {
+    data_.push_back(v);
+    if (flags() & kNullable) nulls_.push_back(false);
+  }
+  void Append(std::optional<T> v) {
+    if (v) {
+      Append(*v);
+    } else {
+      AppendNull();
+    }
+  }
+  void AppendNull() {
+    assert(flags() & kNullable);
+    data_.push_back(T{});
+    nulls_.push_back(true);
+  }
+  void Set(uint32_t row, T v) {
+    data_[row] = v;
+    if (flags() & kNullable) nulls_[row] = false;
+  }
+  void SetNull(uint32_t row) {
+    assert(flags() & kNullable);
+    data_[row] = T{};
+    nulls_[row] = true;
+  }
+  T operator[](uint32_t row) const { return data_[row]; }
+  std::optional<T> Get(uint32_t row) const {
+    if (IsNull(row)) return std::nullopt;
+    return data_[row];
+  }
+  const std::vector<T>& data() const { return data_; }
+  size_t size() const { return data_.size(); }
+  void Reserve(size_t n) {
+    data_.reserve(n);
+    if (flags() & kNullable) nulls_.reserve(n);
+  }
+  void ShrinkToFit() {
+    data_.shrink_to_fit();
+    nulls_.shrink_to_fit();
+  }
+
+  bool IsNull(uint32_t row) const override { return !nulls_.empty() && nulls_[row]; }
+  int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>(data_[row]); }
+  double GetDouble(uint32_t row) const override { return static_cast<double>(data_[row]); }
+
+ private:
+  std::vector<T> data_;
+  std::vector<bool> nulls_;
+};
+
+// Interned strings; kNullStringId is NULL.
+class StringColumn final : public ColumnBase {
+ public:
+  StringColumn(Table* table, std::string name, uint32_t flags = kNullable)
+      : ColumnBase(table, std::move(name), SqlType::kString, flags | kNullable) {}
+  void Append(StringId v) { data_.push_back(v); }
+  void Set(uint32_t row, StringId v) { data_[row] = v; }
+  StringId operator[](uint32_t row) const { return data_[row]; }
+  const std::vector<StringId>& data() const { return data_; }
+  size_t size() const { return data_.size(); }
+  void Reserve(size_t n) { data_.reserve(n); }
+  void ShrinkToFit() { data_.shrink_to_fit(); }
+
+  bool IsNull(uint32_t row) const override { return data_[row] == kNullStringId; }
+  int64_t GetInt(uint32_t row) const override { return 0; }
+  double GetDouble(uint32_t row) const override { return 0; }
+  StringId GetStringId(uint32_t row) const override { return data_[row]; }
+
+ private:
+  std::vector<StringId> data_;
+};
+
+using Int64Column = NumericColumn<int64_t>;
+using Int32Column = NumericColumn<int32_t>;
+using UInt32Column = NumericColumn<uint32_t>;
+using DoubleColumn = NumericColumn<double>;
+
+class Table {
+ public:
+  explicit Table(std::string name) : name_(std::move(name)) {}
+  virtual ~Table() = default;
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+
+  const std::string& name() const { return name_; }
+  uint32_t row_count() const { return row_count_; }
+  const std::vector<ColumnBase*>& columns() const { return columns_; }
+  const ColumnBase* FindColumn(std::string_view name) const;
+
+  void RegisterColumn(ColumnBase* c) { columns_.push_back(c); }
+
+ protected:
+  // Called by each table's Insert after appending one value to every column.
+  uint32_t CommitRow() { return row_count_++; }
+
+ private:
+  std::string name_;
+  uint32_t row_count_ = 0;
+  std::vector<ColumnBase*> columns_;
+};
+
+inline ColumnBase::ColumnBase(Table* table, std::string name, SqlType type, uint32_t flags)
+    : name_(std::move(name)), type_(type), flags_(flags) {
+  table->RegisterColumn(this);
+}
+
+inline const ColumnBase* Table::FindColumn(std::string_view name) const {
+  for (const ColumnBase* c : columns_)
+    if (c->name() == name) return c;
+  return nullptr;
+}
+
+}  // namespace fathom

@@ -1,0 +1,122 @@
+// Import statistics: what was dropped, lost or malformed. Names, severities and
+// sources follow upstream Perfetto's `stats` table so users recognise them.
+// Every known stat appears in the `stats` table, zero or not, as upstream does.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+
+namespace fathom {
+
+// F(enum_name, "sql name", severity, source, "description")
+// severity: info | data_loss | error;  source: trace | analysis
+#define FATHOM_STATS(F)                                                                            \
+  F(kTraceTruncated, "trace_truncated_bytes", data_loss, trace,                                     \
+    "Bytes at the end of the file that did not form a whole packet (file cut short).")             \
+  F(kProtoDecodeErrors, "proto_decode_errors", error, trace,                                        \
+    "Packets or fields that were not valid protobuf and were skipped.")                            \
+  F(kPacketsSkippedIncrementalState, "tokenizer_skipped_packets", data_loss, analysis,              \
+    "Packets needing incremental state dropped because their sequence lost it.")                   \
+  F(kInternedDataErrors, "interned_data_tokenizer_errors", error, analysis,                         \
+    "Interned ids referenced before they were defined.")                                            \
+  F(kCompressedPacketErrors, "compressed_packets_errors", error, trace,                             \
+    "compressed_packets payloads that could not be inflated.")                                      \
+  F(kSorterOutOfOrder, "sorter_push_event_out_of_order", error, analysis,                          \
+    "Events pushed into the sorter out of order for their queue (sorted anyway).")                \
+  F(kClockSyncFailure, "clock_sync_failure", error, analysis,                                       \
+    "Timestamps that could not be converted to the trace clock (dropped).")                        \
+  F(kFtraceBundleErrors, "ftrace_bundle_tokenizer_errors", error, analysis,                         \
+    "ftrace bundles that could not be tokenized.")                                                  \
+  F(kFtraceParseErrors, "ftrace_parse_errors", error, analysis, "ftrace events with bad payloads.") \
+  F(kFtraceLostEvents, "ftrace_bundle_lost_events", data_loss, trace,                               \
+    "Bundles in which the kernel reported overwritten/lost events.")                                \
+  F(kCompactSchedParseErrors, "compact_sched_has_parse_errors", error, trace,                      \
+    "compact_sched bundles with mismatched array lengths or bad varints.")                         \
+  F(kCompactSchedSwitchSkipped, "compact_sched_switch_skipped", info, analysis,                    \
+    "First compact sched_switch per CPU, which only primes the previous task.")                  \
+  F(kCompactSchedWakingSkipped, "compact_sched_waking_skipped", info, analysis,                    \
+    "compact sched_waking events that could not be attributed.")                                   \
+  F(kMismatchedSchedSwitchTids, "mismatched_sched_switch_tids", error, analysis,                   \
+    "sched_switch prev_pid differs from the previous next_pid on the CPU.")                       \
+  F(kSchedSwitchOutOfOrder, "sched_switch_out_of_order", error, analysis,                          \
+    "sched_switch events earlier than the previous one on the same CPU (dropped).")               \
+  F(kProcessTrackerErrors, "process_tracker_errors", error, analysis,                              \
+    "Inconsistent process/thread associations.")                                                   \
+  F(kMisplacedEndEvent, "misplaced_end_event", data_loss, analysis,                                \
+    "Slice end events with no matching begin.")                                                     \
+  F(kSystraceParseFailure, "systrace_parse_failure", error, analysis,                              \
+    "atrace/print markers that could not be parsed.")                                              \
+  F(kTrackEventParserErrors, "track_event_parser_errors", error, analysis,                         \
+    "TrackEvents that could not be parsed.")                                                        \
+  F(kTrackEventTokenizerErrors, "track_event_tokenizer_errors", error, analysis,                   \
+    "TrackEvent packets that could not be tokenized.")                                              \
+  F(kRssStatUnknownKeys, "rss_stat_unknown_keys", error, analysis, "rss_stat with an unknown member.") \
+  F(kRssStatNegativeSize, "rss_stat_negative_size", info, analysis, "rss_stat with a negative size.") \
+  F(kMeminfoUnknownKeys, "meminfo_unknown_keys", error, analysis, "Unknown meminfo counters.")      \
+  F(kVmstatUnknownKeys, "vmstat_unknown_keys", error, analysis, "Unknown vmstat counters.")         \
+  F(kPowerRailUnknownIndex, "power_rail_unknown_index", error, trace,                              \
+    "Power rail energy data for an index that has no descriptor.")                                 \
+  F(kTracedBufSequencePacketLoss, "traced_buf_sequence_packet_loss", data_loss, trace,             \
+    "Per-sequence packet loss reported by traced (indexed by sequence).")                           \
+  F(kTracedChunksDiscarded, "traced_chunks_discarded", info, trace,                                  \
+    "Chunks traced discarded.")                                                                     \
+  F(kTracedBufBytesOverwritten, "traced_buf_bytes_overwritten", info, trace,                       \
+    "Bytes overwritten in a ring buffer (indexed by buffer).")                                      \
+  F(kTracedBufBytesFilteredOut, "traced_buf_bytes_filtered_out", info, trace,                      \
+    "Bytes the trace filter removed (indexed by buffer).")                                          \
+  F(kFilterInputPackets, "filter_input_packets", info, trace, "Packets seen by the trace filter.") \
+  F(kFilterInputBytes, "filter_input_bytes", info, trace, "Bytes seen by the trace filter.")       \
+  F(kFilterOutputBytes, "filter_output_bytes", info, trace, "Bytes the trace filter kept.")        \
+  F(kFilterErrors, "filter_errors", error, trace, "Trace filter errors.")                          \
+  F(kFilterTimeTakenNs, "filter_time_taken_ns", info, trace, "Time spent in the trace filter.")    \
+  F(kFilterStringFilterMatches, "filter_string_filter_matches", info, trace,                       \
+    "String filter matches.")                                                                       \
+  F(kFilterStringFilterRedactions, "filter_string_filter_redactions", info, trace,                 \
+    "String filter redactions.")                                                                   \
+  F(kPacketsWithPreviousDropped, "traced_packet_loss_reported", data_loss, trace,                 \
+    "Packets flagged previous_packet_dropped by their writer.")
+
+enum class Stat : uint32_t {
+#define FATHOM_STAT_ENUM(e, ...) e,
+  FATHOM_STATS(FATHOM_STAT_ENUM)
+#undef FATHOM_STAT_ENUM
+      kCount
+};
+
+struct StatInfo {
+  const char* name;
+  const char* severity;
+  const char* source;
+  const char* description;
+};
+
+inline const StatInfo& GetStatInfo(Stat s) {
+  static const StatInfo kInfos[] = {
+#define FATHOM_STAT_INFO(e, name, sev, src, desc) {name, #sev, #src, desc},
+      FATHOM_STATS(FATHOM_STAT_INFO)
+#undef FATHOM_STAT_INFO
+  };
+  return kInfos[static_cast<uint32_t>(s)];
+}
+
+class Stats {
+ public:
+  void Increment(Stat s, int64_t by = 1) { values_[static_cast<uint32_t>(s)] += by; }
+  void Set(Stat s, int64_t v) { values_[static_cast<uint32_t>(s)] = v; }
+  int64_t Get(Stat s) const { return values_[static_cast<uint32_t>(s)]; }
+  void SetIndexed(Stat s, int64_t idx, int64_t v) { indexed_[static_cast<uint32_t>(s)][idx] = v; }
+  void IncrementIndexed(Stat s, int64_t idx, int64_t by = 1) {
+    indexed_[static_cast<uint32_t>(s)][idx] += by;
+  }
+  const std::map<int64_t, int64_t>* GetIndexed(Stat s) const {
+    auto it = indexed_.find(static_cast<uint32_t>(s));
+    return it == indexed_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::array<int64_t, static_cast<size_t>(Stat::kCount)> values_{};
+  std::map<uint32_t, std::map<int64_t, int64_t>> indexed_;
+};
+
+}  // namespace fathom

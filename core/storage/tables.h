@@ -1,0 +1,406 @@
+// Every table of the trace processor, with upstream Perfetto's table and
+// column names so that Perfetto users' queries run unchanged. Columns are
+// declared in the order `SELECT *` shows them.
+#pragma once
+
+#include <optional>
+
+#include "core/storage/column.h"
+
+namespace fathom {
+
+using std::nullopt;
+using std::optional;
+
+// ---- processes and threads ------------------------------------------------
+
+struct ProcessTable : Table {
+  ProcessTable() : Table("process") {}
+  IdColumn id{this, "id"};
+  IdColumn upid{this, "upid"};
+  Int64Column pid{this, "pid"};
+  StringColumn name{this, "name"};
+  Int64Column start_ts{this, "start_ts", kNullable};
+  Int64Column end_ts{this, "end_ts", kNullable};
+  UInt32Column parent_upid{this, "parent_upid", kNullable};
+  Int64Column uid{this, "uid", kNullable};
+  Int64Column android_appid{this, "android_appid", kNullable};
+  Int64Column android_user_id{this, "android_user_id", kNullable};
+  StringColumn cmdline{this, "cmdline"};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+  UInt32Column machine_id{this, "machine_id", kNullable};
+
+  uint32_t Insert(int64_t p) {
+    pid.Append(p);
+    name.Append(kNullStringId);
+    start_ts.AppendNull();
+    end_ts.AppendNull();
+    parent_upid.AppendNull();
+    uid.AppendNull();
+    android_appid.AppendNull();
+    android_user_id.AppendNull();
+    cmdline.Append(kNullStringId);
+    arg_set_id.AppendNull();
+    machine_id.AppendNull();
+    return CommitRow();
+  }
+};
+
+struct ThreadTable : Table {
+  ThreadTable() : Table("thread") {}
+  IdColumn id{this, "id"};
+  IdColumn utid{this, "utid"};
+  Int64Column tid{this, "tid"};
+  StringColumn name{this, "name"};
+  Int64Column start_ts{this, "start_ts", kNullable};
+  Int64Column end_ts{this, "end_ts", kNullable};
+  UInt32Column upid{this, "upid", kNullable};
+  Int64Column is_main_thread{this, "is_main_thread", kNullable};
+  Int64Column is_idle{this, "is_idle"};
+  UInt32Column machine_id{this, "machine_id", kNullable};
+
+  uint32_t Insert(int64_t t) {
+    tid.Append(t);
+    name.Append(kNullStringId);
+    start_ts.AppendNull();
+    end_ts.AppendNull();
+    upid.AppendNull();
+    is_main_thread.AppendNull();
+    is_idle.Append(t == 0 ? 1 : 0);
+    machine_id.AppendNull();
+    return CommitRow();
+  }
+};
+
+// ---- scheduling -----------------------------------------------------------
+
+struct SchedSliceTable : Table {
+  SchedSliceTable() : Table("sched_slice") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts", kSorted};
+  Int64Column dur{this, "dur"};
+  UInt32Column cpu{this, "cpu"};
+  UInt32Column utid{this, "utid"};
+  StringColumn end_state{this, "end_state"};
+  Int32Column priority{this, "priority"};
+  UInt32Column ucpu{this, "ucpu"};
+
+  uint32_t Insert(int64_t t, int64_t d, uint32_t c, uint32_t u, StringId state, int32_t prio) {
+    ts.Append(t);
+    dur.Append(d);
+    cpu.Append(c);
+    utid.Append(u);
+    end_state.Append(state);
+    priority.Append(prio);
+    ucpu.Append(c);
+    return CommitRow();
+  }
+};
+
+struct ThreadStateTable : Table {
+  ThreadStateTable() : Table("thread_state") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  Int64Column dur{this, "dur"};
+  UInt32Column cpu{this, "cpu", kNullable};
+  UInt32Column utid{this, "utid"};
+  StringColumn state{this, "state"};
+  Int64Column io_wait{this, "io_wait", kNullable};
+  StringColumn blocked_function{this, "blocked_function"};
+  UInt32Column waker_utid{this, "waker_utid", kNullable};
+  UInt32Column waker_id{this, "waker_id", kNullable};
+  Int64Column irq_context{this, "irq_context", kNullable};
+  UInt32Column ucpu{this, "ucpu", kNullable};
+
+  uint32_t Insert(int64_t t, int64_t d, optional<uint32_t> c, uint32_t u, StringId st) {
+    ts.Append(t);
+    dur.Append(d);
+    cpu.Append(c);
+    utid.Append(u);
+    state.Append(st);
+    io_wait.AppendNull();
+    blocked_function.Append(kNullStringId);
+    waker_utid.AppendNull();
+    waker_id.AppendNull();
+    irq_context.AppendNull();
+    ucpu.Append(c);
+    return CommitRow();
+  }
+};
+
+// ---- tracks, counters, slices ---------------------------------------------
+
+// One table for every track. The kind-specific tables of upstream
+// (thread_track, process_track, counter_track, cpu_counter_track, ...) are SQL
+// views over it that filter on `event_type` and the owner columns.
+struct TrackTable : Table {
+  TrackTable() : Table("track") {}
+  IdColumn id{this, "id"};
+  StringColumn name{this, "name"};
+  StringColumn type{this, "type"};  // upstream "classification", e.g. cpu_frequency
+  UInt32Column parent_id{this, "parent_id", kNullable};
+  UInt32Column source_arg_set_id{this, "source_arg_set_id", kNullable};
+  UInt32Column dimension_arg_set_id{this, "dimension_arg_set_id", kNullable};
+  UInt32Column machine_id{this, "machine_id", kNullable};
+  StringColumn event_type{this, "event_type"};  // "slice" or "counter"
+  StringColumn counter_unit{this, "counter_unit"};
+  // Owners: at most one is set. They drive the kind-specific views.
+  UInt32Column utid{this, "utid", kNullable};
+  UInt32Column upid{this, "upid", kNullable};
+  UInt32Column cpu{this, "cpu", kNullable};
+
+  uint32_t Insert(StringId n, StringId ty, StringId evt, optional<uint32_t> u_tid,
+                  optional<uint32_t> u_pid, optional<uint32_t> c) {
+    name.Append(n);
+    type.Append(ty);
+    parent_id.AppendNull();
+    source_arg_set_id.AppendNull();
+    dimension_arg_set_id.AppendNull();
+    machine_id.AppendNull();
+    event_type.Append(evt);
+    counter_unit.Append(kNullStringId);
+    utid.Append(u_tid);
+    upid.Append(u_pid);
+    cpu.Append(c);
+    return CommitRow();
+  }
+};
+
+struct CounterTable : Table {
+  CounterTable() : Table("counter") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  UInt32Column track_id{this, "track_id"};
+  DoubleColumn value{this, "value"};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+  UInt32Column machine_id{this, "machine_id", kNullable};
+
+  uint32_t Insert(int64_t t, uint32_t track, double v) {
+    ts.Append(t);
+    track_id.Append(track);
+    value.Append(v);
+    arg_set_id.AppendNull();
+    machine_id.AppendNull();
+    return CommitRow();
+  }
+};
+
+struct SliceTable : Table {
+  SliceTable() : Table("slice") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  Int64Column dur{this, "dur"};
+  UInt32Column track_id{this, "track_id"};
+  StringColumn category{this, "category"};
+  StringColumn name{this, "name"};
+  UInt32Column depth{this, "depth"};
+  Int64Column stack_id{this, "stack_id"};
+  Int64Column parent_stack_id{this, "parent_stack_id"};
+  UInt32Column parent_id{this, "parent_id", kNullable};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+  Int64Column thread_ts{this, "thread_ts", kNullable};
+  Int64Column thread_dur{this, "thread_dur", kNullable};
+  IdColumn slice_id{this, "slice_id"};  // upstream keeps this alias of id
+
+  uint32_t Insert(int64_t t, int64_t d, uint32_t track, StringId cat, StringId n, uint32_t dep,
+                  optional<uint32_t> parent) {
+    ts.Append(t);
+    dur.Append(d);
+    track_id.Append(track);
+    category.Append(cat);
+    name.Append(n);
+    depth.Append(dep);
+    stack_id.Append(0);
+    parent_stack_id.Append(0);
+    parent_id.Append(parent);
+    arg_set_id.AppendNull();
+    thread_ts.AppendNull();
+    thread_dur.AppendNull();
+    return CommitRow();
+  }
+};
+
+struct FlowTable : Table {
+  FlowTable() : Table("flow") {}
+  IdColumn id{this, "id"};
+  UInt32Column slice_out{this, "slice_out"};
+  UInt32Column slice_in{this, "slice_in"};
+  Int64Column trace_id{this, "trace_id", kNullable};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+
+  uint32_t Insert(uint32_t out, uint32_t in) {
+    slice_out.Append(out);
+    slice_in.Append(in);
+    trace_id.AppendNull();
+    arg_set_id.AppendNull();
+    return CommitRow();
+  }
+};
+
+// ---- raw ftrace, args, logs -----------------------------------------------
+
+struct FtraceEventTable : Table {
+  FtraceEventTable() : Table("ftrace_event") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  StringColumn name{this, "name"};
+  UInt32Column cpu{this, "cpu"};
+  UInt32Column utid{this, "utid"};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+  UInt32Column common_flags{this, "common_flags", kNullable};
+  UInt32Column ucpu{this, "ucpu"};
+
+  uint32_t Insert(int64_t t, StringId n, uint32_t c, uint32_t u, optional<uint32_t> args,
+                  optional<uint32_t> flags) {
+    ts.Append(t);
+    name.Append(n);
+    cpu.Append(c);
+    utid.Append(u);
+    arg_set_id.Append(args);
+    common_flags.Append(flags);
+    ucpu.Append(c);
+    return CommitRow();
+  }
+};
+
+struct ArgsTable : Table {
+  ArgsTable() : Table("args") {}
+  IdColumn id{this, "id"};
+  UInt32Column arg_set_id{this, "arg_set_id", kSorted};
+  StringColumn flat_key{this, "flat_key"};
+  StringColumn key{this, "key"};
+  Int64Column int_value{this, "int_value", kNullable};
+  StringColumn string_value{this, "string_value"};
+  DoubleColumn real_value{this, "real_value", kNullable};
+  StringColumn value_type{this, "value_type"};
+  StringColumn display_value{this, "display_value"};
+
+  uint32_t Insert(uint32_t set, StringId fk, StringId k, optional<int64_t> iv, StringId sv,
+                  optional<double> rv, StringId vt, StringId display) {
+    arg_set_id.Append(set);
+    flat_key.Append(fk);
+    key.Append(k);
+    int_value.Append(iv);
+    string_value.Append(sv);
+    real_value.Append(rv);
+    value_type.Append(vt);
+    display_value.Append(display);
+    return CommitRow();
+  }
+};
+
+struct AndroidLogTable : Table {
+  AndroidLogTable() : Table("android_logs") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  UInt32Column utid{this, "utid"};
+  Int64Column prio{this, "prio"};
+  StringColumn tag{this, "tag"};
+  StringColumn msg{this, "msg"};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+
+  uint32_t Insert(int64_t t, uint32_t u, int64_t p, StringId tg, StringId m) {
+    ts.Append(t);
+    utid.Append(u);
+    prio.Append(p);
+    tag.Append(tg);
+    msg.Append(m);
+    arg_set_id.AppendNull();
+    return CommitRow();
+  }
+};
+
+// ---- trace-level tables ---------------------------------------------------
+
+struct MetadataTable : Table {
+  MetadataTable() : Table("metadata") {}
+  IdColumn id{this, "id"};
+  StringColumn name{this, "name"};
+  StringColumn key_type{this, "key_type"};
+  Int64Column int_value{this, "int_value", kNullable};
+  StringColumn str_value{this, "str_value"};
+
+  uint32_t Insert(StringId n, StringId kt, optional<int64_t> iv, StringId sv) {
+    name.Append(n);
+    key_type.Append(kt);
+    int_value.Append(iv);
+    str_value.Append(sv);
+    return CommitRow();
+  }
+};
+
+struct StatsTable : Table {
+  StatsTable() : Table("stats") {}
+  StringColumn name{this, "name"};
+  Int64Column idx{this, "idx", kNullable};
+  StringColumn severity{this, "severity"};
+  StringColumn source{this, "source"};
+  Int64Column value{this, "value"};
+  StringColumn description{this, "description"};
+
+  uint32_t Insert(StringId n, optional<int64_t> i, StringId sev, StringId src, int64_t v,
+                  StringId desc) {
+    name.Append(n);
+    idx.Append(i);
+    severity.Append(sev);
+    source.Append(src);
+    value.Append(v);
+    description.Append(desc);
+    return CommitRow();
+  }
+};
+
+struct CpuTable : Table {
+  CpuTable() : Table("cpu") {}
+  IdColumn id{this, "id"};
+  UInt32Column cpu{this, "cpu", kNullable};
+  UInt32Column cluster_id{this, "cluster_id"};
+  StringColumn processor{this, "processor"};
+  UInt32Column machine_id{this, "machine_id", kNullable};
+  UInt32Column capacity{this, "capacity", kNullable};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+  IdColumn ucpu{this, "ucpu"};
+
+  uint32_t Insert(uint32_t c, uint32_t cluster, StringId proc) {
+    cpu.Append(c);
+    cluster_id.Append(cluster);
+    processor.Append(proc);
+    machine_id.AppendNull();
+    capacity.AppendNull();
+    arg_set_id.AppendNull();
+    return CommitRow();
+  }
+};
+
+struct CpuFreqTable : Table {
+  CpuFreqTable() : Table("cpu_available_frequencies") {}
+  IdColumn id{this, "id"};
+  UInt32Column cpu{this, "cpu"};
+  Int64Column freq{this, "freq"};
+  UInt32Column ucpu{this, "ucpu"};
+
+  uint32_t Insert(uint32_t c, int64_t f) {
+    cpu.Append(c);
+    freq.Append(f);
+    ucpu.Append(c);
+    return CommitRow();
+  }
+};
+
+struct TraceBoundsTable : Table {
+  TraceBoundsTable() : Table("trace_bounds") {}
+  Int64Column start_ts{this, "start_ts"};
+  Int64Column end_ts{this, "end_ts"};
+  void Set(int64_t start, int64_t end) {
+    if (row_count() == 0) {
+      start_ts.Append(start);
+      end_ts.Append(end);
+      CommitRow();
+    } else {
+      start_ts.Set(0, start);
+      end_ts.Set(0, end);
+    }
+  }
+};
+
+}  // namespace fathom

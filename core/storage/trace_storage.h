@@ -1,0 +1,62 @@
+// Everything a loaded trace holds: the string pool, every table, the stats.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "core/base/string_pool.h"
+#include "core/storage/stats.h"
+#include "core/storage/tables.h"
+
+namespace fathom {
+
+class TraceStorage {
+ public:
+  TraceStorage();
+
+  StringPool strings;
+  Stats stats;
+
+  ProcessTable process;
+  ThreadTable thread;
+  SchedSliceTable sched;
+  ThreadStateTable thread_state;
+  TrackTable track;
+  CounterTable counter;
+  SliceTable slice;
+  FlowTable flow;
+  FtraceEventTable ftrace_event;
+  ArgsTable args;
+  AndroidLogTable android_logs;
+  MetadataTable metadata;
+  StatsTable stats_table;
+  CpuTable cpu;
+  CpuFreqTable cpu_freq;
+  TraceBoundsTable trace_bounds;
+
+  // Tables exposed to SQL (in registration order).
+  std::vector<Table*> AllTables();
+
+  StringId Intern(std::string_view s) { return strings.Intern(s); }
+  std::string_view GetString(StringId id) const { return strings.Get(id); }
+
+  // Trace bounds over every timestamped event that reached a table.
+  void UpdateBounds(int64_t ts) {
+    if (ts < min_ts_) min_ts_ = ts;
+    if (ts > max_ts_) max_ts_ = ts;
+  }
+  bool has_bounds() const { return min_ts_ <= max_ts_; }
+  int64_t min_ts() const { return has_bounds() ? min_ts_ : 0; }
+  int64_t max_ts() const { return has_bounds() ? max_ts_ : 0; }
+
+  // Fills stats_table and trace_bounds from the live counters. Called once the
+  // import finishes (and again if more data is appended).
+  void FinalizeDerivedTables();
+
+ private:
+  int64_t min_ts_ = std::numeric_limits<int64_t>::max();
+  int64_t max_ts_ = std::numeric_limits<int64_t>::min();
+};
+
+}  // namespace fathom

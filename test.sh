@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test with ctest (GUI tests
+# offscreen). CI runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")"
+./scripts/setup-deps.sh
+./scripts/build.sh
+export QT_QPA_PLATFORM=offscreen
+ctest --test-dir build --output-on-failure -j "$(nproc)"
+if [ -x scripts/fuzz.sh ]; then
+  ./scripts/fuzz.sh
+fi
