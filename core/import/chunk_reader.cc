@@ -3,7 +3,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <cerrno>
 #include <cstring>
+
+#include "core/base/platform.h"
 
 namespace fathom {
 namespace {
@@ -156,15 +159,7 @@ class ZstdReader : public ChunkReader {
 Result<std::unique_ptr<ChunkReader>> OpenTraceFile(const std::string& path) {
   FILE* f = fopen(path.c_str(), "rb");
   if (!f) return ErrorStatus(path + ": cannot open: " + strerror(errno));
-  // 64-bit size without POSIX calls: seek to the end.
-  uint64_t size = 0;
-#if defined(_WIN32)
-  if (_fseeki64(f, 0, SEEK_END) == 0) size = static_cast<uint64_t>(_ftelli64(f));
-  _fseeki64(f, 0, SEEK_SET);
-#else
-  if (fseeko(f, 0, SEEK_END) == 0) size = static_cast<uint64_t>(ftello(f));
-  fseeko(f, 0, SEEK_SET);
-#endif
+  uint64_t size = platform::FileSizeAndRewind(f);
   uint8_t magic[4] = {0, 0, 0, 0};
   size_t n = fread(magic, 1, sizeof magic, f);
   rewind(f);

@@ -1,0 +1,17 @@
+#include "core/base/platform.h"
+
+namespace fathom::platform {
+
+uint64_t FileSizeAndRewind(FILE* f) {
+  uint64_t size = 0;
+#if defined(_WIN32)
+  if (_fseeki64(f, 0, SEEK_END) == 0) size = static_cast<uint64_t>(_ftelli64(f));
+  _fseeki64(f, 0, SEEK_SET);
+#else
+  if (fseeko(f, 0, SEEK_END) == 0) size = static_cast<uint64_t>(ftello(f));
+  fseeko(f, 0, SEEK_SET);
+#endif
+  return size;
+}
+
+}  // namespace fathom::platform
