@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# End-to-end checks of fathom-cli as a user runs it: exit codes, the one-line
+# errors, and the upstream-compatible CSV output.
+set -u
+CLI="$1"
+SHARED="$2"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail=0
+pass=0
+check() {  # check NAME CONDITION-RESULT
+  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1"; fail=$((fail + 1)); fi
+}
+
+# --version and usage.
+"$CLI" --version | grep -q '^fathom-cli ' ; check "--version prints the version" $?
+"$CLI" >/dev/null 2>&1; [ $? -eq 2 ]; check "no arguments is a usage error (exit 2)" $?
+
+# info on a real trace.
+TRACE="$SHARED/testdata/android_sched_binder_10s.perfetto-trace"
+out=$("$CLI" info "$TRACE"); rc=$?
+check "info exits 0" $rc
+echo "$out" | grep -q 'format: *perfetto protobuf'; check "info names the format" $?
+echo "$out" | grep -q 'packets'; check "info prints packet counts" $?
+
+# query: CSV is upstream's diff-test form.
+csv=$("$CLI" query "$SHARED/difftests/synth_1_trace_bounds/trace.pb" "select 1 as a, 'x' as b, null as c, 2.5 as d" --format csv)
+[ "$csv" = $'"a","b","c","d"\n1,"x","[NULL]",2.500000' ]; check "csv form" $?
+printf 'select 7 as seven;' > "$TMP/q.sql"
+csv=$("$CLI" query "$SHARED/difftests/synth_1_trace_bounds/trace.pb" -f "$TMP/q.sql" --format csv)
+[ "$csv" = $'"seven"\n7' ]; check "query -f FILE" $?
+json=$("$CLI" query "$SHARED/difftests/synth_1_trace_bounds/trace.pb" "select 1 as a" --format json)
+echo "$json" | grep -q '"a": 1'; check "json output" $?
+
+# Errors: exit != 0 and one line naming the file (and offset where relevant).
+err=$("$CLI" info "$TMP/missing.pftrace" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$err" | grep -q "missing.pftrace"; check "missing file: error names the file" $?
+[ "$(echo "$err" | wc -l)" -eq 1 ]; check "missing file: one line" $?
+: > "$TMP/empty.pftrace"
+err=$("$CLI" info "$TMP/empty.pftrace" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$err" | grep -q "empty.pftrace: byte offset 0"; check "empty file: error with offset" $?
+head -c 4096 /dev/urandom | tr '\n' 'x' | sed 's/^./\x7f/' > "$TMP/random.bin"
+err=$("$CLI" info "$TMP/random.bin" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$err" | grep -q "random.bin"; check "random bytes: clear error" $?
+err=$("$CLI" query "$SHARED/difftests/synth_1_trace_bounds/trace.pb" "select * from no_such_table" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && echo "$err" | grep -q "no such table"; check "bad SQL: error and exit != 0" $?
+
+# A truncated real trace loads what it can, warns with the offset, exits 0.
+head -c 1000000 "$TRACE" > "$TMP/cut.pftrace"
+out=$("$CLI" info "$TMP/cut.pftrace" 2>"$TMP/err"); rc=$?
+check "truncated trace still loads (exit 0)" $rc
+grep -q "cut.pftrace: byte offset [0-9]*: trace is truncated" "$TMP/err"; check "truncated trace: warning with offset" $?
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
