@@ -4,6 +4,8 @@
 
 #include "core/import/chunk_reader.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/json_tokenizer.h"
+#include "core/import/json_trace_parser.h"
 #include "core/import/packet_parser.h"
 #include "core/import/proto_tokenizer.h"
 #include "core/import/sorter.h"
@@ -56,7 +58,11 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
   ctx_->trace_size_bytes = reader->file_size();
 
   Sorter sorter;
-  ProtoTokenizer tokenizer(ctx_.get(), &sorter);
+  std::unique_ptr<ChunkedTokenizer> tokenizer;
+  ProtoTokenizer* proto_tokenizer = nullptr;
+  JsonTokenizer* json_tokenizer = nullptr;
+  JsonTraceParser json_parser(ctx_.get());
+  TraceFormat format = TraceFormat::kUnknown;
   LoadProgress prog;
   prog.file_size = reader->file_size();
 
@@ -79,19 +85,27 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     if (first) {
       first = false;
       TraceFormat fmt = DetectTraceFormat(blob->data.get(), blob->size);
+      format = fmt;
       report_.format = TraceFormatName(fmt);
       if (reader->wrapper()) report_.format += std::string(" (") + reader->wrapper() + ")";
       if (fmt == TraceFormat::kUnknown)
         return ErrorStatus(At(name, 0) +
                            "unknown trace format: expected a Perfetto protobuf trace (first byte "
                            "0x0A), gzip/zstd, JSON or systrace text");
-      if (fmt != TraceFormat::kProto)
+      if (fmt == TraceFormat::kProto) {
+        proto_tokenizer = new ProtoTokenizer(ctx_.get(), &sorter);
+        tokenizer.reset(proto_tokenizer);
+      } else if (fmt == TraceFormat::kJson) {
+        json_tokenizer = new JsonTokenizer(ctx_.get(), &sorter);
+        tokenizer.reset(json_tokenizer);
+      } else {
         return ErrorStatus(name + ": " + TraceFormatName(fmt) +
                            " traces are not supported by this build yet");
+      }
     }
     const uint8_t* base = blob->data.get();
     size_t size = blob->size;
-    auto rest = tokenizer.Feed(std::move(blob), blob_offset);  // keeps the blob alive
+    auto rest = tokenizer->Feed(std::move(blob), blob_offset);  // keeps the blob alive
     if (!rest.ok()) {
       uint64_t dropped = reader->file_size() > blob_offset ? reader->file_size() - blob_offset : 0;
       report_.warnings.push_back(name + ": " + rest.status().message() +
@@ -104,7 +118,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     leftover.assign(base + size - *rest, base + size);
     // A packet that declares more bytes than any real packet has is corrupt:
     // stop instead of buffering the rest of the file.
-    if (leftover.size() > 1) {
+    if (format == TraceFormat::kProto && leftover.size() > 1) {
       uint64_t len = 0;
       const uint8_t* q = proto::ReadVarint(leftover.data() + 1, leftover.data() + leftover.size(), &len);
       if (q && len > kMaxPacketSize) {
@@ -118,8 +132,8 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
       }
     }
     prog.bytes_read = reader->file_offset();
-    prog.packets = tokenizer.packets();
-    prog.events = tokenizer.events();
+    prog.packets = tokenizer->units();
+    prog.events = sorter.size();
     if (progress && !progress(prog)) return ErrorStatus(name + ": load cancelled");
   }
   if (first) return ErrorStatus(At(name, 0) + "the file is empty");
@@ -130,14 +144,18 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
                                " bytes do not form a whole packet and were dropped");
     ctx_->storage->stats.Increment(Stat::kTraceTruncated, static_cast<int64_t>(leftover.size()));
   }
-  if (tokenizer.packets() == 0)
-    return ErrorStatus(At(name, 0) + "no trace packets could be read" +
+  if (json_tokenizer) {
+    for (const std::string& key : json_tokenizer->unsupported_keys())
+      report_.warnings.push_back(name + ": JSON key \"" + key + "\" is not imported by this build");
+  }
+  if (tokenizer->units() == 0)
+    return ErrorStatus(At(name, 0) + "no trace packets or events could be read" +
                        (report_.warnings.empty() ? "" : " (" + report_.warnings.front() + ")"));
 
   // Sort and parse.
-  report_.packets = tokenizer.packets();
+  report_.packets = tokenizer->units();
   report_.events = sorter.size();
-  report_.peak_sort_bytes = sorter.memory_bytes() + tokenizer.retained_bytes();
+  report_.peak_sort_bytes = sorter.memory_bytes() + tokenizer->retained_bytes();
   prog.phase = LoadProgress::kSorting;
   prog.events_total = sorter.size();
   prog.events = 0;
@@ -151,14 +169,17 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
         ctx->ftrace_parser->ParseFtraceEvent(e.ts, e.cpu, proto::Bytes{e.data, e.size});
         break;
       case SortKind::kCompactSwitch:
-        ctx->ftrace_parser->ParseCompactSwitch(e.ts, e.cpu, tokenizer.compact_switch(e.aux));
+        ctx->ftrace_parser->ParseCompactSwitch(e.ts, e.cpu, proto_tokenizer->compact_switch(e.aux));
         break;
       case SortKind::kCompactWaking:
-        ctx->ftrace_parser->ParseCompactWaking(e.ts, e.cpu, tokenizer.compact_waking(e.aux));
+        ctx->ftrace_parser->ParseCompactWaking(e.ts, e.cpu, proto_tokenizer->compact_waking(e.aux));
         break;
       case SortKind::kTracePacket:
         ctx->packet_parser->ParsePacket(e.ts, proto::Bytes{e.data, e.size},
-                                        tokenizer.generation(e.aux));
+                                        proto_tokenizer->generation(e.aux));
+        break;
+      case SortKind::kJsonEvent:
+        json_parser.ParseEvent(e.ts, proto::Bytes{e.data, e.size});
         break;
     }
     if ((++parsed & 0xfffff) == 0 && progress) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/import/chunked_tokenizer.h"
 #include "core/import/compact_sched.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/sequence_state.h"
@@ -37,19 +38,22 @@ struct PacketView {
   uint64_t file_offset = 0;     // where the packet starts in the (decompressed) stream
 };
 
-class ProtoTokenizer {
+class ProtoTokenizer : public ChunkedTokenizer {
  public:
   ProtoTokenizer(TraceContext* ctx, Sorter* sorter);
-  ~ProtoTokenizer();
+  ~ProtoTokenizer() override;
 
   // Tokenizes every whole packet in `blob` (whose first byte is at stream
   // offset `stream_offset`) and keeps the blob alive. Returns the number of
   // bytes at the end that did not form a whole packet: the caller prepends
   // them to the next chunk. Returns an error only for bytes that can never
   // be a Trace (bad field tag), after loading everything before them.
-  Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset);
+  Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) override;
+  uint64_t units() const override { return packets_; }
 
   const SequenceGeneration& generation(uint32_t index) const { return generations_[index]; }
+  // For module tokenizers that keep per-sequence state (TrackEvent).
+  SequenceGeneration& mutable_generation(uint32_t index) { return generations_[index]; }
   const CompactSwitchRecord& compact_switch(uint32_t i) const { return compact_switch_[i]; }
   const CompactWakingRecord& compact_waking(uint32_t i) const { return compact_waking_[i]; }
 
@@ -61,7 +65,7 @@ class ProtoTokenizer {
 
   uint64_t packets() const { return packets_; }
   uint64_t events() const { return sorter_->size(); }
-  size_t retained_bytes() const { return retained_bytes_; }
+  size_t retained_bytes() const override { return retained_bytes_; }
 
  private:
   Status TokenizeStream(const uint8_t* data, size_t size, uint64_t stream_offset, size_t* consumed,

@@ -16,6 +16,7 @@ enum class SortKind : uint8_t {
   kCompactSwitch,  // aux: index into the compact switch records; cpu
   kCompactWaking,  // aux: index into the compact waking records; cpu
   kTracePacket,    // data/size: TracePacket; aux: sequence generation index
+  kJsonEvent,      // data/size: one Chrome JSON event object
 };
 
 struct SortEntry {

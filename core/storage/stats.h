@@ -70,12 +70,75 @@ namespace fathom {
   F(kFilterOutputBytes, "filter_output_bytes", info, trace, "Bytes the trace filter kept.")        \
   F(kFilterErrors, "filter_errors", error, trace, "Trace filter errors.")                          \
   F(kFilterTimeTakenNs, "filter_time_taken_ns", info, trace, "Time spent in the trace filter.")    \
-  F(kFilterStringFilterMatches, "filter_string_filter_matches", info, trace,                       \
-    "String filter matches.")                                                                       \
-  F(kFilterStringFilterRedactions, "filter_string_filter_redactions", info, trace,                 \
-    "String filter redactions.")                                                                   \
+  F(kProcStatUnknownCounters, "proc_stat_unknown_counters", error, analysis,                     \
+    "ProcessStats fields with no known counter.")                                                  \
+  F(kInvalidCpuTimes, "invalid_cpu_times", error, analysis, "SysStats cpu_stat without a cpu id.")  \
+  F(kPsiUnknownResource, "psi_unknown_resource", error, analysis, "PSI samples of unknown resource.") \
+  F(kEnergyDescriptorInvalid, "energy_descriptor_invalid", error, analysis,                         \
+    "Entity state residency without a matching descriptor.")                                       \
+  F(kTracedBufBufferSize, "traced_buf_buffer_size", info, trace, "Buffer size (indexed by buffer).") \
+  F(kTracedBufBytesWritten, "traced_buf_bytes_written", info, trace,                                \
+    "Bytes written into a buffer (indexed by buffer).")                                             \
+  F(kTracedBufChunksWritten, "traced_buf_chunks_written", info, trace,                              \
+    "Chunks written into a buffer (indexed by buffer).")                                            \
+  F(kTracedBufChunksDiscarded, "traced_buf_chunks_discarded", info, trace,                          \
+    "Chunks discarded in a buffer (indexed by buffer).")                                            \
+  F(kTracedBufChunksOverwritten, "traced_buf_chunks_overwritten", info, trace,                      \
+    "Chunks overwritten in a buffer (indexed by buffer).")                                          \
+  F(kTracedBufWriteWrapCount, "traced_buf_write_wrap_count", info, trace,                           \
+    "Times a ring buffer wrapped (indexed by buffer).")                                             \
+  F(kTracedBufPatchesFailed, "traced_buf_patches_failed", data_loss, trace,                         \
+    "Chunk patches that failed (indexed by buffer).")                                               \
+  F(kTracedBufAbiViolations, "traced_buf_abi_violations", data_loss, trace,                         \
+    "Producer ABI violations (indexed by buffer).")                                                 \
+  F(kTracedBufTraceWriterPacketLoss, "traced_buf_trace_writer_packet_loss", data_loss, trace,       \
+    "Packets lost by trace writers (indexed by buffer).")                                           \
+  F(kTracedProducersConnected, "traced_producers_connected", info, trace, "Producers connected.")  \
+  F(kTracedProducersSeen, "traced_producers_seen", info, trace, "Producers seen.")                 \
+  F(kTracedDataSourcesRegistered, "traced_data_sources_registered", info, trace,                    \
+    "Data sources registered.")                                                                     \
+  F(kTracedDataSourcesSeen, "traced_data_sources_seen", info, trace, "Data sources seen.")         \
+  F(kTracedTracingSessions, "traced_tracing_sessions", info, trace, "Tracing sessions.")           \
+  F(kTracedTotalBuffers, "traced_total_buffers", info, trace, "Buffers.")                          \
+  F(kTracedPatchesDiscarded, "traced_patches_discarded", info, trace, "Patches discarded.")        \
+  F(kTracedFlushesRequested, "traced_flushes_requested", info, trace, "Flushes requested.")        \
+  F(kTracedFlushesSucceeded, "traced_flushes_succeeded", info, trace, "Flushes succeeded.")        \
+  F(kTracedFlushesFailed, "traced_flushes_failed", data_loss, trace, "Flushes failed.")            \
+  F(kTracedFinalFlushSucceeded, "traced_final_flush_succeeded", info, trace, "Final flushes ok.")  \
+  F(kTracedFinalFlushFailed, "traced_final_flush_failed", data_loss, trace, "Final flushes failed.") \
+  F(kJsonParseErrors, "json_parser_failure", error, trace,                                        \
+    "Chrome JSON events that could not be read.")                                                  \
+  F(kJsonUnsupportedEvents, "json_unsupported_events", info, trace,                        \
+    "Chrome JSON events of a phase this build does not import (e.g. P samples).")               \
   F(kPacketsWithPreviousDropped, "traced_packet_loss_reported", data_loss, trace,                 \
-    "Packets flagged previous_packet_dropped by their writer.")
+    "Packets flagged previous_packet_dropped by their writer.") \
+  /* profilers (core/import/profile_*, heap_graph_*) */                                          \
+  F(kHeapprofdBufferOverran, "heapprofd_buffer_overran", data_loss, trace,                         \
+    "heapprofd clients that overran the shared buffer (indexed by pid).")                          \
+  F(kHeapprofdBufferCorrupted, "heapprofd_buffer_corrupted", error, trace,                         \
+    "heapprofd clients whose shared buffer got corrupted (indexed by pid).")                       \
+  F(kHeapprofdHitGuardrail, "heapprofd_hit_guardrail", data_loss, trace,                           \
+    "heapprofd sessions stopped by a guardrail (indexed by pid).")                                 \
+  F(kHeapprofdClientDisconnected, "heapprofd_client_disconnected", info, trace,                    \
+    "heapprofd clients that disconnected before the end (indexed by pid).")                       \
+  F(kHeapprofdRejected, "heapprofd_rejected", info, trace,                                         \
+    "Processes heapprofd did not profile: already profiled concurrently (indexed by pid).")       \
+  F(kHeapprofdMissingPacket, "heapprofd_missing_packet", data_loss, trace,                         \
+    "Gaps in the ProfilePacket index sequence.")                                                   \
+  F(kHeapprofdMalformedSample, "heapprofd_malformed_sample", error, analysis,                      \
+    "heapprofd samples whose cumulative counters went backwards (skipped).")                      \
+  F(kStackProfileInvalidId, "stackprofile_invalid_id", error, analysis,                            \
+    "Profile frames/callstacks/mappings/strings referenced but never defined.")                    \
+  F(kPerfSamplesSkipped, "perf_samples_skipped", info, trace,                                      \
+    "perf samples the profiler reported as skipped.")                                              \
+  F(kPerfKernelRecordsLost, "perf_samples_skipped_dataloss", data_loss, trace,                     \
+    "perf records the kernel lost (ring buffer overrun).")                                         \
+  F(kHeapGraphNonFinalized, "heap_graph_non_finalized_graph", data_loss, trace,                   \
+    "Heap graph dumps whose last (continued=false) packet never arrived.")                        \
+  F(kHeapGraphMissingPacket, "heap_graph_missing_packet", data_loss, trace,                        \
+    "Gaps in a heap graph dump's packet index (indexed by upid).")                                 \
+  F(kHeapGraphInvalidId, "heap_graph_invalid_string_id", error, trace,                             \
+    "Heap graph type/field/location ids referenced but never defined (indexed by upid).")
 
 enum class Stat : uint32_t {
 #define FATHOM_STAT_ENUM(e, ...) e,

@@ -1,0 +1,51 @@
+// Streams a Chrome JSON trace (array form `[...]` or object form with
+// "traceEvents") without building a DOM of the file: a byte scanner finds each
+// event object's extent, reads its timestamp, and pushes a reference to its
+// bytes into the Sorter. The JsonTraceParser reads each object after sorting.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/import/chunked_tokenizer.h"
+#include "core/import/sorter.h"
+#include "core/import/trace_context.h"
+
+namespace fathom {
+
+class JsonTokenizer : public ChunkedTokenizer {
+ public:
+  JsonTokenizer(TraceContext* ctx, Sorter* sorter);
+  Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) override;
+  uint64_t units() const override { return events_; }
+  size_t retained_bytes() const override { return retained_bytes_; }
+  // Keys found at the top level that this build does not import yet
+  // (e.g. "systemTraceEvents"): reported as warnings.
+  const std::vector<std::string>& unsupported_keys() const { return unsupported_keys_; }
+
+ private:
+  void EmitEvent(const uint8_t* begin, size_t size, uint64_t offset);
+
+  TraceContext* ctx_;
+  Sorter* sorter_;
+  std::vector<std::unique_ptr<TraceBlob>> blobs_;
+  uint64_t events_ = 0;
+  size_t retained_bytes_ = 0;
+  std::vector<std::string> unsupported_keys_;
+
+  // Scanner state (persists across chunks).
+  int depth_ = 0;
+  bool in_string_ = false;
+  bool escape_ = false;
+  bool top_is_object_ = false;
+  int events_depth_ = -1;  // depth of the elements of the events array
+  bool expect_key_ = false;
+  bool capturing_key_ = false;
+  std::string key_;
+  std::string last_key_;
+  uint32_t queue_ = 0;
+};
+
+}  // namespace fathom

@@ -1,0 +1,275 @@
+#include "core/import/json_value.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace fathom::json {
+namespace {
+
+class Reader {
+ public:
+  explicit Reader(std::string_view s) : s_(s) {}
+
+  std::optional<Value> ReadDocument() {
+    auto v = ReadValue(0);
+    if (!v) return std::nullopt;
+    SkipSpace();
+    if (p_ != s_.size()) return Fail();
+    return v;
+  }
+  size_t offset() const { return p_; }
+
+ private:
+  static constexpr int kMaxDepth = 256;
+
+  std::optional<Value> Fail() {
+    failed_ = true;
+    return std::nullopt;
+  }
+  void SkipSpace() {
+    while (p_ < s_.size() && (s_[p_] == ' ' || s_[p_] == '\n' || s_[p_] == '\r' || s_[p_] == '\t'))
+      ++p_;
+  }
+  bool Consume(std::string_view word) {
+    if (s_.substr(p_, word.size()) != word) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  std::optional<Value> ReadValue(int depth) {
+    if (depth > kMaxDepth) return Fail();
+    SkipSpace();
+    if (p_ >= s_.size()) return Fail();
+    Value v;
+    char c = s_[p_];
+    if (c == '{') {
+      ++p_;
+      v.type = Value::kObject;
+      SkipSpace();
+      if (p_ < s_.size() && s_[p_] == '}') {
+        ++p_;
+        return v;
+      }
+      while (true) {
+        SkipSpace();
+        std::string key;
+        if (!ReadString(&key)) return Fail();
+        SkipSpace();
+        if (p_ >= s_.size() || s_[p_] != ':') return Fail();
+        ++p_;
+        auto member = ReadValue(depth + 1);
+        if (!member) return Fail();
+        v.members.emplace_back(std::move(key), std::move(*member));
+        SkipSpace();
+        if (p_ < s_.size() && s_[p_] == ',') {
+          ++p_;
+          continue;
+        }
+        if (p_ < s_.size() && s_[p_] == '}') {
+          ++p_;
+          return v;
+        }
+        return Fail();
+      }
+    }
+    if (c == '[') {
+      ++p_;
+      v.type = Value::kArray;
+      SkipSpace();
+      if (p_ < s_.size() && s_[p_] == ']') {
+        ++p_;
+        return v;
+      }
+      while (true) {
+        auto item = ReadValue(depth + 1);
+        if (!item) return Fail();
+        v.items.push_back(std::move(*item));
+        SkipSpace();
+        if (p_ < s_.size() && s_[p_] == ',') {
+          ++p_;
+          continue;
+        }
+        if (p_ < s_.size() && s_[p_] == ']') {
+          ++p_;
+          return v;
+        }
+        return Fail();
+      }
+    }
+    if (c == '"') {
+      v.type = Value::kString;
+      if (!ReadString(&v.str)) return Fail();
+      return v;
+    }
+    if (Consume("true")) {
+      v.type = Value::kBool;
+      v.b = true;
+      return v;
+    }
+    if (Consume("false")) {
+      v.type = Value::kBool;
+      return v;
+    }
+    if (Consume("null")) return v;
+    // Number.
+    size_t start = p_;
+    if (p_ < s_.size() && (s_[p_] == '-' || s_[p_] == '+')) ++p_;
+    while (p_ < s_.size() && (isdigit(static_cast<unsigned char>(s_[p_])) || s_[p_] == '.' ||
+                              s_[p_] == 'e' || s_[p_] == 'E' || s_[p_] == '-' || s_[p_] == '+'))
+      ++p_;
+    if (p_ == start) return Fail();
+    v.type = Value::kNumber;
+    v.number_text = s_.substr(start, p_ - start);
+    std::string tmp(v.number_text);
+    char* end = nullptr;
+    v.number = strtod(tmp.c_str(), &end);
+    if (end == tmp.c_str()) return Fail();
+    return v;
+  }
+
+  static void AppendUtf8(uint32_t cp, std::string* out) {
+    if (cp < 0x80) {
+      out->push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  }
+
+  bool ReadHex4(uint32_t* out) {
+    if (p_ + 4 > s_.size()) return false;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      char h = s_[p_++];
+      v <<= 4;
+      if (h >= '0' && h <= '9') v |= h - '0';
+      else if (h >= 'a' && h <= 'f') v |= h - 'a' + 10;
+      else if (h >= 'A' && h <= 'F') v |= h - 'A' + 10;
+      else return false;
+    }
+    *out = v;
+    return true;
+  }
+
+  bool ReadString(std::string* out) {
+    if (p_ >= s_.size() || s_[p_] != '"') return false;
+    ++p_;
+    while (p_ < s_.size()) {
+      char c = s_[p_++];
+      if (c == '"') return true;
+      if (c != '\\') {
+        out->push_back(c);
+        continue;
+      }
+      if (p_ >= s_.size()) return false;
+      char e = s_[p_++];
+      switch (e) {
+        case '"': out->push_back('"'); break;
+        case '\\': out->push_back('\\'); break;
+        case '/': out->push_back('/'); break;
+        case 'b': out->push_back('\b'); break;
+        case 'f': out->push_back('\f'); break;
+        case 'n': out->push_back('\n'); break;
+        case 'r': out->push_back('\r'); break;
+        case 't': out->push_back('\t'); break;
+        case 'u': {
+          uint32_t cp;
+          if (!ReadHex4(&cp)) return false;
+          if (cp >= 0xD800 && cp < 0xDC00 && p_ + 6 <= s_.size() && s_[p_] == '\\' &&
+              s_[p_ + 1] == 'u') {
+            p_ += 2;
+            uint32_t low;
+            if (!ReadHex4(&low)) return false;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+          }
+          AppendUtf8(cp, out);
+          break;
+        }
+        default: return false;
+      }
+    }
+    return false;
+  }
+
+  std::string_view s_;
+  size_t p_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::optional<Value> Parse(std::string_view text, size_t* error_offset) {
+  Reader r(text);
+  auto v = r.ReadDocument();
+  if (!v && error_offset) *error_offset = r.offset();
+  return v;
+}
+
+std::optional<int64_t> MicrosToNanos(const Value& v) {
+  std::string_view t;
+  std::string owned;
+  if (v.type == Value::kNumber) {
+    t = v.number_text;
+  } else if (v.type == Value::kString) {
+    owned = v.str;
+    t = owned;
+  } else {
+    return std::nullopt;
+  }
+  if (t.find_first_of("eE") != std::string_view::npos) {
+    double d = strtod(std::string(t).c_str(), nullptr);
+    if (!std::isfinite(d)) return std::nullopt;
+    return static_cast<int64_t>(d * 1000.0);
+  }
+  bool negative = false;
+  size_t i = 0;
+  if (i < t.size() && (t[i] == '-' || t[i] == '+')) negative = t[i++] == '-';
+  int64_t whole = 0;
+  bool digits = false;
+  for (; i < t.size() && isdigit(static_cast<unsigned char>(t[i])); ++i) {
+    if (whole > (INT64_MAX - 9) / 10) return std::nullopt;
+    whole = whole * 10 + (t[i] - '0');
+    digits = true;
+  }
+  int64_t frac = 0;
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    int n = 0;
+    for (; i < t.size() && isdigit(static_cast<unsigned char>(t[i])); ++i, ++n) {
+      if (n < 3) frac = frac * 10 + (t[i] - '0');
+      digits = true;
+    }
+    for (; n < 3; ++n) frac *= 10;
+  }
+  if (!digits || i != t.size()) return std::nullopt;
+  if (whole > INT64_MAX / 1000 - 1) return std::nullopt;
+  int64_t ns = whole * 1000 + frac;
+  return negative ? -ns : ns;
+}
+
+std::optional<int64_t> AsInt(const Value& v) {
+  if (v.type == Value::kNumber) {
+    if (v.number_text.find_first_of(".eE") == std::string_view::npos) {
+      return strtoll(std::string(v.number_text).c_str(), nullptr, 10);
+    }
+    return static_cast<int64_t>(v.number);
+  }
+  if (v.type == Value::kString && !v.str.empty()) {
+    char* end = nullptr;
+    long long x = strtoll(v.str.c_str(), &end, 0);
+    if (end && *end == '\0') return x;
+  }
+  return std::nullopt;
+}
+
+}  // namespace fathom::json

@@ -1,0 +1,114 @@
+// Chrome JSON traces from ../shared/testdata. Expected numbers come from the
+// files' text (counting phases with a regex), not from Fathom's output.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/import/json_value.h"
+#include "core/trace_processor.h"
+
+namespace fathom {
+namespace {
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+size_t CountPhase(const std::string& text, char ph) {
+  std::regex re(std::string("\"ph\":\\s*\"") + ph + "\"");
+  return std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator());
+}
+
+int64_t QueryInt(TraceProcessor& tp, const std::string& sql) {
+  auto it = tp.Query(sql);
+  EXPECT_TRUE(it->NextResultSet()) << it->status().message();
+  EXPECT_TRUE(it->NextRow()) << sql;
+  return it->Get(0).i;
+}
+
+const std::string kDir = std::string(FATHOM_SHARED_DIR) + "/testdata/";
+
+TEST(JsonImport, BigTraceArrayFormBeginEndPairs) {
+  std::string path = kDir + "chrome_big_trace.json";
+  std::string text = Slurp(path);
+  size_t begins = CountPhase(text, 'B'), ends = CountPhase(text, 'E');
+  ASSERT_GT(begins, 0u);
+  std::set<std::string> pids;
+  std::regex pid_re("\"pid\":\\s*(\\d+)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), pid_re); it != std::sregex_iterator(); ++it)
+    pids.insert((*it)[1]);
+
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadFile(path).ok());
+  EXPECT_EQ(tp.report().format, "chrome json");
+  EXPECT_EQ(QueryInt(tp, "select count(*) from slice"), static_cast<int64_t>(begins));
+  // Every B has its E in this file, so no slice stays open.
+  EXPECT_EQ(begins, ends);
+  EXPECT_EQ(QueryInt(tp, "select count(*) from slice where dur < 0"), 0);
+  EXPECT_EQ(QueryInt(tp, "select count(*) from process where pid != 0"),
+            static_cast<int64_t>(pids.size()));
+  // Nesting is consistent: each child lies within its parent.
+  EXPECT_EQ(QueryInt(tp,
+                     "select count(*) from slice c join slice p on c.parent_id = p.id "
+                     "where c.ts < p.ts or c.ts + c.dur > p.ts + p.dur or c.depth != p.depth + 1"),
+            0);
+}
+
+TEST(JsonImport, SimpleTraceObjectFormAllPhases) {
+  std::string path = kDir + "chrome_simple_trace.json";
+  std::string text = Slurp(path);
+  size_t slices = CountPhase(text, 'B') + CountPhase(text, 'X') + CountPhase(text, 'I');
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadFile(path).ok());
+  EXPECT_EQ(QueryInt(tp, "select count(*) from slice"), static_cast<int64_t>(slices));
+  // Each C event in this file carries exactly one numeric arg ("value").
+  EXPECT_EQ(QueryInt(tp, "select count(*) from counter"), static_cast<int64_t>(CountPhase(text, 'C')));
+  EXPECT_EQ(QueryInt(tp, "select count(*) from counter_track where name = 'counter value'"), 1);
+  // Microsecond timestamps become exact nanoseconds: the earliest event is "ts": 818.
+  EXPECT_EQ(QueryInt(tp, "select min(ts) from slice"), 818000);
+  EXPECT_EQ(QueryInt(tp, "select dur from slice where name = 'Long X type'"), 15000);
+  // M events name the threads.
+  EXPECT_EQ(QueryInt(tp, "select count(*) from thread where name in ('threadA','threadB','threadC')"), 3);
+  // Args of the first B event survive with their types.
+  EXPECT_EQ(QueryInt(tp,
+                     "select extract_arg(arg_set_id, 'args.value_true') from slice "
+                     "where name like 'A long name%'"),
+            1);
+}
+
+TEST(JsonImport, MicrosToNanosIsExact) {
+  auto ns = [](const char* text) {
+    auto v = json::Parse(text);
+    return json::MicrosToNanos(*v);
+  };
+  EXPECT_EQ(ns("0.001"), 1);
+  EXPECT_EQ(ns("438877834451"), 438877834451000);
+  EXPECT_EQ(ns("1.5"), 1500);
+  EXPECT_EQ(ns("6845940.1418570001"), 6845940141);
+  EXPECT_EQ(ns("-2.25"), -2250);
+  EXPECT_EQ(ns("\"12\""), 12000);
+  EXPECT_FALSE(ns("\"abc\"").has_value());
+}
+
+TEST(JsonImport, TruncatedJsonLoadsWholeEventsAndWarns) {
+  std::string text = Slurp(kDir + "chrome_big_trace.json");
+  // Cut inside an event object (just before one of its keys).
+  std::string cut = text.substr(0, text.find("\"name\"", text.size() / 2));
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadBuffer(reinterpret_cast<const uint8_t*>(cut.data()), cut.size(), "half.json").ok());
+  // Whole events before the cut are all there.
+  size_t whole_events = CountPhase(cut.substr(0, cut.rfind('}') + 1), 'B') +
+                        CountPhase(cut.substr(0, cut.rfind('}') + 1), 'E');
+  EXPECT_EQ(tp.report().packets, whole_events);
+  ASSERT_FALSE(tp.report().warnings.empty());
+  EXPECT_NE(tp.report().warnings[0].find("half.json: byte offset"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fathom
