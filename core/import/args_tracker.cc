@@ -1,5 +1,6 @@
 #include "core/import/args_tracker.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -27,6 +28,8 @@ std::string FlatKey(std::string_view key) {
 
 ArgsTracker::ArgsTracker(TraceStorage* storage) : storage_(storage) {
   for (int i = 0; i < 7; ++i) type_names_[i] = storage->Intern(kTypeNames[i]);
+  bool_names_[0] = storage->Intern("false");
+  bool_names_[1] = storage->Intern("true");
 }
 
 ArgsTracker::Builder& ArgsTracker::Builder::Add(std::string_view key, Arg arg) {
@@ -68,18 +71,52 @@ ArgsTracker::Builder& ArgsTracker::Builder::AddJson(std::string_view key, std::s
   return Add(key, a);
 }
 
+ArgsTracker::Builder& ArgsTracker::Builder::Append(Builder&& other) {
+  args_.insert(args_.end(), other.args_.begin(), other.args_.end());
+  other.args_.clear();
+  return *this;
+}
+
 std::optional<uint32_t> ArgsTracker::Builder::Commit() {
   if (args_.empty()) return std::nullopt;
-  TraceStorage* s = tracker_->storage_;
   uint32_t set = tracker_->next_arg_set_id_++;
+  WriteRows(set);
+  return set;
+}
+
+std::optional<uint32_t> ArgsTracker::Builder::CommitMerged(std::optional<uint32_t> base) {
+  if (!base) return Commit();
+  if (args_.empty()) return base;
+  TraceStorage* s = tracker_->storage_;
+  ArgsTable& t = s->args;
+  uint32_t set = tracker_->next_arg_set_id_++;
+  // arg_set_id is sorted: binary search the base set's rows.
+  const auto& ids = t.arg_set_id.data();
+  auto first = std::lower_bound(ids.begin(), ids.end(), *base);
+  auto begin_row = static_cast<uint32_t>(first - ids.begin());
+  auto end_row = static_cast<uint32_t>(std::upper_bound(first, ids.end(), *base) - ids.begin());
+  // Indices, not iterators: inserting below reallocates the columns.
+  for (uint32_t i = begin_row; i < end_row; ++i) {
+    t.Insert(set, t.flat_key[i], t.key[i], t.int_value.Get(i), t.string_value[i],
+             t.real_value.Get(i), t.value_type[i], t.display_value[i]);
+  }
+  WriteRows(set);
+  return set;
+}
+
+void ArgsTracker::Builder::WriteRows(uint32_t set) {
+  TraceStorage* s = tracker_->storage_;
   char buf[64];
   for (const Arg& a : args_) {
     std::optional<int64_t> iv;
     std::optional<double> rv;
     StringId sv = kNullStringId, display = kNullStringId;
     switch (a.type) {
-      case kInt:
       case kBool:
+        iv = a.i;
+        display = tracker_->bool_names_[a.i ? 1 : 0];
+        break;
+      case kInt:
         iv = a.i;
         snprintf(buf, sizeof buf, "%" PRId64, a.i);
         display = s->Intern(buf);
@@ -108,7 +145,6 @@ std::optional<uint32_t> ArgsTracker::Builder::Commit() {
     s->args.Insert(set, a.flat_key, a.key, iv, sv, rv, tracker_->type_names_[a.type], display);
   }
   args_.clear();
-  return set;
 }
 
 }  // namespace fathom

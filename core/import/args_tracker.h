@@ -28,12 +28,20 @@ class ArgsTracker {
     Builder& AddPointer(std::string_view key, uint64_t v);
     Builder& AddJson(std::string_view key, std::string_view v);
     bool empty() const { return args_.empty(); }
+    // Appends another builder's args after this one's (same tracker).
+    Builder& Append(Builder&& other);
     // Writes the rows and returns their arg_set_id (nullopt when empty).
     std::optional<uint32_t> Commit();
+    // Like Commit(), but the new set starts with a copy of the rows of
+    // `base` (an already committed set), so args that arrive after a row's
+    // set was written (e.g. on a slice's end event) join it. Returns `base`
+    // unchanged when there is nothing to add.
+    std::optional<uint32_t> CommitMerged(std::optional<uint32_t> base);
 
    private:
     friend class ArgsTracker;
     explicit Builder(ArgsTracker* t) : tracker_(t) {}
+    void WriteRows(uint32_t set);
     struct Arg {
       StringId key;
       StringId flat_key;
@@ -49,12 +57,17 @@ class ArgsTracker {
 
   Builder NewSet() { return Builder(this); }
   uint32_t next_arg_set_id() const { return next_arg_set_id_; }
+  // Reserves an arg_set_id for callers that write args rows directly (the
+  // ftrace raw table's hot path, with pre-interned keys). Rows must be written
+  // before the next set is committed so the args table stays sorted by set.
+  uint32_t AllocateArgSetId() { return next_arg_set_id_++; }
 
  private:
   friend class Builder;
   TraceStorage* storage_;
   uint32_t next_arg_set_id_ = 1;  // 0 is never used, as upstream
   StringId type_names_[7];
+  StringId bool_names_[2];
 };
 
 }  // namespace fathom

@@ -1,19 +1,546 @@
 #include "core/import/ftrace_parser.h"
 
+#include <cinttypes>
+#include <cstdio>
+
+#include "core/import/args_tracker.h"
+#include "core/import/process_tracker.h"
+#include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
+
 namespace fathom {
 
-FtraceParser::FtraceParser(TraceContext* ctx) : ctx_(ctx) {}
+using perfetto::protos::FtraceEvent;
+using perfetto::protos::SchedBlockedReasonFtraceEvent;
+using perfetto::protos::SchedSwitchFtraceEvent;
+using perfetto::protos::SchedWakingFtraceEvent;
+
+FtraceParser::FtraceParser(TraceContext* ctx)
+    : ctx_(ctx),
+      storage_(ctx->storage.get()),
+      descriptors_(ctx->storage.get()),
+      thread_state_(ctx->storage.get()),
+      task_state_cache_(1u << 16, kNullStringId),
+      int_display_cache_(1u << 16, kNullStringId) {
+  TraceStorage* s = storage_;
+  const FtraceEventInfo* ss = descriptors_.Get(FtraceEvent::kSchedSwitchFieldNumber);
+  const FtraceEventInfo* sw = descriptors_.Get(FtraceEvent::kSchedWakingFieldNumber);
+  sched_switch_name_ = ss->name;
+  sched_waking_name_ = sw->name;
+  for (uint32_t i = 0; i < 8; ++i) ss_keys_[i] = i < ss->fields.size() ? ss->fields[i].name : 0;
+  for (uint32_t i = 0; i < 6; ++i) sw_keys_[i] = i < sw->fields.size() ? sw->fields[i].name : 0;
+  type_int_ = s->Intern("int");
+  type_uint_ = s->Intern("uint");
+  type_string_ = s->Intern("string");
+  type_real_ = s->Intern("real");
+  cpufreq_ = s->Intern("cpufreq");
+  cpu_frequency_ = s->Intern("cpu_frequency");
+  cpuidle_ = s->Intern("cpuidle");
+  cpu_idle_ = s->Intern("cpu_idle");
+  gpufreq_ = s->Intern("gpufreq");
+  gpu_frequency_ = s->Intern("gpu_frequency");
+  sys_write_ = s->Intern("sys_write");
+  mem_lmk_ = s->Intern("mem.lmk");
+  mem_oom_kill_ = s->Intern("mem.oom_kill");
+  oom_score_adj_ = s->Intern("oom_score_adj");
+  screen_state_ = s->Intern("ScreenState");
+  suspend_resume_ = s->Intern("Suspend/Resume Latency");
+  binder_transaction_ = s->Intern("binder transaction");
+  binder_reply_ = s->Intern("binder reply");
+  binder_async_rcv_ = s->Intern("binder async rcv");
+  mem_ion_ = s->Intern("mem.ion");
+  mem_ion_change_ = s->Intern("mem.ion_change");
+  mem_dma_heap_ = s->Intern("mem.dma_heap");
+  mem_dma_heap_change_ = s->Intern("mem.dma_heap_change");
+  inode_key_ = s->Intern("inode");
+  const char* rss[] = {"mem.rss.file", "mem.rss.anon", "mem.swap", "mem.rss.shmem",
+                       "mem.unreclaimable"};
+  for (int i = 0; i < 5; ++i) rss_names_[i] = s->Intern(rss[i]);
+  pending_.reserve(64);
+}
+
 FtraceParser::~FtraceParser() = default;
 
+// ---- setup -----------------------------------------------------------------
+
+void FtraceParser::OnSystemInfo(std::string_view release, std::string_view machine) {
+  int major = 0, minor = 0;
+  if (!release.empty() &&
+      sscanf(std::string(release).c_str(), "%d.%d", &major, &minor) == 2) {
+    kernel_version_ = std::make_pair(major, minor);
+    std::fill(task_state_cache_.begin(), task_state_cache_.end(), kNullStringId);
+  }
+  if (machine == "aarch64" || machine == "arm64") {
+    arch_ = Arch::kArm64;
+  } else if (machine == "x86_64") {
+    arch_ = Arch::kX86_64;
+  } else if (machine.substr(0, 3) == "arm") {
+    arch_ = Arch::kArm32;
+  }
+}
+
+void FtraceParser::OnBundlePreviousEnd(uint32_t cpu, int64_t ts) {
+  if (cpu >= cpu_seen_bundle_.size()) cpu_seen_bundle_.resize(cpu + 1, 0);
+  if (cpu_seen_bundle_[cpu]) return;
+  cpu_seen_bundle_[cpu] = 1;
+  if (ts > soft_drop_before_ts_) soft_drop_before_ts_ = ts;
+}
+
+void FtraceParser::MaybeOnFirstEvent() {
+  if (seen_first_event_) return;
+  seen_first_event_ = true;
+  // SystemInfo may have been parsed into metadata without calling us.
+  const MetadataTable& md = storage_->metadata;
+  std::string_view release, machine;
+  for (uint32_t i = 0; i < md.row_count(); ++i) {
+    std::string_view name = storage_->GetString(md.name[i]);
+    if (md.str_value[i] == kNullStringId) continue;
+    if (name == "system_release") release = storage_->GetString(md.str_value[i]);
+    if (name == "system_machine") machine = storage_->GetString(md.str_value[i]);
+  }
+  if (!kernel_version_ && !release.empty()) OnSystemInfo(release, "");
+  if (arch_ == Arch::kUnknown && !machine.empty()) OnSystemInfo("", machine);
+}
+
+// ---- raw args ----------------------------------------------------------------
+
+uint32_t FtraceParser::BeginArgSet() { return ctx_->args_tracker->AllocateArgSetId(); }
+
+StringId FtraceParser::IntDisplay(int64_t v) {
+  if (v >= 0 && v < static_cast<int64_t>(int_display_cache_.size())) {
+    StringId& id = int_display_cache_[static_cast<size_t>(v)];
+    if (id == kNullStringId) {
+      char buf[24];
+      snprintf(buf, sizeof buf, "%" PRId64, v);
+      id = storage_->Intern(buf);
+    }
+    return id;
+  }
+  char buf[24];
+  snprintf(buf, sizeof buf, "%" PRId64, v);
+  return storage_->Intern(buf);
+}
+
+void FtraceParser::AddIntArg(uint32_t set, StringId key, int64_t v) {
+  storage_->args.Insert(set, key, key, v, kNullStringId, std::nullopt, type_int_, IntDisplay(v));
+}
+void FtraceParser::AddUintArg(uint32_t set, StringId key, uint64_t v) {
+  StringId display;
+  if (v <= static_cast<uint64_t>(INT64_MAX)) {
+    display = IntDisplay(static_cast<int64_t>(v));
+  } else {
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    display = storage_->Intern(buf);
+  }
+  storage_->args.Insert(set, key, key, static_cast<int64_t>(v), kNullStringId, std::nullopt,
+                        type_uint_, display);
+}
+void FtraceParser::AddStringArg(uint32_t set, StringId key, StringId v) {
+  storage_->args.Insert(set, key, key, std::nullopt, v, std::nullopt, type_string_, v);
+}
+void FtraceParser::AddRealArg(uint32_t set, StringId key, double v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%g", v);
+  storage_->args.Insert(set, key, key, std::nullopt, kNullStringId, v, type_real_,
+                        storage_->Intern(buf));
+}
+
+void FtraceParser::AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t event_id,
+                               proto::Bytes payload, std::optional<uint32_t> common_flags) {
+  const FtraceEventInfo* info = descriptors_.Get(event_id);
+  // An event our protos don't know has no name to file it under: upstream
+  // skips it too.
+  if (!info) return;
+  std::optional<uint32_t> set;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id >= info->fields.size()) continue;
+    const FtraceFieldInfo& fi = info->fields[f.id];
+    if (fi.type == FtraceArgType::kNone) continue;
+    if (!set) set = BeginArgSet();
+    switch (fi.type) {
+      case FtraceArgType::kInt:
+        AddIntArg(*set, fi.name, f.as_int64());
+        break;
+      case FtraceArgType::kUint:
+        AddUintArg(*set, fi.name, f.as_uint64());
+        break;
+      case FtraceArgType::kSint:
+        AddIntArg(*set, fi.name, f.as_sint64());
+        break;
+      case FtraceArgType::kString:
+        AddStringArg(*set, fi.name, storage_->Intern(f.as_string()));
+        break;
+      case FtraceArgType::kDouble:
+        AddRealArg(*set, fi.name, f.as_double());
+        break;
+      case FtraceArgType::kFloat:
+        AddRealArg(*set, fi.name, static_cast<double>(f.as_float()));
+        break;
+      case FtraceArgType::kNone:
+        break;
+    }
+  }
+  storage_->ftrace_event.Insert(ts, info->name, cpu, utid, set, common_flags);
+}
+
+// ---- dispatch ------------------------------------------------------------------
+
 void FtraceParser::ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event) {
-  ctx_->storage->UpdateBounds(ts);
+  MaybeOnFirstEvent();
+  storage_->UpdateBounds(ts);
+  uint32_t pid = 0;
+  bool has_pid = false;
+  std::optional<uint32_t> common_flags;
+  uint32_t event_id = 0;
+  proto::Bytes payload;
+  proto::Decoder d(event);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case FtraceEvent::kTimestampFieldNumber:
+        break;
+      case FtraceEvent::kPidFieldNumber:
+        pid = f.as_uint32();
+        has_pid = true;
+        break;
+      case FtraceEvent::kCommonFlagsFieldNumber:
+        common_flags = f.as_uint32();
+        break;
+      default:
+        if (f.type == proto::WireType::kLengthDelimited && event_id == 0) {
+          event_id = f.id;
+          payload = f.bytes;
+        }
+    }
+  }
+  if (d.error() || event_id == 0 || !has_pid) {
+    storage_->stats.Increment(Stat::kFtraceParseErrors);
+    return;
+  }
+  if (event_id != FtraceEvent::kSchedSwitchFieldNumber) {
+    // sched_switch writes its own raw row (its utid is prev's, not pid's).
+    uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+    AddRawEvent(ts, cpu, utid, event_id, payload, common_flags);
+  }
+  // Before every CPU's buffer covers the timeline only the raw row is kept:
+  // a begin seen here could have its end lost on another CPU.
+  if (ts < soft_drop_before_ts_) return;
+  DispatchEvent(ts, cpu, pid, event_id, payload);
 }
+
+void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_t event_id,
+                                 proto::Bytes p) {
+  switch (event_id) {
+    case FtraceEvent::kSchedSwitchFieldNumber:
+      return ParseSchedSwitch(ts, cpu, p);
+    case FtraceEvent::kSchedWakingFieldNumber:
+    case FtraceEvent::kSchedWakeupFieldNumber:
+      return ParseSchedWaking(ts, pid, p, false);
+    case FtraceEvent::kSchedWakeupNewFieldNumber:
+      return ParseSchedWaking(ts, pid, p, true);
+    case FtraceEvent::kSchedBlockedReasonFieldNumber:
+      return ParseSchedBlockedReason(p);
+    case FtraceEvent::kSchedProcessFreeFieldNumber:
+      return ParseSchedProcessFree(ts, p);
+    case FtraceEvent::kTaskNewtaskFieldNumber:
+      return ParseTaskNewtask(ts, pid, p);
+    case FtraceEvent::kTaskRenameFieldNumber:
+      return ParseTaskRename(p);
+    case FtraceEvent::kCpuFrequencyFieldNumber:
+      return ParseCpuFrequency(ts, p);
+    case FtraceEvent::kCpuIdleFieldNumber:
+      return ParseCpuIdle(ts, p);
+    case FtraceEvent::kGpuFrequencyFieldNumber:
+      return ParseGpuFrequency(ts, p);
+    case FtraceEvent::kSuspendResumeFieldNumber:
+      return ParseSuspendResume(ts, p);
+    case FtraceEvent::kPrintFieldNumber:
+      return ParsePrint(ts, pid, p);
+    case FtraceEvent::kTracingMarkWriteFieldNumber:
+    case FtraceEvent::kSdeTracingMarkWriteFieldNumber:
+    case FtraceEvent::kDpuTracingMarkWriteFieldNumber:
+    case FtraceEvent::kG2DTracingMarkWriteFieldNumber:
+    case FtraceEvent::kMaliTracingMarkWriteFieldNumber:
+    case FtraceEvent::kSamsungTracingMarkWriteFieldNumber:
+      return ParseKernelTracingMark(ts, pid, event_id, p);
+    case FtraceEvent::kRssStatFieldNumber:
+    case FtraceEvent::kRssStatThrottledFieldNumber:
+      return ParseRssStat(ts, pid, event_id, p);
+    case FtraceEvent::kIonStatFieldNumber:
+      return ParseIonStat(ts, pid, p);
+    case FtraceEvent::kDmaHeapStatFieldNumber:
+      return ParseDmaHeapStat(ts, pid, p);
+    case FtraceEvent::kOomScoreAdjUpdateFieldNumber:
+      return ParseOomScoreAdj(ts, p);
+    case FtraceEvent::kMarkVictimFieldNumber:
+      return ParseMarkVictim(ts, p);
+    case FtraceEvent::kLowmemoryKillFieldNumber:
+      return ParseLowmemoryKill(ts, p);
+    case FtraceEvent::kMmEventRecordFieldNumber:
+      return ParseMmEventRecord(ts, pid, p);
+    case FtraceEvent::kSysEnterFieldNumber:
+      return ParseSysEnter(ts, pid, p);
+    case FtraceEvent::kSysExitFieldNumber:
+      return ParseSysExit(ts, pid, p);
+    case FtraceEvent::kSchedCpuUtilCfsFieldNumber:
+      return ParseSchedCpuUtilCfs(ts, p);
+    case FtraceEvent::kThermalExynosAcpmBulkFieldNumber:
+      return ParseThermalExynosBulk(p);
+    case FtraceEvent::kBinderTransactionFieldNumber:
+      return ParseBinderTransaction(ts, pid, p);
+    case FtraceEvent::kBinderTransactionReceivedFieldNumber:
+      return ParseBinderTransactionReceived(ts, pid, p);
+    default:
+      return;
+  }
+}
+
+// ---- scheduling ------------------------------------------------------------------
+
+StringId FtraceParser::TaskStateString(int64_t raw_state) {
+  // Upstream keeps only the low 16 bits.
+  uint16_t raw = static_cast<uint16_t>(raw_state);
+  StringId& cached = task_state_cache_[raw];
+  if (cached != kNullStringId) return cached - 1;
+
+  // Flags up to 0x20 (EXIT_ZOMBIE) never changed between kernels.
+  enum : uint32_t {
+    kS = 1, kD = 2, kT = 4, kt = 8, kX = 0x10, kZ = 0x20,
+    kParked = 1 << 6, kDead = 1 << 7, kWakeKill = 1 << 8, kWaking = 1 << 9,
+    kNoLoad = 1 << 10, kIdle = 1 << 11, kPreempted = 1 << 12, kInvalid = 1 << 15
+  };
+  uint32_t parsed = raw & 0x3f;
+  auto version = kernel_version_.value_or(std::make_pair(4, 4));
+  if (version >= std::make_pair(4, 14)) {
+    if (raw & 0x40) parsed |= kParked;
+    if (raw & 0x80) parsed |= kIdle;
+    if (raw & 0x100) parsed |= kPreempted;
+    if (raw & 0xfe00) parsed = kInvalid;
+  } else {
+    if (raw & 0x40) parsed |= kDead;
+    if (raw & 0x80) parsed |= kWakeKill;
+    if (raw & 0x100) parsed |= kWaking;
+    if (raw & 0x200) parsed |= kParked;
+    if (raw & 0x400) parsed |= kNoLoad;
+    if (parsed == (kD | kNoLoad)) parsed = kIdle;
+    uint32_t preempt_bit = version >= std::make_pair(4, 8) ? 0x1000 : 0x800;
+    if (raw & preempt_bit) parsed |= kPreempted;
+  }
+  StringId id = kNullStringId;
+  if (!(parsed & kInvalid)) {
+    char buf[32];
+    size_t n = 0;
+    if ((parsed & ~kPreempted) == 0) {
+      buf[n++] = 'R';
+      if (parsed & kPreempted) buf[n++] = '+';
+    } else {
+      struct {
+        uint32_t flag;
+        char c;
+      } const kChars[] = {{kS, 'S'},     {kD, 'D'},        {kT, 'T'},      {kt, 't'},
+                          {kX, 'X'},     {kZ, 'Z'},        {kParked, 'P'}, {kDead, 'x'},
+                          {kWakeKill, 'K'}, {kWaking, 'W'}, {kNoLoad, 'N'}, {kIdle, 'I'}};
+      for (const auto& fc : kChars)
+        if (parsed & fc.flag) buf[n++] = fc.c;
+    }
+    id = storage_->Intern(std::string_view(buf, n));
+  }
+  cached = id + 1;
+  return id;
+}
+
+uint32_t FtraceParser::UpdateThreadFromFtrace(int64_t tid, StringId comm) {
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(tid);
+  if (comm == kNullStringId) return utid;
+  if (utid >= thread_named_by_ftrace_.size())
+    thread_named_by_ftrace_.resize(utid + 1 + utid / 2, 0);
+  StringId cur = storage_->thread.name[utid];
+  if (cur == comm) return utid;
+  if (cur == kNullStringId || thread_named_by_ftrace_[utid]) {
+    ctx_->process_tracker->SetThreadName(utid, comm);
+    thread_named_by_ftrace_[utid] = 1;
+  }
+  return utid;
+}
+
+void FtraceParser::ParseSchedSwitch(int64_t ts, uint32_t cpu, proto::Bytes payload) {
+  using SS = SchedSwitchFtraceEvent;
+  int64_t prev_pid = 0, next_pid = 0, prev_state = 0;
+  int32_t prev_prio = 0, next_prio = 0;
+  std::string_view prev_comm, next_comm;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case SS::kPrevCommFieldNumber:
+        prev_comm = f.as_string();
+        break;
+      case SS::kPrevPidFieldNumber:
+        prev_pid = f.as_int32();
+        break;
+      case SS::kPrevPrioFieldNumber:
+        prev_prio = f.as_int32();
+        break;
+      case SS::kPrevStateFieldNumber:
+        prev_state = f.as_int64();
+        break;
+      case SS::kNextCommFieldNumber:
+        next_comm = f.as_string();
+        break;
+      case SS::kNextPidFieldNumber:
+        next_pid = f.as_int32();
+        break;
+      case SS::kNextPrioFieldNumber:
+        next_prio = f.as_int32();
+        break;
+    }
+  }
+  if (ts < sched_max_ts_) {
+    storage_->stats.Increment(Stat::kSchedSwitchOutOfOrder);
+    return;
+  }
+  sched_max_ts_ = ts;
+  StringId next_comm_id = storage_->Intern(next_comm);
+  uint32_t next_utid = UpdateThreadFromFtrace(next_pid, next_comm_id);
+  // prev_comm can differ from the previous next_comm (renamed while running).
+  StringId prev_comm_id = storage_->Intern(prev_comm);
+  uint32_t prev_utid = UpdateThreadFromFtrace(prev_pid, prev_comm_id);
+  PushSchedSwitch(ts, cpu, prev_pid, prev_comm_id, prev_prio, prev_state, prev_utid, next_pid,
+                  next_comm_id, next_prio, next_utid);
+}
+
+void FtraceParser::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid,
+                                   StringId prev_comm, int32_t prev_prio, int64_t prev_state,
+                                   uint32_t prev_utid, int64_t next_pid, StringId next_comm,
+                                   int32_t next_prio, uint32_t next_utid) {
+  PendingSched& pending = Pending(cpu);
+  StringId state = TaskStateString(prev_state);
+  if (pending.slice_row != kNone) {
+    if (prev_pid == pending.last_pid) {
+      auto& sched = storage_->sched;
+      sched.dur.Set(pending.slice_row, ts - sched.ts[pending.slice_row]);
+      sched.end_state.Set(pending.slice_row, state);
+    } else {
+      storage_->stats.Increment(Stat::kMismatchedSchedSwitchTids);
+    }
+  }
+
+  // Raw row, args in proto field order (the raw table's contract).
+  using SS = SchedSwitchFtraceEvent;
+  uint32_t set = BeginArgSet();
+  AddStringArg(set, ss_keys_[SS::kPrevCommFieldNumber], prev_comm);
+  AddIntArg(set, ss_keys_[SS::kPrevPidFieldNumber], prev_pid);
+  AddIntArg(set, ss_keys_[SS::kPrevPrioFieldNumber], prev_prio);
+  AddIntArg(set, ss_keys_[SS::kPrevStateFieldNumber], prev_state);
+  AddStringArg(set, ss_keys_[SS::kNextCommFieldNumber], next_comm);
+  AddIntArg(set, ss_keys_[SS::kNextPidFieldNumber], next_pid);
+  AddIntArg(set, ss_keys_[SS::kNextPrioFieldNumber], next_prio);
+  storage_->ftrace_event.Insert(ts, sched_switch_name_, cpu, prev_utid, set, std::nullopt);
+
+  pending.slice_row = storage_->sched.Insert(ts, -1, cpu, next_utid, kNullStringId, next_prio);
+  pending.last_pid = next_pid;
+  pending.last_utid = next_utid;
+  pending.last_prio = next_prio;
+  thread_state_.PushSchedSwitch(ts, cpu, prev_utid, state, next_utid);
+}
+
 void FtraceParser::ParseCompactSwitch(int64_t ts, uint32_t cpu, const CompactSwitchRecord& r) {
-  ctx_->storage->UpdateBounds(ts);
+  MaybeOnFirstEvent();
+  storage_->UpdateBounds(ts);
+  if (ts < sched_max_ts_) {
+    storage_->stats.Increment(Stat::kSchedSwitchOutOfOrder);
+    return;
+  }
+  sched_max_ts_ = ts;
+  uint32_t next_utid = UpdateThreadFromFtrace(r.next_pid, r.next_comm);
+  PendingSched& pending = Pending(cpu);
+  if (pending.last_utid == kNone) {
+    // No prev_* fields in compact form: the first switch only primes them.
+    storage_->stats.Increment(Stat::kCompactSchedSwitchSkipped);
+    pending.last_pid = r.next_pid;
+    pending.last_utid = next_utid;
+    pending.last_prio = r.next_prio;
+    return;
+  }
+  if (ts < soft_drop_before_ts_) {
+    // Only the raw row before all buffers are valid; keep tracking who runs.
+    pending.last_pid = r.next_pid;
+    pending.last_utid = next_utid;
+    pending.last_prio = r.next_prio;
+    return;
+  }
+  uint32_t prev_utid = pending.last_utid;
+  // Fresh lookup: the task may have been renamed while running.
+  StringId prev_comm = storage_->thread.name[prev_utid];
+  // The compact form has no prev_pid: it is the previous next_pid, so the
+  // pid check in PushSchedSwitch always passes.
+  PushSchedSwitch(ts, cpu, pending.last_pid, prev_comm, pending.last_prio, r.prev_state,
+                  prev_utid, r.next_pid, r.next_comm, r.next_prio, next_utid);
 }
+
 void FtraceParser::ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWakingRecord& r) {
-  ctx_->storage->UpdateBounds(ts);
+  MaybeOnFirstEvent();
+  storage_->UpdateBounds(ts);
+  if (ts < sched_max_ts_) {
+    storage_->stats.Increment(Stat::kSchedSwitchOutOfOrder);
+    return;
+  }
+  sched_max_ts_ = ts;
+  // The waker is whoever runs on this CPU, known only from sched_switch.
+  PendingSched& pending = Pending(cpu);
+  if (pending.last_utid == kNone) {
+    storage_->stats.Increment(Stat::kCompactSchedWakingSkipped);
+    return;
+  }
+  uint32_t waker_utid = pending.last_utid;
+  using SW = SchedWakingFtraceEvent;
+  uint32_t set = BeginArgSet();
+  AddStringArg(set, sw_keys_[SW::kCommFieldNumber], r.comm);
+  AddIntArg(set, sw_keys_[SW::kPidFieldNumber], r.pid);
+  AddIntArg(set, sw_keys_[SW::kPrioFieldNumber], r.prio);
+  AddIntArg(set, sw_keys_[SW::kTargetCpuFieldNumber], r.target_cpu);
+  std::optional<uint32_t> flags;
+  if (r.has_common_flags) flags = r.common_flags;
+  storage_->ftrace_event.Insert(ts, sched_waking_name_, cpu, waker_utid, set, flags);
+  if (ts < soft_drop_before_ts_) return;
+  uint32_t wakee = ctx_->process_tracker->GetOrCreateThread(r.pid);
+  thread_state_.PushWaking(ts, wakee, waker_utid);
 }
-void FtraceParser::OnImportFinished() {}
+
+void FtraceParser::ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes payload, bool is_new) {
+  using SW = SchedWakingFtraceEvent;
+  int64_t wakee_pid = 0;
+  std::string_view comm;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == SW::kPidFieldNumber) wakee_pid = f.as_int32();
+    if (f.id == SW::kCommFieldNumber) comm = f.as_string();
+  }
+  uint32_t wakee = UpdateThreadFromFtrace(wakee_pid, storage_->Intern(comm));
+  uint32_t waker = ctx_->process_tracker->GetOrCreateThread(pid);
+  if (is_new) {
+    thread_state_.PushNewTask(ts, wakee, waker);
+  } else {
+    thread_state_.PushWaking(ts, wakee, waker);
+  }
+}
+
+void FtraceParser::ParseSchedBlockedReason(proto::Bytes payload) {
+  using BR = SchedBlockedReasonFtraceEvent;
+  int64_t pid = 0;
+  std::optional<bool> io_wait;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == BR::kPidFieldNumber) pid = f.as_int32();
+    if (f.id == BR::kIoWaitFieldNumber) io_wait = f.as_bool();
+  }
+  // blocked_function needs the kernel symbol table (InternedData
+  // kernel_symbols), which the sorted event does not carry yet.
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+  thread_state_.PushBlockedReason(utid, io_wait, kNullStringId);
+}
+
+void FtraceParser::OnImportFinished() {
+  // Open sched slices and thread states keep dur -1, as upstream.
+}
 
 }  // namespace fathom

@@ -1,12 +1,23 @@
 // Turns sorted ftrace events (full FtraceEvent and compact_sched) into sched,
 // thread_state, counters, slices (atrace markers) and the raw ftrace_event
 // table with args.
+//
+// Implementation is split by topic: ftrace_parser.cc (dispatch, raw table,
+// scheduling), ftrace_event_parsers.cc (counters, memory, markers, syscalls).
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "core/import/compact_sched.h"
+#include "core/import/ftrace_descriptors.h"
+#include "core/import/ftrace_thread_state.h"
 #include "core/import/proto_decoder.h"
+#include "core/import/systrace_marker.h"
 #include "core/import/trace_context.h"
 
 namespace fathom {
@@ -22,8 +33,123 @@ class FtraceParser {
   // Closes what is still open (last sched slice per CPU keeps dur -1).
   void OnImportFinished();
 
+  // SystemInfo.utsname: the kernel release picks the prev_state bit layout
+  // (before 4.14 the upper bits differ) and the machine picks the syscall
+  // table. Without it we assume a 4.4 kernel, as upstream does.
+  void OnSystemInfo(std::string_view release, std::string_view machine);
+
+  // From the tokenizer: FtraceEventBundle.previous_bundle_end_timestamp. Events
+  // before the latest first-bundle value over all CPUs only go to the raw
+  // table (not every CPU buffer covers that span yet), as upstream does.
+  void OnBundlePreviousEnd(uint32_t cpu, int64_t ts);
+
+  // Shared by print events and the kernel *_tracing_mark_write events; the
+  // systrace text importer may call it too. `pid` is the writing thread.
+  void ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceMarker& m);
+
  private:
+  struct PendingSched {
+    uint32_t slice_row = kNone;  // open sched slice on this CPU
+    uint32_t last_utid = kNone;  // thread running on this CPU
+    int64_t last_pid = -1;
+    int32_t last_prio = 0;
+  };
+  static constexpr uint32_t kNone = 0xffffffffu;
+
+  // ---- ftrace_parser.cc ----
+  void MaybeOnFirstEvent();
+  void AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t event_id,
+                   proto::Bytes payload, std::optional<uint32_t> common_flags);
+  void DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_t event_id,
+                     proto::Bytes payload);
+  void ParseSchedSwitch(int64_t ts, uint32_t cpu, proto::Bytes payload);
+  void PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid, StringId prev_comm,
+                       int32_t prev_prio, int64_t prev_state, uint32_t prev_utid,
+                       int64_t next_pid, StringId next_comm, int32_t next_prio,
+                       uint32_t next_utid);
+  void ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes payload, bool is_new);
+  void ParseSchedBlockedReason(proto::Bytes payload);
+  StringId TaskStateString(int64_t raw_state);
+  // Thread for `tid` named `comm` from a sched event. Names from ftrace do not
+  // override names that came from higher-priority sources (process tree...).
+  uint32_t UpdateThreadFromFtrace(int64_t tid, StringId comm);
+  PendingSched& Pending(uint32_t cpu) {
+    if (cpu >= pending_.size()) pending_.resize(cpu + 1);
+    return pending_[cpu];
+  }
+
+  // Raw args, written straight into the args table with pre-interned keys.
+  uint32_t BeginArgSet();
+  void AddIntArg(uint32_t set, StringId key, int64_t v);
+  void AddUintArg(uint32_t set, StringId key, uint64_t v);
+  void AddStringArg(uint32_t set, StringId key, StringId v);
+  void AddRealArg(uint32_t set, StringId key, double v);
+  StringId IntDisplay(int64_t v);
+
+  // ---- ftrace_event_parsers.cc ----
+  void ParsePrint(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void ParseKernelTracingMark(int64_t ts, uint32_t pid, uint32_t event_id, proto::Bytes payload);
+  void ParseCpuFrequency(int64_t ts, proto::Bytes payload);
+  void ParseCpuIdle(int64_t ts, proto::Bytes payload);
+  void ParseGpuFrequency(int64_t ts, proto::Bytes payload);
+  void ParseSuspendResume(int64_t ts, proto::Bytes payload);
+  void ParseTaskNewtask(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void ParseTaskRename(proto::Bytes payload);
+  void ParseSchedProcessFree(int64_t ts, proto::Bytes payload);
+  void ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, proto::Bytes payload);
+  void ParseIonStat(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void ParseDmaHeapStat(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void ParseOomScoreAdj(int64_t ts, proto::Bytes payload);
+  void ParseMarkVictim(int64_t ts, proto::Bytes payload);
+  void ParseLowmemoryKill(int64_t ts, proto::Bytes payload);
+  void ParseMmEventRecord(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void ParseSysEnter(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void ParseSysExit(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void ParseSchedCpuUtilCfs(int64_t ts, proto::Bytes payload);
+  void ParseThermalExynosBulk(proto::Bytes payload);
+  void ParseBinderTransaction(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void ParseBinderTransactionReceived(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void MaybeTruncateSysWrite(int64_t ts, uint32_t pid);
+  void AddLmkInstant(int64_t ts, int64_t pid);
+  StringId SyscallName(int64_t id);
+
   TraceContext* ctx_;
+  TraceStorage* storage_;
+  FtraceDescriptors descriptors_;
+  FtraceThreadStateTracker thread_state_;
+  std::vector<PendingSched> pending_;
+  std::vector<StringId> task_state_cache_;  // raw prev_state (uint16) -> string + 1
+  std::vector<StringId> int_display_cache_;
+  std::vector<uint8_t> thread_named_by_ftrace_;  // by utid
+  int64_t sched_max_ts_ = INT64_MIN;
+
+  // Kernel version (major, minor) when known.
+  std::optional<std::pair<int, int>> kernel_version_;
+  enum class Arch : uint8_t { kUnknown, kArm64, kX86_64, kArm32 } arch_ = Arch::kUnknown;
+  bool seen_first_event_ = false;
+  std::vector<uint8_t> cpu_seen_bundle_;
+  int64_t soft_drop_before_ts_ = 0;
+
+  // rss_stat mm_id -> owning thread.
+  std::unordered_map<uint32_t, uint32_t> mm_id_to_utid_;
+  // binder: transaction debug id -> (is_reply, expects_reply).
+  struct BinderTxn {
+    uint32_t slice_track;
+    bool is_reply;
+    bool oneway;
+  };
+  std::unordered_map<int32_t, BinderTxn> binder_txns_;
+
+  // Pre-interned strings.
+  StringId sched_switch_name_, sched_waking_name_;
+  StringId ss_keys_[8];  // SchedSwitchFtraceEvent field names by number
+  StringId sw_keys_[6];  // SchedWakingFtraceEvent field names by number
+  StringId type_int_, type_uint_, type_string_, type_real_;
+  StringId cpufreq_, cpu_frequency_, cpuidle_, cpu_idle_, gpufreq_, gpu_frequency_;
+  StringId sys_write_, mem_lmk_, mem_oom_kill_, oom_score_adj_, screen_state_;
+  StringId suspend_resume_, binder_transaction_, binder_reply_, binder_async_rcv_;
+  StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;
+  StringId rss_names_[5];
 };
 
 }  // namespace fathom

@@ -1,5 +1,7 @@
 #include "core/import/packet_parser.h"
 
+#include "core/import/heap_graph_parser.h"
+#include "core/import/profile_parser.h"
 #include "core/import/sequence_state.h"
 #include "core/import/system_parser.h"
 #include "core/import/track_event_parser.h"
@@ -43,6 +45,30 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
     case TracePacket::kProcessDescriptorFieldNumber:
       ctx_->track_event_parser->ParsePacket(ts, field_id, payload, packet, gen);
       return;
+    // Profilers and heap graphs (profile_parser, heap_graph_parser).
+    case TracePacket::kProfilePacketFieldNumber:
+      ctx_->profile_parser->ParseProfilePacket(ts, payload, gen);
+      return;
+    case TracePacket::kPerfSampleFieldNumber:
+      ctx_->profile_parser->ParsePerfSample(ts, payload, gen);
+      return;
+    case TracePacket::kStackSampleFieldNumber:
+      ctx_->profile_parser->ParseStackSample(ts, payload, gen);
+      return;
+    case TracePacket::kModuleSymbolsFieldNumber:
+      ctx_->profile_parser->ParseModuleSymbols(payload);
+      return;
+    case TracePacket::kArtProcessMetadataFieldNumber:
+      ctx_->profile_parser->ParseArtProcessMetadata(ts, payload);
+      return;
+    case TracePacket::kHeapGraphFieldNumber:
+      ctx_->heap_graph_parser->ParseHeapGraph(gen.sequence_id, ts, payload);
+      return;
+    case TracePacket::kDeobfuscationMappingFieldNumber:
+      ctx_->heap_graph_parser->ParseDeobfuscationMapping(payload);
+      return;
+    case TracePacket::kStreamingProfilePacketFieldNumber:
+      return;  // Chrome's sampler: not imported yet.
     default:
       ctx_->system_parser->ParsePacket(ts, field_id, payload, packet, gen);
   }

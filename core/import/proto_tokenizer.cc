@@ -4,6 +4,7 @@
 
 #include "core/import/chunk_reader.h"
 #include "core/import/clock_tracker.h"
+#include "core/import/ftrace_parser.h"
 #include "core/import/track_event_tokenizer.h"
 #include "perfetto/trace/trace.pb.h"
 
@@ -174,6 +175,13 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     return;
   }
 
+  // Per-sequence packet loss for the traced_buf_sequence_packet_loss stat
+  // (the first packet's flag is not a loss within the trace).
+  {
+    auto [loss, inserted] = ctx_->packet_loss_by_sequence.try_emplace(pv.sequence_id, 0);
+    if (!inserted && previous_dropped) ++loss->second;
+  }
+
   // Sequence state.
   if (flags & kSeqIncrementalStateCleared || state_cleared) NewGeneration(pv.sequence_id);
   auto seq_it = sequences_.find(pv.sequence_id);
@@ -329,6 +337,7 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle) {
   uint64_t ftrace_clock = 0;
   int64_t ftrace_ts = 0, boot_ts = 0;
   bool has_sync = false;
+  std::optional<int64_t> prev_bundle_end;
   // First pass: bundle-level fields (cpu may come after the events).
   Decoder d(bundle);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
@@ -349,6 +358,9 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle) {
       case FtraceEventBundle::kBootTimestampFieldNumber:
         boot_ts = f.as_int64();
         break;
+      case FtraceEventBundle::kPreviousBundleEndTimestampFieldNumber:
+        prev_bundle_end = f.as_int64();
+        break;
       default:
         break;
     }
@@ -359,6 +371,7 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle) {
   }
   if (lost) ctx_->storage->stats.Increment(Stat::kFtraceLostEvents);
   if (ftrace_clock != 0 && has_sync) clock_offset = boot_ts - ftrace_ts;
+  if (prev_bundle_end) ctx_->ftrace_parser->OnBundlePreviousEnd(cpu, *prev_bundle_end + clock_offset);
 
   uint32_t queue = sorter_->FtraceQueue(cpu);
   Decoder e(bundle);

@@ -31,6 +31,17 @@ struct SequenceGeneration {
   // counter values keyed by track uuid).
   std::unordered_map<uint64_t, int64_t> incremental_values;
 
+  // TrackEvent legacy thread association, set by the TrackEvent tokenizer from
+  // ThreadDescriptor packets and thread TrackDescriptors: events without an
+  // explicit track fall back to this thread.
+  bool pid_tid_valid = false;
+  int64_t pid = 0;
+  int64_t tid = 0;
+  // Legacy delta-encoded TrackEvent timestamps (ThreadDescriptor reference
+  // values, advanced by every timestamp_delta_us / thread_time_delta_us).
+  int64_t reference_timestamp_ns = 0;
+  int64_t reference_thread_time_ns = 0;
+
  private:
   static uint64_t Key(uint32_t field_id, uint64_t iid) {
     return (static_cast<uint64_t>(field_id) << 52) ^ iid;

@@ -1,67 +1,167 @@
 #include "core/import/slice_tracker.h"
 
 namespace fathom {
-
-void SliceTracker::PopEnded(uint32_t track, int64_t ts) {
-  auto& stack = stacks_[track];
-  while (!stack.empty() && stack.back().end_ts >= 0 && stack.back().end_ts <= ts) stack.pop_back();
-}
+namespace {
+constexpr int64_t kPending = -1;
+}  // namespace
 
 std::optional<uint32_t> SliceTracker::Begin(int64_t ts, uint32_t track, StringId category,
                                             StringId name, std::optional<uint32_t> arg_set_id) {
-  PopEnded(track, ts);
-  auto& stack = stacks_[track];
-  std::optional<uint32_t> parent;
-  if (!stack.empty()) parent = stack.back().id;
-  uint32_t id = storage_->slice.Insert(ts, -1, track, category, name,
-                                       static_cast<uint32_t>(stack.size()), parent);
-  if (arg_set_id) storage_->slice.arg_set_id.Set(id, *arg_set_id);
-  storage_->UpdateBounds(ts);
-  stack.push_back({id, -1});
-  return id;
+  return StartSlice(ts, kPending, track, category, name, arg_set_id, std::nullopt);
 }
 
-std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId category,
-                                          StringId name) {
-  PopEnded(track, ts);
-  auto it = stacks_.find(track);
-  if (it == stacks_.end() || it->second.empty()) {
-    storage_->stats.Increment(Stat::kMisplacedEndEvent);
-    return std::nullopt;
-  }
-  auto& stack = it->second;
-  uint32_t id = stack.back().id;
-  if (name != kNullStringId && storage_->slice.name[id] != kNullStringId &&
-      storage_->slice.name[id] != name) {
-    storage_->stats.Increment(Stat::kMisplacedEndEvent);
-    return std::nullopt;
-  }
-  stack.pop_back();
-  storage_->slice.dur.Set(id, ts - storage_->slice.ts[id]);
-  storage_->UpdateBounds(ts);
-  return id;
+std::optional<uint32_t> SliceTracker::Begin(int64_t ts, uint32_t track, StringId category,
+                                            StringId name, ArgsTracker::Builder args) {
+  return StartSlice(ts, kPending, track, category, name, std::nullopt, std::move(args));
 }
 
 std::optional<uint32_t> SliceTracker::Scoped(int64_t ts, uint32_t track, StringId category,
                                              StringId name, int64_t dur,
                                              std::optional<uint32_t> arg_set_id) {
-  PopEnded(track, ts);
-  auto& stack = stacks_[track];
+  return StartSlice(ts, dur, track, category, name, arg_set_id, std::nullopt);
+}
+
+std::optional<uint32_t> SliceTracker::Scoped(int64_t ts, uint32_t track, StringId category,
+                                             StringId name, int64_t dur,
+                                             ArgsTracker::Builder args) {
+  return StartSlice(ts, dur, track, category, name, std::nullopt, std::move(args));
+}
+
+std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId category,
+                                          StringId name) {
+  return EndSlice(ts, track, category, name, std::nullopt);
+}
+
+std::optional<uint32_t> SliceTracker::End(int64_t ts, uint32_t track, StringId category,
+                                          StringId name, ArgsTracker::Builder args) {
+  return EndSlice(ts, track, category, name, std::move(args));
+}
+
+std::optional<uint32_t> SliceTracker::StartSlice(int64_t ts, int64_t dur, uint32_t track,
+                                                 StringId category, StringId name,
+                                                 std::optional<uint32_t> arg_set_id,
+                                                 std::optional<ArgsTracker::Builder> args) {
+  Stack& stack = stacks_[track];
+  if (!MaybeCloseStack(stack, ts, dur)) return std::nullopt;
+  if (stack.size() >= kMaxDepth) return std::nullopt;
   std::optional<uint32_t> parent;
   if (!stack.empty()) parent = stack.back().id;
   uint32_t id = storage_->slice.Insert(ts, dur, track, category, name,
                                        static_cast<uint32_t>(stack.size()), parent);
   if (arg_set_id) storage_->slice.arg_set_id.Set(id, *arg_set_id);
   storage_->UpdateBounds(ts);
-  storage_->UpdateBounds(ts + dur);
-  if (dur > 0) stack.push_back({id, ts + dur});
+  if (dur > 0) storage_->UpdateBounds(ts + dur);
+  stack.push_back({id, std::move(args)});
   return id;
+}
+
+std::optional<uint32_t> SliceTracker::EndSlice(int64_t ts, uint32_t track, StringId category,
+                                               StringId name,
+                                               std::optional<ArgsTracker::Builder> args) {
+  auto it = stacks_.find(track);
+  if (it == stacks_.end()) {
+    storage_->stats.Increment(Stat::kMisplacedEndEvent);
+    return std::nullopt;
+  }
+  Stack& stack = it->second;
+  MaybeCloseStack(stack, ts, kPending);
+  std::optional<size_t> idx = MatchingOpenSlice(stack, category, name);
+  if (!idx) {
+    storage_->stats.Increment(Stat::kMisplacedEndEvent);
+    return std::nullopt;
+  }
+  StackEntry& entry = stack[*idx];
+  uint32_t id = entry.id;
+  storage_->slice.dur.Set(id, ts - storage_->slice.ts[id]);
+  storage_->UpdateBounds(ts);
+  if (args && !args->empty()) {
+    if (entry.args) {
+      entry.args->Append(std::move(*args));
+    } else {
+      entry.args = std::move(args);
+    }
+  }
+  if (*idx == stack.size() - 1) Pop(stack);
+  return id;
+}
+
+bool SliceTracker::MaybeCloseStack(Stack& stack, int64_t ts, int64_t dur) {
+  const SliceTable& slices = storage_->slice;
+  bool open_descendant = false;
+  for (int i = static_cast<int>(stack.size()) - 1; i >= 0; --i) {
+    uint32_t id = stack[static_cast<size_t>(i)].id;
+    int64_t start = slices.ts[id];
+    int64_t slice_dur = slices.dur[id];
+    int64_t end = start + slice_dur;
+    if (slice_dur == kPending) {
+      open_descendant = true;
+      continue;
+    }
+    if (open_descendant) {
+      if (ts <= end) continue;
+      // Open slices inside a parent that already ended: the producer closed
+      // them out of order. Truncate them to the parent's end and pop them.
+      storage_->stats.Increment(Stat::kMisplacedEndEvent);
+      for (int j = static_cast<int>(stack.size()) - 1; j > i; --j) {
+        uint32_t child = stack.back().id;
+        storage_->slice.dur.Set(child, end - slices.ts[child]);
+        Pop(stack);
+      }
+      Pop(stack);
+      open_descendant = false;
+      continue;
+    }
+    // Intervals are [start, end): a slice ending exactly at `ts` is popped,
+    // unless both it and the new event are instants (those stack).
+    bool ends_before = end < ts;
+    bool ends_at = end == ts && !(slice_dur == 0 && dur == 0);
+    if (ends_before || ends_at) {
+      Pop(stack);
+      continue;
+    }
+    if (dur == kPending) continue;
+    if (ts < end && ts + dur > end) return false;  // partial overlap: drop
+  }
+  return true;
+}
+
+std::optional<size_t> SliceTracker::MatchingOpenSlice(const Stack& stack, StringId category,
+                                                      StringId name) const {
+  const SliceTable& slices = storage_->slice;
+  for (int i = static_cast<int>(stack.size()) - 1; i >= 0; --i) {
+    uint32_t id = stack[static_cast<size_t>(i)].id;
+    if (slices.dur[id] != kPending) continue;
+    if (category != kNullStringId && slices.category[id] != category) continue;
+    if (name != kNullStringId && slices.name[id] != kNullStringId && slices.name[id] != name)
+      continue;
+    return static_cast<size_t>(i);
+  }
+  return std::nullopt;
+}
+
+void SliceTracker::CommitArgs(StackEntry& entry) {
+  if (!entry.args || entry.args->empty()) return;
+  auto& column = storage_->slice.arg_set_id;
+  std::optional<uint32_t> set = entry.args->CommitMerged(column.Get(entry.id));
+  if (set) column.Set(entry.id, *set);
+  entry.args.reset();
+}
+
+void SliceTracker::Pop(Stack& stack) {
+  CommitArgs(stack.back());
+  stack.pop_back();
 }
 
 std::optional<uint32_t> SliceTracker::GetTopmostOpen(uint32_t track) const {
   auto it = stacks_.find(track);
   if (it == stacks_.end() || it->second.empty()) return std::nullopt;
   return it->second.back().id;
+}
+
+void SliceTracker::FlushPendingSlices() {
+  for (auto& [track, stack] : stacks_)
+    for (StackEntry& e : stack) CommitArgs(e);
+  stacks_.clear();
 }
 
 }  // namespace fathom

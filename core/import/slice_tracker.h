@@ -1,5 +1,19 @@
 // Nested slices per track: begin/end pairs, complete slices and instants,
 // with depth and parent computed from the open-slice stack of each track.
+//
+// Semantics follow upstream Perfetto's SliceTracker:
+//  * A track's stack holds open slices and complete (scoped) slices until an
+//    event at or after their end arrives; intervals are closed on the left and
+//    open on the right, except that instants at the same timestamp stack.
+//  * End() closes the innermost *open* slice whose category and name match
+//    (a null category/name matches anything); slices above it stay open
+//    until a later event finds them inside a finished parent, at which point
+//    they are truncated to the parent's end (counted as misplaced_end_event).
+//  * A complete slice that would straddle the end of an enclosing complete
+//    slice is dropped; stacks deeper than kMaxDepth drop new slices.
+//  * Args given at begin and end (as ArgsTracker builders) are merged into one
+//    arg set, written when the slice leaves the stack (or at the end of the
+//    import).
 #pragma once
 
 #include <cstdint>
@@ -7,40 +21,63 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/import/args_tracker.h"
 #include "core/storage/trace_storage.h"
 
 namespace fathom {
 
 class SliceTracker {
  public:
+  static constexpr size_t kMaxDepth = 512;
+
   explicit SliceTracker(TraceStorage* storage) : storage_(storage) {}
 
-  // Opens a slice (dur -1 until End). Returns its id.
+  // Opens a slice (dur -1 until End). Returns its id (nullopt if dropped).
   std::optional<uint32_t> Begin(int64_t ts, uint32_t track, StringId category, StringId name,
                                 std::optional<uint32_t> arg_set_id = std::nullopt);
-  // Closes the innermost open slice of `track`. When `name` is given it must
-  // match (else misplaced_end_event). Returns the closed slice id.
+  std::optional<uint32_t> Begin(int64_t ts, uint32_t track, StringId category, StringId name,
+                                ArgsTracker::Builder args);
+  // Closes the innermost open slice of `track` matching `category` and `name`
+  // (kNullStringId matches any), else counts misplaced_end_event. Returns the
+  // closed slice id.
   std::optional<uint32_t> End(int64_t ts, uint32_t track, StringId category = kNullStringId,
                               StringId name = kNullStringId);
+  std::optional<uint32_t> End(int64_t ts, uint32_t track, StringId category, StringId name,
+                              ArgsTracker::Builder args);
   // A slice with a known duration (0 = instant).
   std::optional<uint32_t> Scoped(int64_t ts, uint32_t track, StringId category, StringId name,
                                  int64_t dur, std::optional<uint32_t> arg_set_id = std::nullopt);
+  std::optional<uint32_t> Scoped(int64_t ts, uint32_t track, StringId category, StringId name,
+                                 int64_t dur, ArgsTracker::Builder args);
 
-  // Innermost open slice of the track, if any.
+  // Innermost slice of the track still on its stack, if any.
   std::optional<uint32_t> GetTopmostOpen(uint32_t track) const;
 
-  // Slices still open keep dur = -1 (as upstream); this only clears state.
-  void FlushPendingSlices() { stacks_.clear(); }
+  // Writes pending args. Slices still open keep dur = -1 (as upstream).
+  void FlushPendingSlices();
 
  private:
-  struct OpenSlice {
+  struct StackEntry {
     uint32_t id;
-    int64_t end_ts;  // for scoped slices: when they close implicitly; -1 if open-ended
+    std::optional<ArgsTracker::Builder> args;  // pending, written on pop
   };
-  void PopEnded(uint32_t track, int64_t ts);
+  using Stack = std::vector<StackEntry>;
+
+  std::optional<uint32_t> StartSlice(int64_t ts, int64_t dur, uint32_t track, StringId category,
+                                     StringId name, std::optional<uint32_t> arg_set_id,
+                                     std::optional<ArgsTracker::Builder> args);
+  std::optional<uint32_t> EndSlice(int64_t ts, uint32_t track, StringId category, StringId name,
+                                   std::optional<ArgsTracker::Builder> args);
+  // Pops slices that ended before `ts`; returns false when a complete slice
+  // [ts, ts + dur) would partially overlap an enclosing one (drop it).
+  bool MaybeCloseStack(Stack& stack, int64_t ts, int64_t dur);
+  std::optional<size_t> MatchingOpenSlice(const Stack& stack, StringId category,
+                                          StringId name) const;
+  void Pop(Stack& stack);
+  void CommitArgs(StackEntry& entry);
 
   TraceStorage* storage_;
-  std::unordered_map<uint32_t, std::vector<OpenSlice>> stacks_;
+  std::unordered_map<uint32_t, Stack> stacks_;
 };
 
 }  // namespace fathom

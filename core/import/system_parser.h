@@ -1,9 +1,11 @@
-// Parses the non-ftrace, non-TrackEvent packets: ProcessTree, ProcessStats,
-// SysStats, CpuInfo, SystemInfo, battery, power rails, Android logs and
-// properties, and the trace-level metadata (TraceConfig, TraceStats, ...).
+// Parses the non-ftrace, non-TrackEvent packets by handing each payload to
+// the parser of its family: ProcessTree/ProcessStats, SysStats/CpuInfo,
+// battery/power rails/entity residency, Android logs and properties, and the
+// trace-level metadata (SystemInfo, TraceConfig, TraceStats, ...).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
@@ -11,6 +13,11 @@
 namespace fathom {
 
 struct SequenceGeneration;
+class AndroidParser;
+class MetadataParser;
+class PowerParser;
+class ProcessTreeParser;
+class SysStatsParser;
 
 class SystemParser {
  public:
@@ -23,8 +30,15 @@ class SystemParser {
                    const SequenceGeneration& gen);
   void OnImportFinished();
 
+  MetadataParser& metadata() { return *metadata_; }
+
  private:
   TraceContext* ctx_;
+  std::unique_ptr<ProcessTreeParser> process_tree_;
+  std::unique_ptr<SysStatsParser> sys_stats_;
+  std::unique_ptr<PowerParser> power_;
+  std::unique_ptr<AndroidParser> android_;
+  std::unique_ptr<MetadataParser> metadata_;
 };
 
 }  // namespace fathom

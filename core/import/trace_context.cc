@@ -3,8 +3,10 @@
 #include "core/import/args_tracker.h"
 #include "core/import/clock_tracker.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/heap_graph_parser.h"
 #include "core/import/packet_parser.h"
 #include "core/import/process_tracker.h"
+#include "core/import/profile_parser.h"
 #include "core/import/slice_tracker.h"
 #include "core/import/system_parser.h"
 #include "core/import/track_event_parser.h"
@@ -23,6 +25,8 @@ TraceContext::TraceContext()
   system_parser.reset(new SystemParser(this));
   track_event_parser.reset(new TrackEventParser(this));
   packet_parser.reset(new PacketParser(this));
+  profile_parser.reset(new ProfileParser(this));
+  heap_graph_parser.reset(new HeapGraphParser(this));
 }
 
 TraceContext::~TraceContext() = default;
@@ -31,6 +35,8 @@ void TraceContext::OnImportFinished() {
   ftrace_parser->OnImportFinished();
   system_parser->OnImportFinished();
   track_event_parser->OnImportFinished();
+  profile_parser->OnImportFinished();
+  heap_graph_parser->OnImportFinished();
   slice_tracker->FlushPendingSlices();
   storage->FinalizeDerivedTables();
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <unordered_map>
 
 #include "core/storage/trace_storage.h"
 
@@ -17,6 +18,8 @@ class FtraceParser;
 class PacketParser;
 class TrackEventParser;
 class SystemParser;
+class ProfileParser;
+class HeapGraphParser;
 
 struct TraceContext {
   TraceContext();
@@ -38,8 +41,14 @@ struct TraceContext {
   std::unique_ptr<SystemParser> system_parser;
   std::unique_ptr<TrackEventParser> track_event_parser;
   std::unique_ptr<PacketParser> packet_parser;
+  std::unique_ptr<ProfileParser> profile_parser;       // heapprofd, perf, StackSample
+  std::unique_ptr<HeapGraphParser> heap_graph_parser;  // ART heap graphs
 
   uint64_t trace_size_bytes = 0;
+  // Packets flagged previous_packet_dropped, per trusted sequence id (every
+  // sequence seen has an entry). Filled by the tokenizer, read by the
+  // TraceStats parser.
+  std::unordered_map<uint32_t, int64_t> packet_loss_by_sequence;
 };
 
 }  // namespace fathom

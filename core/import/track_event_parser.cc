@@ -1,12 +1,567 @@
 #include "core/import/track_event_parser.h"
 
+#include <string>
+#include <vector>
+
+#include "core/import/args_tracker.h"
+#include "core/import/debug_annotation_parser.h"
+#include "core/import/process_tracker.h"
+#include "core/import/sequence_state.h"
+#include "core/import/slice_tracker.h"
+#include "core/import/track_event_tracks.h"
+#include "core/import/track_tracker.h"
+#include "perfetto/trace/trace.pb.h"
+
 namespace fathom {
 
-TrackEventParser::TrackEventParser(TraceContext* ctx) : ctx_(ctx) {}
+using perfetto::protos::EventCategory;
+using perfetto::protos::EventName;
+using perfetto::protos::InternedData;
+using perfetto::protos::ProcessDescriptor;
+using perfetto::protos::ThreadDescriptor;
+using perfetto::protos::TracePacket;
+using perfetto::protos::TracePacketDefaults;
+using perfetto::protos::TrackDescriptor;
+using perfetto::protos::TrackEvent;
+using perfetto::protos::TrackEvent_LegacyEvent;
+using perfetto::protos::TrackEventDefaults;
+using proto::Bytes;
+using proto::Decoder;
+using proto::Field;
+using proto::WireType;
+
+// One TrackEvent, decoded once.
+struct TrackEventView {
+  std::optional<uint32_t> type;
+  std::optional<uint64_t> track_uuid;
+  StringId name = kNullStringId;
+  StringId category = kNullStringId;
+  std::vector<Bytes> debug_annotations;
+  std::vector<uint64_t> flow_ids;
+  std::vector<uint64_t> terminating_flow_ids;
+  std::optional<double> counter_value;
+  std::optional<int64_t> thread_ts;
+
+  bool has_legacy = false;
+  char phase = 0;
+  std::optional<int64_t> duration_us;
+  std::optional<int64_t> thread_duration_us;
+  std::optional<uint64_t> unscoped_id, global_id, local_id;
+  StringId id_scope = kNullStringId;
+  std::optional<uint64_t> bind_id;
+  uint32_t flow_direction = 0;
+  uint32_t instant_scope = 0;
+  std::optional<int64_t> pid_override, tid_override;
+};
+
+namespace {
+
+constexpr int64_t kUsToNs = 1000;
+
+void AppendIds(const Field& f, std::vector<uint64_t>* out) {
+  if (f.type == WireType::kLengthDelimited) {
+    // Packed: fixed64 for flow_ids (47/48), varints for the old fields.
+    if (f.id == TrackEvent::kFlowIdsFieldNumber ||
+        f.id == TrackEvent::kTerminatingFlowIdsFieldNumber) {
+      for (size_t i = 0; i + 8 <= f.bytes.size; i += 8) {
+        uint64_t v;
+        memcpy(&v, f.bytes.data + i, 8);
+        out->push_back(v);
+      }
+    } else {
+      proto::PackedVarints it(f.bytes);
+      uint64_t v;
+      while (it.Next(&v)) out->push_back(v);
+    }
+  } else {
+    out->push_back(f.int_value);
+  }
+}
+
+// Field 2 (name) of an interned {iid, name} entry.
+std::string_view InternedName(const SequenceGeneration& gen, uint32_t table, uint64_t iid) {
+  const Bytes* b = gen.GetInterned(table, iid);
+  if (!b) return {};
+  Decoder d(*b);
+  for (Field f = d.Next(); f.valid(); f = d.Next())
+    if (f.id == EventName::kNameFieldNumber) return f.as_string();
+  return {};
+}
+
+std::optional<uint64_t> DefaultTrackUuid(const SequenceGeneration& gen) {
+  if (!gen.trace_packet_defaults) return std::nullopt;
+  Decoder d(*gen.trace_packet_defaults);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id != TracePacketDefaults::kTrackEventDefaultsFieldNumber) continue;
+    Decoder e(f.bytes);
+    for (Field g = e.Next(); g.valid(); g = e.Next())
+      if (g.id == TrackEventDefaults::kTrackUuidFieldNumber) return g.int_value;
+  }
+  return std::nullopt;
+}
+
+void DecodeLegacyEvent(Bytes b, const SequenceGeneration& gen, TraceStorage* storage,
+                       TrackEventView* ev) {
+  using L = TrackEvent_LegacyEvent;
+  ev->has_legacy = true;
+  Decoder d(b);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case L::kNameIidFieldNumber:
+        if (ev->name == kNullStringId) {
+          std::string_view n = InternedName(gen, InternedData::kEventNamesFieldNumber, f.int_value);
+          if (!n.empty()) ev->name = storage->Intern(n);
+        }
+        break;
+      case L::kPhaseFieldNumber:
+        ev->phase = static_cast<char>(f.as_int32());
+        break;
+      case L::kDurationUsFieldNumber:
+        ev->duration_us = f.as_int64();
+        break;
+      case L::kThreadDurationUsFieldNumber:
+        ev->thread_duration_us = f.as_int64();
+        break;
+      case L::kUnscopedIdFieldNumber:
+        ev->unscoped_id = f.int_value;
+        break;
+      case L::kGlobalIdFieldNumber:
+        ev->global_id = f.int_value;
+        break;
+      case L::kLocalIdFieldNumber:
+        ev->local_id = f.int_value;
+        break;
+      case L::kIdScopeFieldNumber:
+        ev->id_scope = storage->Intern(f.as_string());
+        break;
+      case L::kBindIdFieldNumber:
+        ev->bind_id = f.int_value;
+        break;
+      case L::kFlowDirectionFieldNumber:
+        ev->flow_direction = f.as_uint32();
+        break;
+      case L::kInstantEventScopeFieldNumber:
+        ev->instant_scope = f.as_uint32();
+        break;
+      case L::kPidOverrideFieldNumber:
+        ev->pid_override = f.as_int32();
+        break;
+      case L::kTidOverrideFieldNumber:
+        ev->tid_override = f.as_int32();
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+TrackEventParser::TrackEventParser(TraceContext* ctx)
+    : ctx_(ctx), tracker_(new TrackEventTracker(ctx)) {}
 TrackEventParser::~TrackEventParser() = default;
 
-void TrackEventParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes payload,
-                                   proto::Bytes packet, const SequenceGeneration& gen) {}
+void TrackEventParser::ParsePacket(int64_t ts, uint32_t field_id, Bytes payload, Bytes packet,
+                                   const SequenceGeneration& gen) {
+  switch (field_id) {
+    case TracePacket::kTrackDescriptorFieldNumber:
+      ParseTrackDescriptor(payload, gen);
+      break;
+    case TracePacket::kThreadDescriptorFieldNumber:
+      ParseThreadDescriptor(payload);
+      break;
+    case TracePacket::kProcessDescriptorFieldNumber: {
+      Decoder d(payload);
+      std::optional<uint32_t> upid;
+      for (Field f = d.Next(); f.valid(); f = d.Next())
+        if (f.id == ProcessDescriptor::kPidFieldNumber)
+          upid = ctx_->process_tracker->GetOrCreateProcess(f.as_int32());
+      if (upid) ParseProcessDescriptor(payload, upid);
+      break;
+    }
+    case TracePacket::kTrackEventFieldNumber:
+      ParseTrackEvent(ts, payload, packet, gen);
+      break;
+    default:
+      break;
+  }
+}
+
 void TrackEventParser::OnImportFinished() {}
+
+void TrackEventParser::ParseTrackDescriptor(Bytes payload, const SequenceGeneration& gen) {
+  uint64_t uuid = 0;
+  Bytes thread, process;
+  bool has_thread = false, has_process = false;
+  Decoder d(payload);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == TrackDescriptor::kUuidFieldNumber) uuid = f.int_value;
+    if (f.id == TrackDescriptor::kThreadFieldNumber) thread = f.bytes, has_thread = true;
+    if (f.id == TrackDescriptor::kProcessFieldNumber) process = f.bytes, has_process = true;
+  }
+  if (uuid == 0) return;
+  // Resolve now, so threads/processes exist (and are named) from here on.
+  if (!tracker_->GetDescriptorTrack(uuid, kNullStringId, gen.sequence_id)) {
+    ctx_->storage->stats.Increment(Stat::kTrackEventParserErrors);
+    return;
+  }
+  auto res = tracker_->Resolve(uuid);
+  if (!res) return;
+  if (has_thread && res->scope == TrackEventTracker::Resolved::kThread) {
+    Decoder t(thread);
+    for (Field f = t.Next(); f.valid(); f = t.Next())
+      if (f.id == ThreadDescriptor::kThreadNameFieldNumber && f.bytes.size > 0)
+        ctx_->process_tracker->UpdateThreadName(res->utid, ctx_->storage->Intern(f.as_string()),
+                                                ThreadNamePriority::kTrackDescriptor);
+  }
+  if (has_process && res->scope == TrackEventTracker::Resolved::kProcess)
+    ParseProcessDescriptor(process, res->upid);
+}
+
+void TrackEventParser::ParseThreadDescriptor(Bytes thread) {
+  std::optional<int64_t> pid, tid;
+  std::string_view name;
+  Decoder d(thread);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == ThreadDescriptor::kPidFieldNumber) pid = f.as_int32();
+    if (f.id == ThreadDescriptor::kTidFieldNumber) tid = f.as_int64();
+    if (f.id == ThreadDescriptor::kThreadNameFieldNumber) name = f.as_string();
+  }
+  if (!pid || !tid) return;
+  uint32_t utid = ctx_->process_tracker->UpdateThread(*tid, *pid);
+  if (!name.empty())
+    ctx_->process_tracker->UpdateThreadName(utid, ctx_->storage->Intern(name),
+                                            ThreadNamePriority::kTrackDescriptor);
+}
+
+void TrackEventParser::ParseProcessDescriptor(Bytes process, std::optional<uint32_t> upid) {
+  std::string_view name;
+  std::string cmdline;
+  std::string_view argv0;
+  Decoder d(process);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == ProcessDescriptor::kProcessNameFieldNumber) name = f.as_string();
+    if (f.id == ProcessDescriptor::kCmdlineFieldNumber) {
+      if (cmdline.empty()) argv0 = f.as_string();
+      if (!cmdline.empty()) cmdline += ' ';
+      cmdline += f.as_string();
+    }
+  }
+  if (!upid) return;
+  if (!name.empty() || !cmdline.empty())
+    ctx_->process_tracker->SetProcessMetadata(*upid, std::nullopt, name.empty() ? argv0 : name,
+                                              cmdline);
+}
+
+void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
+                                       const SequenceGeneration& gen) {
+  TraceStorage* storage = ctx_->storage.get();
+  TrackEventView ev;
+  std::string categories;
+  Decoder d(event);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case TrackEvent::kTypeFieldNumber:
+        ev.type = f.as_uint32();
+        break;
+      case TrackEvent::kTrackUuidFieldNumber:
+        ev.track_uuid = f.int_value;
+        break;
+      case TrackEvent::kNameFieldNumber:
+        ev.name = storage->Intern(f.as_string());
+        break;
+      case TrackEvent::kNameIidFieldNumber: {
+        std::string_view n = InternedName(gen, InternedData::kEventNamesFieldNumber, f.int_value);
+        if (!n.empty()) ev.name = storage->Intern(n);
+        break;
+      }
+      case TrackEvent::kCategoriesFieldNumber:
+        if (!categories.empty()) categories += ',';
+        categories += f.as_string();
+        break;
+      case TrackEvent::kCategoryIidsFieldNumber: {
+        std::vector<uint64_t> iids;
+        AppendIds(f, &iids);
+        for (uint64_t iid : iids) {
+          std::string_view c = InternedName(gen, InternedData::kEventCategoriesFieldNumber, iid);
+          if (c.empty()) continue;
+          if (!categories.empty()) categories += ',';
+          categories += c;
+        }
+        break;
+      }
+      case TrackEvent::kDebugAnnotationsFieldNumber:
+        ev.debug_annotations.push_back(f.bytes);
+        break;
+      case TrackEvent::kFlowIdsFieldNumber:
+      case TrackEvent::kFlowIdsOldFieldNumber:
+        AppendIds(f, &ev.flow_ids);
+        break;
+      case TrackEvent::kTerminatingFlowIdsFieldNumber:
+      case TrackEvent::kTerminatingFlowIdsOldFieldNumber:
+        AppendIds(f, &ev.terminating_flow_ids);
+        break;
+      case TrackEvent::kCounterValueFieldNumber:
+        ev.counter_value = static_cast<double>(f.as_int64());
+        break;
+      case TrackEvent::kDoubleCounterValueFieldNumber:
+        ev.counter_value = f.as_double();
+        break;
+      case TrackEvent::kLegacyEventFieldNumber:
+        DecodeLegacyEvent(f.bytes, gen, storage, &ev);
+        break;
+      default:
+        break;
+    }
+  }
+  if (d.error()) {
+    storage->stats.Increment(Stat::kTrackEventParserErrors);
+    return;
+  }
+  if (!categories.empty()) ev.category = storage->Intern(categories);
+  const TrackEventPacketExtras* extras = tracker_->GetPacketExtras(packet.data);
+  if (extras) {
+    ev.thread_ts = extras->thread_ts;
+    if (extras->counter_value) ev.counter_value = extras->counter_value;
+  }
+
+  // ---- which track ----
+  std::optional<uint64_t> track_uuid = ev.track_uuid;
+  if (!track_uuid) track_uuid = DefaultTrackUuid(gen);
+  std::optional<uint32_t> track, utid, upid;
+  bool legacy_thread_track = false;
+  const TrackReservation* reservation = nullptr;
+  if (track_uuid && *track_uuid != 0) {
+    // A uuid nobody described still gets a (global, event-named) track.
+    if (!tracker_->GetReservation(*track_uuid)) tracker_->Reserve(*track_uuid, TrackReservation{});
+    track = tracker_->GetDescriptorTrack(*track_uuid, ev.name, gen.sequence_id);
+    if (!track) {
+      storage->stats.Increment(Stat::kTrackEventParserErrors);
+      return;
+    }
+    reservation = tracker_->GetReservation(*track_uuid);
+    if (auto res = tracker_->Resolve(*track_uuid)) {
+      if (res->scope == TrackEventTracker::Resolved::kThread) {
+        utid = res->utid;
+        upid = ctx_->process_tracker->GetUpidOfThread(res->utid);
+      } else if (res->scope == TrackEventTracker::Resolved::kProcess) {
+        upid = res->upid;
+      }
+    }
+  } else {
+    // No explicit track: legacy events (and events overriding pid/tid) go
+    // to the thread of the sequence; typed events to the default track.
+    bool fallback = (!ev.track_uuid || !ev.type) && gen.pid_tid_valid;
+    fallback |= ev.pid_override.has_value();
+    fallback |= ev.tid_override.has_value() && gen.pid_tid_valid;
+    if (fallback) {
+      int64_t pid = gen.pid, tid = gen.tid;
+      if (ev.pid_override) {
+        pid = *ev.pid_override;
+        tid = static_cast<uint32_t>(-1);  // as upstream: a synthetic thread
+      }
+      if (ev.tid_override) tid = *ev.tid_override;
+      utid = ctx_->process_tracker->UpdateThread(tid, pid);
+      upid = ctx_->process_tracker->GetUpidOfThread(*utid);
+      // The thread track itself is created below, only if the event stays
+      // on it (legacy async and scoped instants move elsewhere).
+      legacy_thread_track = true;
+    } else {
+      track = tracker_->DefaultTrack();
+    }
+  }
+
+  // ---- counters ----
+  auto push_counter = [&](uint64_t uuid, uint32_t counter_track, double value) {
+    const TrackReservation* r = tracker_->GetReservation(uuid);
+    if (r) value *= static_cast<double>(r->unit_multiplier);
+    ctx_->track_tracker->PushCounter(ts, value, counter_track);
+  };
+  if (extras) {
+    for (const auto& [uuid, value] : extras->extra_counter_values) {
+      auto ct = tracker_->GetDescriptorTrack(uuid, kNullStringId, gen.sequence_id);
+      const TrackReservation* r = tracker_->GetReservation(uuid);
+      if (!ct || !r || !r->is_counter) {
+        storage->stats.Increment(Stat::kTrackEventParserErrors);
+        continue;
+      }
+      push_counter(uuid, *ct, value);
+    }
+  }
+  if (legacy_thread_track) {
+    bool moves = !ev.type && ev.has_legacy &&
+                 (((ev.phase == 'I' || ev.phase == 'i') &&
+                   (ev.instant_scope == TrackEvent_LegacyEvent::SCOPE_GLOBAL ||
+                    (ev.instant_scope == TrackEvent_LegacyEvent::SCOPE_PROCESS && upid))) ||
+                  std::string_view("beSFnTp").find(ev.phase) != std::string_view::npos);
+    if (!moves) track = ctx_->track_tracker->InternThreadTrack(*utid);
+  }
+  if (ev.type && *ev.type == TrackEvent::TYPE_COUNTER) {
+    if (!reservation || !reservation->is_counter || !ev.counter_value) {
+      storage->stats.Increment(Stat::kTrackEventParserErrors);
+      return;
+    }
+    push_counter(*track_uuid, *track, *ev.counter_value);
+    return;
+  }
+
+  // ---- slices ----
+  // What the event does: begin, end, complete/instant (dur >= 0).
+  enum Kind { kBegin, kEnd, kComplete, kIgnore } kind = kIgnore;
+  int64_t dur = 0;
+  bool async = false;
+  if (ev.type) {
+    switch (*ev.type) {
+      case TrackEvent::TYPE_SLICE_BEGIN:
+        kind = kBegin;
+        break;
+      case TrackEvent::TYPE_SLICE_END:
+        kind = kEnd;
+        break;
+      case TrackEvent::TYPE_INSTANT:
+        kind = kComplete;
+        break;
+      default:
+        break;
+    }
+  } else if (ev.has_legacy) {
+    switch (ev.phase) {
+      case 'B':
+        kind = kBegin;
+        break;
+      case 'E':
+        kind = kEnd;
+        break;
+      case 'X':
+        kind = kComplete;
+        dur = ev.duration_us.value_or(0) * kUsToNs;
+        break;
+      case 'I':
+      case 'i':
+        kind = kComplete;
+        if (ev.instant_scope == TrackEvent_LegacyEvent::SCOPE_GLOBAL) {
+          track = tracker_->LegacyGlobalInstantTrack();
+        } else if (ev.instant_scope == TrackEvent_LegacyEvent::SCOPE_PROCESS && upid) {
+          track = tracker_->LegacyProcessInstantTrack(*upid);
+        }
+        break;
+      case 'b':
+      case 'S':
+        kind = kBegin;
+        async = true;
+        break;
+      case 'e':
+      case 'F':
+        kind = kEnd;
+        async = true;
+        break;
+      case 'n':
+      case 'T':
+      case 'p':
+        kind = kComplete;
+        async = true;
+        break;
+      default:
+        break;  // metadata, counters and v1 flow phases are not imported
+    }
+  }
+  if (kind == kIgnore) return;
+
+  auto args = ctx_->args_tracker->NewSet();
+  if (async) {
+    std::optional<uint64_t> source_id;
+    std::optional<uint32_t> track_upid;
+    if (ev.unscoped_id) {
+      source_id = ev.unscoped_id;
+    } else if (ev.global_id) {
+      source_id = ev.global_id;
+    } else if (ev.local_id && upid) {
+      source_id = ev.local_id;
+      track_upid = upid;
+    }
+    if (!source_id) {
+      storage->stats.Increment(Stat::kTrackEventParserErrors);
+      return;
+    }
+    track = tracker_->LegacyAsyncTrack(ev.name, track_upid, *source_id, ev.id_scope);
+    if (kind != kEnd) {
+      args.AddInt("legacy_trace_source_id", static_cast<int64_t>(*source_id));
+      if (track_upid) args.AddBool("legacy_trace_source_id_is_process_scoped", true);
+      if (ev.id_scope != kNullStringId) args.AddString("legacy_trace_source_scope", ev.id_scope);
+    }
+  }
+  DebugAnnotationParser annotations(storage, gen);
+  for (Bytes a : ev.debug_annotations)
+    if (!annotations.Parse(a, &args)) storage->stats.Increment(Stat::kTrackEventParserErrors);
+  if (ev.has_legacy && kind != kEnd) {
+    if (async && utid) args.AddInt("legacy_event.passthrough_utid", *utid);
+    bool native = ev.phase == 'B' || ev.phase == 'E' || ev.phase == 'X' || ev.phase == 'I' ||
+                  ev.phase == 'i' || ev.phase == 'b' || ev.phase == 'e' || ev.phase == 'n';
+    if (!ev.type && !native && ev.phase)
+      args.AddString("legacy_event.phase", std::string(1, ev.phase));
+  }
+
+  if (!track) return;
+  SliceTracker* slices = ctx_->slice_tracker.get();
+  std::optional<uint32_t> slice;
+  switch (kind) {
+    case kBegin:
+      slice = slices->Begin(ts, *track, ev.category, ev.name, std::move(args));
+      if (slice && ev.thread_ts) storage->slice.thread_ts.Set(*slice, *ev.thread_ts);
+      break;
+    case kEnd:
+      slice = slices->End(ts, *track, ev.category, ev.name, std::move(args));
+      if (slice && ev.thread_ts) {
+        if (auto begin = storage->slice.thread_ts.Get(*slice))
+          storage->slice.thread_dur.Set(*slice, *ev.thread_ts - *begin);
+      }
+      break;
+    case kComplete:
+      slice = slices->Scoped(ts, *track, ev.category, ev.name, dur, std::move(args));
+      if (slice && ev.thread_ts) {
+        storage->slice.thread_ts.Set(*slice, *ev.thread_ts);
+        if (ev.thread_duration_us)
+          storage->slice.thread_dur.Set(*slice, *ev.thread_duration_us * kUsToNs);
+      }
+      break;
+    case kIgnore:
+      break;
+  }
+  if (slice) AddFlows(ev, *slice, kind == kEnd);
+}
+
+void TrackEventParser::AddFlows(const TrackEventView& ev, uint32_t slice, bool on_end) {
+  FlowTable& flows = ctx_->storage->flow;
+  // v2 flows: ids are trace-global; each slice continues the flow from the
+  // previous slice with the same id.
+  for (uint64_t id : ev.flow_ids) {
+    auto it = open_flows_.find(id);
+    if (it != open_flows_.end()) {
+      if (it->second != slice) flows.Insert(it->second, slice);
+      it->second = slice;
+    } else {
+      open_flows_.emplace(id, slice);
+    }
+  }
+  for (uint64_t id : ev.terminating_flow_ids) {
+    auto it = open_flows_.find(id);
+    if (it == open_flows_.end()) continue;
+    if (it->second != slice) flows.Insert(it->second, slice);
+    open_flows_.erase(it);
+  }
+  // v1 (legacy bind_id) flows, scoped by category and name as upstream.
+  if (ev.bind_id && !on_end) {
+    using L = TrackEvent_LegacyEvent;
+    auto key = std::make_tuple(*ev.bind_id, ev.category, ev.name);
+    auto it = open_v1_flows_.find(key);
+    bool in = ev.flow_direction == L::FLOW_IN || ev.flow_direction == L::FLOW_INOUT;
+    bool out = ev.flow_direction == L::FLOW_OUT || ev.flow_direction == L::FLOW_INOUT;
+    if (in && it != open_v1_flows_.end()) {
+      flows.Insert(it->second, slice);
+      open_v1_flows_.erase(it);
+    }
+    if (out) open_v1_flows_[key] = slice;
+  }
+}
 
 }  // namespace fathom

@@ -3,6 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <unordered_map>
 
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
@@ -10,6 +14,8 @@
 namespace fathom {
 
 struct SequenceGeneration;
+class TrackEventTracker;
+struct TrackEventView;
 
 class TrackEventParser {
  public:
@@ -22,8 +28,21 @@ class TrackEventParser {
                    const SequenceGeneration& gen);
   void OnImportFinished();
 
+  TrackEventTracker* tracker() { return tracker_.get(); }
+
  private:
+  void ParseTrackDescriptor(proto::Bytes payload, const SequenceGeneration& gen);
+  void ParseThreadDescriptor(proto::Bytes thread);
+  void ParseProcessDescriptor(proto::Bytes process, std::optional<uint32_t> upid);
+  void ParseTrackEvent(int64_t ts, proto::Bytes event, proto::Bytes packet,
+                       const SequenceGeneration& gen);
+  // Connects `slice` to earlier slices of the same flows.
+  void AddFlows(const TrackEventView& ev, uint32_t slice, bool on_end);
+
   TraceContext* ctx_;
+  std::unique_ptr<TrackEventTracker> tracker_;
+  std::unordered_map<uint64_t, uint32_t> open_flows_;  // v2 flow id -> last slice
+  std::map<std::tuple<uint64_t, StringId, StringId>, uint32_t> open_v1_flows_;
 };
 
 }  // namespace fathom

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include "core/sql/flamegraph_vtab.h"
 #include "core/sql/sql_functions.h"
 #include "core/sql/sql_views.h"
 #include "core/sql/table_vtab.h"
@@ -109,6 +110,8 @@ Status SqlEngine::Init() {
     if (!st.ok()) return st;
   }
   Status st = RegisterSqlFunctions(db_, storage_);
+  if (!st.ok()) return st;
+  st = RegisterFlamegraphFunction(db_, storage_);
   if (!st.ok()) return st;
   char* err = nullptr;
   if (sqlite3_exec(db_, kSqlViews, nullptr, nullptr, &err) != SQLITE_OK) {

@@ -1,5 +1,7 @@
 #include "core/sql/sql_functions.h"
 
+#include "core/sql/to_ftrace.h"
+
 #include <algorithm>
 #include <string_view>
 
@@ -51,6 +53,7 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
                                         ExtractArg, nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK) return ErrorStatus(std::string("cannot register ") + name);
   }
+  if (Status st = RegisterToFtraceFunction(db, storage); !st.ok()) return st;
   return Status::Ok();
 }
 

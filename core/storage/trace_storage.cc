@@ -11,9 +11,12 @@ TraceStorage::TraceStorage() {
 }
 
 std::vector<Table*> TraceStorage::AllTables() {
-  return {&process,   &thread,      &sched, &thread_state, &track,        &counter,
-          &slice,     &flow,        &ftrace_event, &args, &android_logs, &metadata,
-          &stats_table, &cpu,       &cpu_freq, &trace_bounds};
+  std::vector<Table*> tables = {&process,      &thread,       &sched,    &thread_state,
+                                &track,        &counter,      &slice,    &flow,
+                                &ftrace_event, &args,         &android_logs, &metadata,
+                                &stats_table,  &cpu,          &cpu_freq, &trace_bounds};
+  for (Table* t : profile.All()) tables.push_back(t);
+  return tables;
 }
 
 void TraceStorage::FinalizeDerivedTables() {

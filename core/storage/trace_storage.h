@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/base/string_pool.h"
+#include "core/storage/profile_tables.h"
 #include "core/storage/stats.h"
 #include "core/storage/tables.h"
 
@@ -34,6 +35,7 @@ class TraceStorage {
   CpuTable cpu;
   CpuFreqTable cpu_freq;
   TraceBoundsTable trace_bounds;
+  ProfileTables profile;  // heapprofd, perf, heap graphs (profile_tables.h)
 
   // Tables exposed to SQL (in registration order).
   std::vector<Table*> AllTables();

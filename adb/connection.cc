@@ -1,0 +1,334 @@
+#include "adb/connection.h"
+
+#include <algorithm>
+
+namespace fathom::adb {
+
+const char* ConnectionStateText(ConnectionState s) {
+  switch (s) {
+    case ConnectionState::kConnecting: return "connecting";
+    case ConnectionState::kAuthenticating: return "authenticating";
+    case ConnectionState::kWaitingForUser:
+      return "waiting for authorization: Allow USB debugging on the device";
+    case ConnectionState::kOnline: return "online";
+    case ConnectionState::kClosed: return "closed";
+  }
+  return "?";
+}
+
+// ---- AdbStream: thin handle, all state lives in the Connection under its mutex ----
+
+AdbStream::~AdbStream() { Close(); }
+Status AdbStream::Write(std::string_view d, Deadline dl, const CancelToken& c) {
+  return conn_->StreamWrite(local_id_, d, dl, c);
+}
+Result<size_t> AdbStream::Read(std::string* out, Deadline dl, const CancelToken& c) {
+  return conn_->StreamRead(local_id_, out, dl, c);
+}
+void AdbStream::Close() { conn_->StreamClose(local_id_); }
+
+// ---- Connection ----
+
+Result<std::shared_ptr<Connection>> Connection::Open(std::unique_ptr<Transport> transport,
+                                                     ConnectionOptions options,
+                                                     const CancelToken& cancel) {
+  if (options.user_info.empty()) options.user_info = DefaultUserInfo();
+  std::shared_ptr<Connection> c(new Connection(std::move(transport), std::move(options)));
+  if (Status s = c->Handshake(cancel); !s.ok()) {
+    c->transport_->Close();
+    c->SetState(ConnectionState::kClosed);
+    return s;
+  }
+  c->reader_ = std::thread([raw = c.get()] { raw->ReaderLoop(); });
+  return c;
+}
+
+Connection::~Connection() {
+  Close();
+  if (reader_.joinable()) reader_.join();
+}
+
+void Connection::Close() {
+  Fail(ErrorStatus("connection closed"));
+  reader_cancel_.Cancel();
+}
+
+ConnectionState Connection::state() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return state_;
+}
+
+Status Connection::close_reason() const {
+  std::lock_guard<std::mutex> l(mu_);
+  return close_reason_;
+}
+
+void Connection::SetState(ConnectionState s) {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (state_ == s) return;
+    state_ = s;
+  }
+  if (options_.on_state) options_.on_state(s);
+}
+
+Status Connection::Send(const Message& m, Deadline deadline, const CancelToken& cancel) {
+  return transport_->Send(m, version_, deadline, cancel);
+}
+
+Status Connection::Handshake(const CancelToken& cancel) {
+  Deadline deadline = Deadline::After(options_.handshake_timeout);
+  // Before the device's CNXN its version is unknown: fill in checksums (kVersionMin), and
+  // keep our own banner under the 4096-byte pre-handshake limit.
+  Message cnxn = Message::Make(kCmdCnxn, kVersion, options_.max_payload,
+                               HostBanner(HostFeatures()));
+  if (Status s = transport_->Send(cnxn, kVersionMin, deadline, cancel); !s.ok()) return s;
+  SetState(ConnectionState::kConnecting);
+
+  size_t next_key = 0;
+  bool sent_public_key = false;
+  while (true) {
+    auto m = transport_->Receive(kMaxPayload, deadline, cancel);
+    if (!m.ok()) {
+      if (sent_public_key && deadline.expired()) {
+        return ErrorStatus("device " + transport_->Describe() +
+                           " is unauthorized: allow USB debugging on the device and try again");
+      }
+      return ErrorStatus("adb handshake with " + transport_->Describe() + ": " +
+                         m.status().message());
+    }
+    if (m->command == kCmdCnxn) {
+      version_ = std::min(kVersion, m->arg0);
+      max_payload_ = std::min(options_.max_payload, m->arg1);
+      if (max_payload_ == 0) return ErrorStatus("adb: device announced a zero max payload");
+      banner_ = ParseBanner(m->payload);
+      SetState(ConnectionState::kOnline);
+      return Status::Ok();
+    }
+    if (m->command == kCmdStls) {
+      return ErrorStatus("adb: device wants TLS (wireless debugging), which is not supported yet");
+    }
+    if (m->command != kCmdAuth || m->arg0 != kAuthToken) continue;  // stale traffic: ignore
+    if (m->payload.size() != kAuthTokenSize) return ErrorStatus("adb: bad AUTH token size");
+    if (next_key < options_.keys.size()) {
+      SetState(ConnectionState::kAuthenticating);
+      auto sig = options_.keys[next_key++].SignToken(m->payload);
+      if (!sig.ok()) return sig.status();
+      Message reply = Message::Make(kCmdAuth, kAuthSignature, 0, std::move(*sig));
+      if (Status s = transport_->Send(reply, kVersionMin, deadline, cancel); !s.ok()) return s;
+    } else if (!sent_public_key) {
+      if (options_.keys.empty()) return ErrorStatus("adb: device requires a key and we have none");
+      auto pub = options_.keys.front().AndroidPublicKeyText(options_.user_info);
+      if (!pub.ok()) return pub.status();
+      // The device treats the payload as a C string.
+      Message reply = Message::Make(kCmdAuth, kAuthRsaPublicKey, 0, *pub + '\0');
+      if (Status s = transport_->Send(reply, kVersionMin, deadline, cancel); !s.ok()) return s;
+      sent_public_key = true;
+      deadline = Deadline::After(options_.user_confirm_timeout);
+      SetState(ConnectionState::kWaitingForUser);
+    }
+    // Further tokens after the public key: the user has not decided yet; keep waiting.
+  }
+}
+
+void Connection::Fail(Status why) {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (state_ == ConnectionState::kClosed) return;
+    state_ = ConnectionState::kClosed;
+    close_reason_ = std::move(why);
+    for (auto& [id, s] : streams_) s.remote_closed = true;
+  }
+  cv_.notify_all();
+  transport_->Close();
+  if (options_.on_state) options_.on_state(ConnectionState::kClosed);
+}
+
+void Connection::ReaderLoop() {
+  while (true) {
+    auto m = transport_->Receive(max_payload_, Deadline::Never(), reader_cancel_);
+    if (!m.ok()) {
+      Fail(ErrorStatus("connection to " + transport_->Describe() + " lost: " +
+                       m.status().message()));
+      return;
+    }
+    Dispatch(std::move(*m));
+    if (state() == ConnectionState::kClosed) return;
+  }
+}
+
+void Connection::Dispatch(Message m) {
+  // Ids in arg0/arg1 are from the sender's point of view: arg0 is the device's id.
+  const uint32_t their_id = m.arg0, our_id = m.arg1;
+  std::unique_lock<std::mutex> lock(mu_);
+  switch (m.command) {
+    case kCmdOkay: {
+      auto it = streams_.find(our_id);
+      if (it == streams_.end() || it->second.local_closed) {
+        lock.unlock();
+        // Unknown stream: tell the device so it frees its side (spec §6).
+        Send(Message::Make(kCmdClse, our_id, their_id), Deadline::After(Millis(5000)), {});
+        return;
+      }
+      StreamState& s = it->second;
+      if (!s.opened) {
+        s.opened = true;
+        s.remote_id = their_id;
+      }
+      s.write_ready = true;
+      break;
+    }
+    case kCmdWrte: {
+      auto it = streams_.find(our_id);
+      if (it == streams_.end() || it->second.local_closed || !it->second.opened) return;
+      it->second.inbox += m.payload;
+      it->second.unacked = true;  // acknowledged once Read() takes the data
+      break;
+    }
+    case kCmdClse: {
+      auto it = streams_.find(our_id);
+      if (it == streams_.end()) return;  // already gone: a no-op (spec §6)
+      StreamState& s = it->second;
+      if (!s.opened) {
+        s.refused = true;  // CLSE(0, L) answers a failed OPEN
+      } else if (!s.remote_closed && !s.local_closed) {
+        uint32_t remote = s.remote_id;
+        s.remote_closed = true;
+        lock.unlock();
+        // The Google host answers every device CLSE; adbd expects it to free the pair.
+        Send(Message::Make(kCmdClse, our_id, remote), Deadline::After(Millis(5000)), {});
+        lock.lock();
+      }
+      s.remote_closed = true;
+      break;
+    }
+    case kCmdCnxn: {
+      lock.unlock();
+      // A new CNXN means the device reset its side; every stream is gone.
+      Fail(ErrorStatus("device " + transport_->Describe() + " reset the connection"));
+      return;
+    }
+    default:
+      return;  // AUTH after the handshake, unknown commands: ignored like modern adb
+  }
+  lock.unlock();
+  cv_.notify_all();
+}
+
+Status Connection::WaitFor(std::unique_lock<std::mutex>& lock, Deadline deadline,
+                           const CancelToken& cancel, const std::function<bool()>& pred) {
+  while (!pred()) {
+    if (cancel.cancelled()) return ErrorStatus("cancelled");
+    if (deadline.expired()) return ErrorStatus("timed out");
+    if (state_ == ConnectionState::kClosed) {
+      return close_reason_.ok() ? ErrorStatus("connection closed") : close_reason_;
+    }
+    cv_.wait_for(lock, deadline.Remaining(kPollSlice));
+  }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<AdbStream>> Connection::OpenStream(const std::string& service,
+                                                          Deadline deadline,
+                                                          const CancelToken& cancel) {
+  uint32_t id;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (state_ != ConnectionState::kOnline) return ErrorStatus("adb: connection is not online");
+    id = next_id_++;
+    if (next_id_ == 0) next_id_ = 1;  // 0 is reserved for "no id"
+    streams_[id] = StreamState{};
+  }
+  // Old adbd read the service as a C string; the trailing NUL is always safe (spec §3).
+  Status s = Send(Message::Make(kCmdOpen, id, 0, service + '\0'), deadline, cancel);
+  std::unique_lock<std::mutex> lock(mu_);
+  if (s.ok()) {
+    s = WaitFor(lock, deadline, cancel, [&] {
+      auto it = streams_.find(id);
+      return it == streams_.end() || it->second.opened || it->second.refused;
+    });
+  }
+  if (s.ok()) {
+    auto it = streams_.find(id);
+    if (it == streams_.end() || it->second.refused) {
+      s = ErrorStatus("adb: device refused service '" + service + "'");
+    }
+  }
+  if (!s.ok()) {
+    // If the OKAY arrives later, Dispatch finds no stream and answers with CLSE.
+    streams_.erase(id);
+    return s;
+  }
+  return std::unique_ptr<AdbStream>(new AdbStream(shared_from_this(), id));
+}
+
+Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline deadline,
+                               const CancelToken& cancel) {
+  while (!data.empty()) {
+    std::string_view chunk = data.substr(0, max_payload_);
+    uint32_t remote;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      auto it = streams_.find(id);
+      if (it == streams_.end()) return ErrorStatus("adb: stream closed");
+      // Without delayed_ack only one WRTE may be unacknowledged per direction (spec §6).
+      Status s = WaitFor(lock, deadline, cancel, [&] {
+        auto it = streams_.find(id);
+        return it == streams_.end() || it->second.write_ready || it->second.remote_closed;
+      });
+      if (!s.ok()) return s;
+      it = streams_.find(id);
+      if (it == streams_.end()) return ErrorStatus("adb: stream closed");
+      StreamState& st = it->second;
+      if (st.remote_closed) return ErrorStatus("adb: stream closed by device");
+      st.write_ready = false;
+      remote = st.remote_id;
+    }
+    Status s = Send(Message::Make(kCmdWrte, id, remote, std::string(chunk)), deadline, cancel);
+    if (!s.ok()) return s;
+    data.remove_prefix(chunk.size());
+  }
+  return Status::Ok();
+}
+
+Result<size_t> Connection::StreamRead(uint32_t id, std::string* out, Deadline deadline,
+                                      const CancelToken& cancel) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (streams_.find(id) == streams_.end()) return ErrorStatus("adb: stream closed");
+  // Data that arrived before the CLSE is still delivered, then EOF (spec §6).
+  Status s = WaitFor(lock, deadline, cancel, [&] {
+    auto it = streams_.find(id);
+    return it == streams_.end() || !it->second.inbox.empty() || it->second.remote_closed;
+  });
+  auto it = streams_.find(id);
+  if (it == streams_.end()) return ErrorStatus("adb: stream closed");
+  StreamState& st = it->second;
+  if (!s.ok() && st.inbox.empty()) return s;
+  size_t n = st.inbox.size();
+  out->append(st.inbox);
+  st.inbox.clear();
+  if (st.unacked && !st.remote_closed) {
+    st.unacked = false;
+    uint32_t remote = st.remote_id;
+    lock.unlock();
+    if (Status a = Send(Message::Make(kCmdOkay, id, remote), deadline, cancel); !a.ok()) return a;
+  }
+  return n;
+}
+
+void Connection::StreamClose(uint32_t id) {
+  uint32_t remote = 0;
+  bool send = false;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = streams_.find(id);
+    if (it == streams_.end()) return;
+    send = it->second.opened && !it->second.remote_closed && state_ != ConnectionState::kClosed;
+    remote = it->second.remote_id;
+    streams_.erase(it);
+  }
+  cv_.notify_all();
+  if (send) Send(Message::Make(kCmdClse, id, remote), Deadline::After(Millis(5000)), {});
+}
+
+}  // namespace fathom::adb

@@ -1,0 +1,130 @@
+// Host side of one adb connection to a device (spec §4–§7): handshake with RSA auth, then
+// many streams multiplexed over one Transport. A reader thread dispatches incoming messages;
+// the public methods may be called from any thread.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "adb/auth_key.h"
+#include "adb/banner.h"
+#include "adb/byte_stream.h"
+#include "adb/cancel.h"
+#include "adb/transport.h"
+#include "core/base/status.h"
+
+namespace fathom::adb {
+
+enum class ConnectionState {
+  kConnecting,       // CNXN sent
+  kAuthenticating,   // answering AUTH tokens with our keys
+  kWaitingForUser,   // public key sent: "Allow USB debugging on the device"
+  kOnline,
+  kClosed,
+};
+const char* ConnectionStateText(ConnectionState state);
+
+struct ConnectionOptions {
+  std::vector<AuthKey> keys;           // tried in order; see key_store.h LoadAllKeys()
+  std::string user_info;               // "user@host" after the public key; default from env
+  Millis handshake_timeout{10000};     // for CNXN/AUTH round trips
+  Millis user_confirm_timeout{60000};  // how long the user gets to tap "Allow"
+  uint32_t max_payload = kMaxPayload;
+  std::function<void(ConnectionState)> on_state;  // called on the thread running Open()
+};
+
+class Connection;
+
+// One adb stream (OPEN…CLSE). Write waits for the device's OKAY between WRTEs; incoming data
+// is acknowledged only when Read() takes it, so a slow reader throttles its own stream
+// instead of the whole connection.
+class AdbStream : public ByteStream {
+ public:
+  ~AdbStream() override;
+  Status Write(std::string_view data, Deadline deadline, const CancelToken& cancel) override;
+  Result<size_t> Read(std::string* out, Deadline deadline, const CancelToken& cancel) override;
+  void Close() override;
+  uint32_t local_id() const { return local_id_; }
+
+ private:
+  friend class Connection;
+  AdbStream(std::shared_ptr<Connection> conn, uint32_t local_id)
+      : conn_(std::move(conn)), local_id_(local_id) {}
+  std::shared_ptr<Connection> conn_;
+  const uint32_t local_id_;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  // Runs the handshake (blocking, bounded by the option timeouts) and starts the reader.
+  static Result<std::shared_ptr<Connection>> Open(std::unique_ptr<Transport> transport,
+                                                  ConnectionOptions options,
+                                                  const CancelToken& cancel = {});
+  ~Connection();
+
+  // OPEN(service) and wait for OKAY (or CLSE ⇒ error "service refused").
+  Result<std::unique_ptr<AdbStream>> OpenStream(const std::string& service, Deadline deadline,
+                                                const CancelToken& cancel = {});
+  void Close();
+
+  ConnectionState state() const;
+  const Banner& device_banner() const { return banner_; }  // fixed after Open()
+  uint32_t version() const { return version_; }
+  uint32_t max_payload() const { return max_payload_; }
+  std::string Describe() const { return transport_->Describe(); }
+  // Why the connection ended, once state() is kClosed.
+  Status close_reason() const;
+
+ private:
+  friend class AdbStream;
+  struct StreamState {
+    uint32_t remote_id = 0;
+    bool opened = false;
+    bool refused = false;
+    bool remote_closed = false;
+    bool local_closed = false;
+    bool write_ready = false;  // the device acknowledged our last WRTE (or the OPEN)
+    bool unacked = false;      // we owe the device an OKAY for data it wrote
+    std::string inbox;
+  };
+
+  explicit Connection(std::unique_ptr<Transport> t, ConnectionOptions o)
+      : transport_(std::move(t)), options_(std::move(o)) {}
+  Status Handshake(const CancelToken& cancel);
+  void SetState(ConnectionState s);
+  void ReaderLoop();
+  void Dispatch(Message m);
+  void Fail(Status why);
+  Status Send(const Message& m, Deadline deadline, const CancelToken& cancel);
+  // Waits on cv_ in kPollSlice steps until pred() or deadline/cancel/connection closed.
+  Status WaitFor(std::unique_lock<std::mutex>& lock, Deadline deadline, const CancelToken& cancel,
+                 const std::function<bool()>& pred);
+
+  // Stream operations used by AdbStream.
+  Status StreamWrite(uint32_t id, std::string_view data, Deadline d, const CancelToken& c);
+  Result<size_t> StreamRead(uint32_t id, std::string* out, Deadline d, const CancelToken& c);
+  void StreamClose(uint32_t id);
+
+  std::unique_ptr<Transport> transport_;
+  ConnectionOptions options_;
+  Banner banner_;
+  uint32_t version_ = kVersionMin;
+  uint32_t max_payload_ = kMaxPayloadV1;
+  std::thread reader_;
+  CancelToken reader_cancel_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  ConnectionState state_ = ConnectionState::kConnecting;
+  Status close_reason_;
+  uint32_t next_id_ = 1;
+  std::map<uint32_t, StreamState> streams_;
+};
+
+}  // namespace fathom::adb

@@ -1,0 +1,64 @@
+// Shell services (spec §8, §9): service names, shell v2 framing (id u8 + length u32 LE +
+// data, independent of WRTE boundaries) and running a command to completion.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "adb/byte_stream.h"
+#include "adb/cancel.h"
+#include "core/base/status.h"
+
+namespace fathom::adb {
+
+enum class ShellId : uint8_t {
+  kStdin = 0,
+  kStdout = 1,
+  kStderr = 2,
+  kExit = 3,
+  kCloseStdin = 4,
+  kWindowSize = 5,
+  kInvalid = 255,
+};
+
+struct ShellPacket {
+  ShellId id = ShellId::kInvalid;
+  std::string data;
+};
+
+std::string EncodeShellPacket(ShellId id, std::string_view data);
+
+// Reassembles packets from arbitrary byte chunks.
+class ShellDecoder {
+ public:
+  void Feed(std::string_view bytes) { buffer_.append(bytes); }
+  std::optional<ShellPacket> Next();
+  size_t buffered() const { return buffer_.size(); }
+
+ private:
+  std::string buffer_;
+  size_t pos_ = 0;
+};
+
+// "shell,v2,raw:<cmd>" when the device has shell_v2, else the legacy "shell:<cmd>" (no exit
+// code, stdout and stderr merged, stdin cannot be closed).
+std::string ShellServiceName(std::string_view command, bool shell_v2);
+// "exec:<cmd>": binary-safe raw pipe, stderr merged, no exit code.
+std::string ExecServiceName(std::string_view command);
+
+struct ShellResult {
+  std::string out;
+  std::string err;
+  int exit_code = -1;  // -1: unknown (legacy shell or exec)
+};
+
+// Runs a shell v2 command on an opened stream: sends stdin_data then close-stdin, collects
+// stdout/stderr until the exit packet. Error if the stream ends without one.
+Result<ShellResult> RunShellV2(ByteStream& stream, std::string_view stdin_data, Deadline deadline,
+                               const CancelToken& cancel);
+// Legacy shell:/exec: everything until the device closes the stream goes to `out`.
+Result<ShellResult> ReadToEnd(ByteStream& stream, Deadline deadline, const CancelToken& cancel);
+
+}  // namespace fathom::adb

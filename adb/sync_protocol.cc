@@ -1,0 +1,162 @@
+#include "adb/sync_protocol.h"
+
+namespace fathom::adb {
+namespace {
+
+// Shared layout of STA2/LST2 replies and DNT2 entries after the id: error, dev, ino, mode,
+// nlink, uid, gid, size, atime, mtime, ctime (68 bytes).
+SyncStat ParseStatV2(std::string_view b, size_t at, uint32_t* error) {
+  SyncStat s;
+  *error = GetU32(b, at);
+  s.dev = GetU64(b, at + 4);
+  s.ino = GetU64(b, at + 12);
+  s.mode = GetU32(b, at + 20);
+  s.nlink = GetU32(b, at + 24);
+  s.uid = GetU32(b, at + 28);
+  s.gid = GetU32(b, at + 32);
+  s.size = GetU64(b, at + 36);
+  s.atime = static_cast<int64_t>(GetU64(b, at + 44));
+  s.mtime = static_cast<int64_t>(GetU64(b, at + 52));
+  s.ctime = static_cast<int64_t>(GetU64(b, at + 60));
+  return s;
+}
+constexpr size_t kStatV2Size = 68;
+
+}  // namespace
+
+std::string EncodeSyncRequest(uint32_t id, std::string_view data) {
+  std::string out;
+  PutU32(out, id);
+  PutU32(out, static_cast<uint32_t>(data.size()));
+  out.append(data);
+  return out;
+}
+
+Status SyncClient::SendRequest(uint32_t id, std::string_view path, Deadline d,
+                               const CancelToken& c) {
+  if (path.size() > kSyncPathMax) return ErrorStatus("adb sync: path too long");
+  return stream_.Write(EncodeSyncRequest(id, path), d, c);
+}
+
+Result<std::string> SyncClient::ReadExact(size_t n, Deadline d, const CancelToken& c) {
+  while (buffer_.size() < n) {
+    auto got = stream_.Read(&buffer_, d, c);
+    if (!got.ok()) return got.status();
+    if (*got == 0) return ErrorStatus("adb sync: device closed the stream");
+  }
+  std::string out = buffer_.substr(0, n);
+  buffer_.erase(0, n);
+  return out;
+}
+
+Result<SyncStat> SyncClient::Stat(const std::string& path, Deadline d, const CancelToken& c) {
+  if (Status s = SendRequest(stat_v2_ ? kSyncSta2 : kSyncStat, path, d, c); !s.ok()) return s;
+  if (stat_v2_) {
+    auto r = ReadExact(4 + kStatV2Size, d, c);
+    if (!r.ok()) return r.status();
+    if (GetU32(*r, 0) != kSyncSta2) return ErrorStatus("adb sync: bad STA2 reply");
+    uint32_t error = 0;
+    SyncStat st = ParseStatV2(*r, 4, &error);
+    if (error != 0) {
+      return ErrorStatus("adb sync: stat " + path + ": errno " + std::to_string(error) +
+                         (error == 2 ? " (No such file or directory)" : ""));
+    }
+    return st;
+  }
+  auto r = ReadExact(16, d, c);
+  if (!r.ok()) return r.status();
+  if (GetU32(*r, 0) != kSyncStat) return ErrorStatus("adb sync: bad STAT reply");
+  SyncStat st;
+  st.mode = GetU32(*r, 4);
+  st.size = GetU32(*r, 8);
+  st.mtime = GetU32(*r, 12);
+  if (st.mode == 0 && st.size == 0 && st.mtime == 0) {
+    return ErrorStatus("adb sync: stat " + path + " failed");
+  }
+  return st;
+}
+
+Result<std::vector<SyncDirEntry>> SyncClient::List(const std::string& path, Deadline d,
+                                                   const CancelToken& c) {
+  if (Status s = SendRequest(ls_v2_ ? kSyncLis2 : kSyncList, path, d, c); !s.ok()) return s;
+  std::vector<SyncDirEntry> entries;
+  // v1 DENT: id mode size mtime namelen (20 bytes); v2 DNT2: id + stat(68) + namelen (76).
+  const size_t record = ls_v2_ ? 4 + kStatV2Size + 4 : 20;
+  while (true) {
+    auto r = ReadExact(record, d, c);
+    if (!r.ok()) return r.status();
+    uint32_t id = GetU32(*r, 0);
+    if (id == kSyncDone) return entries;  // DONE has the same size as an entry
+    if (id != (ls_v2_ ? kSyncDnt2 : kSyncDent)) return ErrorStatus("adb sync: bad LIST reply");
+    SyncDirEntry e;
+    if (ls_v2_) {
+      uint32_t error = 0;
+      e.stat = ParseStatV2(*r, 4, &error);
+    } else {
+      e.stat.mode = GetU32(*r, 4);
+      e.stat.size = GetU32(*r, 8);
+      e.stat.mtime = GetU32(*r, 12);
+    }
+    auto name = ReadExact(GetU32(*r, record - 4), d, c);
+    if (!name.ok()) return name.status();
+    e.name = std::move(*name);
+    entries.push_back(std::move(e));
+  }
+}
+
+Status SyncClient::Push(std::string_view data, const std::string& remote_path, uint32_t mode,
+                        uint32_t mtime, Deadline d, const CancelToken& c) {
+  // Mode is decimal after the last comma; the device splits there.
+  std::string spec = remote_path + "," + std::to_string(mode);
+  if (Status s = SendRequest(kSyncSend, spec, d, c); !s.ok()) return s;
+  // Batch several DATA messages per Write: fewer WRTE round trips (one unacked WRTE at a time).
+  std::string batch;
+  size_t at = 0;
+  do {
+    std::string_view chunk = data.substr(at, kSyncDataMax);
+    batch += EncodeSyncRequest(kSyncData, chunk);
+    at += chunk.size();
+    if (batch.size() >= 4 * kSyncDataMax) {
+      if (Status s = stream_.Write(batch, d, c); !s.ok()) return s;
+      batch.clear();
+    }
+  } while (at < data.size());  // an empty file still sends one DATA 0 (as adb does)
+  PutU32(batch, kSyncDone);
+  PutU32(batch, mtime);
+  if (Status s = stream_.Write(batch, d, c); !s.ok()) return s;
+  auto r = ReadExact(8, d, c);
+  if (!r.ok()) return r.status();
+  uint32_t id = GetU32(*r, 0);
+  if (id == kSyncOkay) return Status::Ok();
+  if (id == kSyncFail) {
+    auto msg = ReadExact(GetU32(*r, 4), d, c);
+    return ErrorStatus("adb sync: push " + remote_path + ": " + (msg.ok() ? *msg : "?"));
+  }
+  return ErrorStatus("adb sync: bad reply to SEND");
+}
+
+Status SyncClient::Pull(const std::string& remote_path,
+                        const std::function<Status(std::string_view)>& sink, Deadline d,
+                        const CancelToken& c) {
+  if (Status s = SendRequest(kSyncRecv, remote_path, d, c); !s.ok()) return s;
+  while (true) {
+    auto r = ReadExact(8, d, c);
+    if (!r.ok()) return r.status();
+    uint32_t id = GetU32(*r, 0), len = GetU32(*r, 4);
+    if (id == kSyncDone) return Status::Ok();
+    if (id == kSyncFail) {
+      auto msg = ReadExact(len, d, c);
+      return ErrorStatus("adb sync: pull " + remote_path + ": " + (msg.ok() ? *msg : "?"));
+    }
+    if (id != kSyncData || len > kSyncDataMax) return ErrorStatus("adb sync: bad RECV reply");
+    auto chunk = ReadExact(len, d, c);
+    if (!chunk.ok()) return chunk.status();
+    if (Status s = sink(*chunk); !s.ok()) return s;
+  }
+}
+
+Status SyncClient::Quit(Deadline d, const CancelToken& c) {
+  return stream_.Write(EncodeSyncRequest(kSyncQuit, {}), d, c);
+}
+
+}  // namespace fathom::adb

@@ -1,0 +1,84 @@
+// File transfer over a "sync:" stream (spec §10): STAT/STA2/LST2, LIST/LIS2, SEND, RECV.
+// Messages are parsed from a reassembly buffer because the device may split or merge them
+// across WRTE boundaries.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adb/byte_stream.h"
+#include "adb/cancel.h"
+#include "adb/message.h"
+#include "core/base/status.h"
+
+namespace fathom::adb {
+
+inline constexpr uint32_t kSyncStat = FourCc("STAT");
+inline constexpr uint32_t kSyncSta2 = FourCc("STA2");
+inline constexpr uint32_t kSyncLst2 = FourCc("LST2");
+inline constexpr uint32_t kSyncList = FourCc("LIST");
+inline constexpr uint32_t kSyncLis2 = FourCc("LIS2");
+inline constexpr uint32_t kSyncDent = FourCc("DENT");
+inline constexpr uint32_t kSyncDnt2 = FourCc("DNT2");
+inline constexpr uint32_t kSyncSend = FourCc("SEND");
+inline constexpr uint32_t kSyncRecv = FourCc("RECV");
+inline constexpr uint32_t kSyncData = FourCc("DATA");
+inline constexpr uint32_t kSyncDone = FourCc("DONE");
+inline constexpr uint32_t kSyncOkay = FourCc("OKAY");
+inline constexpr uint32_t kSyncFail = FourCc("FAIL");
+inline constexpr uint32_t kSyncQuit = FourCc("QUIT");
+
+inline constexpr size_t kSyncDataMax = 64 * 1024;
+inline constexpr size_t kSyncPathMax = 1024;
+
+struct SyncStat {
+  uint32_t mode = 0;
+  uint64_t size = 0;
+  int64_t mtime = 0;
+  // Only filled by the v2 requests:
+  uint64_t dev = 0, ino = 0;
+  uint32_t nlink = 0, uid = 0, gid = 0;
+  int64_t atime = 0, ctime = 0;
+};
+
+struct SyncDirEntry {
+  std::string name;
+  SyncStat stat;
+};
+
+// id + u32 length + bytes: the shape of every request and of DATA/FAIL.
+std::string EncodeSyncRequest(uint32_t id, std::string_view data);
+
+class SyncClient {
+ public:
+  // stat_v2 / ls_v2: whether both sides advertised those features.
+  SyncClient(ByteStream& stream, bool stat_v2, bool ls_v2)
+      : stream_(stream), stat_v2_(stat_v2), ls_v2_(ls_v2) {}
+
+  // stat() (follows links) with stat_v2, else the v1 lstat-only STAT whose all-zero reply
+  // means "failed, cause unknown".
+  Result<SyncStat> Stat(const std::string& path, Deadline d, const CancelToken& c);
+  Result<std::vector<SyncDirEntry>> List(const std::string& path, Deadline d,
+                                         const CancelToken& c);
+  // SEND "path,mode" + DATA chunks (≤ 64 KiB) + DONE mtime, then waits for OKAY/FAIL.
+  Status Push(std::string_view data, const std::string& remote_path, uint32_t mode,
+              uint32_t mtime, Deadline d, const CancelToken& c);
+  // RECV: each DATA chunk goes to sink as it arrives.
+  Status Pull(const std::string& remote_path,
+              const std::function<Status(std::string_view)>& sink, Deadline d,
+              const CancelToken& c);
+  Status Quit(Deadline d, const CancelToken& c);
+
+ private:
+  Status SendRequest(uint32_t id, std::string_view path, Deadline d, const CancelToken& c);
+  Result<std::string> ReadExact(size_t n, Deadline d, const CancelToken& c);
+
+  ByteStream& stream_;
+  bool stat_v2_, ls_v2_;
+  std::string buffer_;
+};
+
+}  // namespace fathom::adb

@@ -1,0 +1,30 @@
+// How messages reach a device: USB bulk endpoints, a TCP socket to adbd, or (in tests) an
+// in-process pipe. The Connection state machine only sees this interface.
+#pragma once
+
+#include <string>
+
+#include "adb/cancel.h"
+#include "adb/message.h"
+#include "core/base/status.h"
+
+namespace fathom::adb {
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // Sends one message; `version` decides whether the checksum is filled in. Must be safe to
+  // call from several threads at once (implementations serialise whole messages).
+  virtual Status Send(const Message& message, uint32_t version, Deadline deadline,
+                      const CancelToken& cancel) = 0;
+  // Receives one whole message whose payload is at most max_payload bytes. Only one thread
+  // receives at a time. A timeout in the middle of a message leaves the transport unusable.
+  virtual Result<Message> Receive(uint32_t max_payload, Deadline deadline,
+                                  const CancelToken& cancel) = 0;
+  // Unblocks Send/Receive in other threads; afterwards every call fails.
+  virtual void Close() = 0;
+  // "usb:1-2", "127.0.0.1:5555", ... for messages and device lists.
+  virtual std::string Describe() const = 0;
+};
+
+}  // namespace fathom::adb

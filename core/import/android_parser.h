@@ -1,0 +1,27 @@
+// Android-only packets: logcat (android_logs), system properties
+// (debug.tracing.*), the initial display state and the packages list.
+#pragma once
+
+#include <cstdint>
+
+#include "core/import/proto_decoder.h"
+#include "core/import/trace_context.h"
+
+namespace fathom {
+
+class AndroidParser {
+ public:
+  explicit AndroidParser(TraceContext* ctx);
+
+  void ParseAndroidLog(proto::Bytes payload);
+  void ParseSystemProperty(int64_t ts, proto::Bytes payload);
+  void ParseInitialDisplayState(int64_t ts, proto::Bytes payload);
+
+ private:
+  void ParseLogEvent(proto::Bytes event);
+  void PushGlobalCounter(int64_t ts, StringId name, StringId type, double value);
+
+  TraceContext* ctx_;
+};
+
+}  // namespace fathom

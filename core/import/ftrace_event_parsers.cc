@@ -1,0 +1,572 @@
+// FtraceParser: the non-scheduling events (counters, memory, atrace markers,
+// syscalls, binder). Dispatch and scheduling live in ftrace_parser.cc.
+#include <cstdio>
+#include <string>
+
+#include "core/import/args_tracker.h"
+#include "core/import/ftrace_parser.h"
+#include "core/import/process_tracker.h"
+#include "core/import/slice_tracker.h"
+#include "core/import/track_tracker.h"
+#include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
+
+namespace fathom {
+
+namespace pb = perfetto::protos;
+
+namespace {
+// Reads a flat event payload into a small table by field number.
+using Flat = proto::FlatMessage<16>;
+}  // namespace
+
+// ---- atrace markers ---------------------------------------------------------
+
+void FtraceParser::MaybeTruncateSysWrite(int64_t ts, uint32_t pid) {
+  // A B/E marker is written by a write() syscall: when syscalls are traced the
+  // marker's slice would straddle sys_write slices. Like upstream, end the
+  // ongoing sys_write at the marker so slices nest.
+  auto utid = ctx_->process_tracker->GetThreadOrNull(pid);
+  if (!utid) return;
+  uint32_t track = ctx_->track_tracker->InternThreadTrack(*utid);
+  auto top = ctx_->slice_tracker->GetTopmostOpen(track);
+  if (top && storage_->slice.name[*top] == sys_write_) ctx_->slice_tracker->End(ts, track);
+}
+
+void FtraceParser::ParsePrint(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  Flat m(payload);
+  MaybeTruncateSysWrite(ts, pid);
+  SystraceMarker marker;
+  switch (ParseSystraceMarker(m[pb::PrintFtraceEvent::kBufFieldNumber].as_string(), &marker)) {
+    case SystraceParseResult::kOk:
+      ApplySystraceMarker(ts, pid, marker);
+      break;
+    case SystraceParseResult::kFailure:
+      storage_->stats.Increment(Stat::kSystraceParseFailure);
+      break;
+    case SystraceParseResult::kUnsupported:
+      break;
+  }
+}
+
+void FtraceParser::ParseKernelTracingMark(int64_t ts, uint32_t pid, uint32_t event_id,
+                                          proto::Bytes payload) {
+  Flat m(payload);
+  SystraceMarker marker;
+  bool has_type = false, has_begin = false, begin = false;
+  switch (event_id) {
+    case pb::FtraceEvent::kTracingMarkWriteFieldNumber: {
+      using E = pb::TracingMarkWriteFtraceEvent;
+      marker.tgid = m[E::kPidFieldNumber].as_int32();
+      marker.name = m[E::kTraceNameFieldNumber].as_string();
+      has_begin = m.has(E::kTraceBeginFieldNumber);
+      begin = m[E::kTraceBeginFieldNumber].as_bool();
+      break;
+    }
+    case pb::FtraceEvent::kSdeTracingMarkWriteFieldNumber: {
+      using E = pb::SdeTracingMarkWriteFtraceEvent;
+      marker.tgid = m[E::kPidFieldNumber].as_int32();
+      marker.name = m[E::kTraceNameFieldNumber].as_string();
+      has_type = m.has(E::kTraceTypeFieldNumber);
+      marker.phase = static_cast<char>(m[E::kTraceTypeFieldNumber].as_uint32());
+      has_begin = m.has(E::kTraceBeginFieldNumber);
+      begin = m[E::kTraceBeginFieldNumber].as_bool();
+      marker.value = m[E::kValueFieldNumber].as_int32();
+      break;
+    }
+    case pb::FtraceEvent::kSamsungTracingMarkWriteFieldNumber: {
+      using E = pb::SamsungTracingMarkWriteFtraceEvent;
+      marker.tgid = m[E::kPidFieldNumber].as_int32();
+      marker.name = m[E::kTraceNameFieldNumber].as_string();
+      has_type = m.has(E::kTraceTypeFieldNumber);
+      marker.phase = static_cast<char>(m[E::kTraceTypeFieldNumber].as_uint32());
+      marker.value = m[E::kValueFieldNumber].as_int32();
+      break;
+    }
+    case pb::FtraceEvent::kDpuTracingMarkWriteFieldNumber: {
+      using E = pb::DpuTracingMarkWriteFtraceEvent;
+      marker.tgid = m[E::kPidFieldNumber].as_int32();
+      marker.name = m.has(E::kNameFieldNumber) ? m[E::kNameFieldNumber].as_string()
+                                               : m[E::kTraceNameFieldNumber].as_string();
+      marker.phase = static_cast<char>(m[E::kTypeFieldNumber].as_uint32());
+      has_type = marker.phase != 0;
+      marker.value = m[E::kValueFieldNumber].as_int32();
+      // Some drivers claim another process's tgid for B/E/I: don't trust it
+      // (upstream b/395779936); counters keep it.
+      if (marker.phase != 'C') marker.tgid = 0;
+      break;
+    }
+    case pb::FtraceEvent::kG2DTracingMarkWriteFieldNumber: {
+      using E = pb::G2dTracingMarkWriteFtraceEvent;
+      marker.tgid = m[E::kPidFieldNumber].as_int32();
+      marker.name = m[E::kNameFieldNumber].as_string();
+      marker.phase = static_cast<char>(m[E::kTypeFieldNumber].as_uint32());
+      has_type = marker.phase != 0;
+      marker.value = m[E::kValueFieldNumber].as_int32();
+      break;
+    }
+    case pb::FtraceEvent::kMaliTracingMarkWriteFieldNumber: {
+      using E = pb::MaliTracingMarkWriteFtraceEvent;
+      marker.tgid = m[E::kPidFieldNumber].as_int32();
+      marker.name = m[E::kNameFieldNumber].as_string();
+      marker.phase = static_cast<char>(m[E::kTypeFieldNumber].as_uint32());
+      has_type = marker.phase != 0;
+      marker.value = m[E::kValueFieldNumber].as_int32();
+      break;
+    }
+  }
+  if (!has_type) {
+    if (!has_begin) {
+      storage_->stats.Increment(Stat::kSystraceParseFailure);
+      return;
+    }
+    marker.phase = begin ? 'B' : 'E';
+  }
+  ApplySystraceMarker(ts, pid, marker);
+}
+
+void FtraceParser::AddLmkInstant(int64_t ts, int64_t pid) {
+  uint32_t upid = ctx_->process_tracker->GetOrCreateProcess(pid);
+  uint32_t track = ctx_->track_tracker->InternProcessTrack(upid, kNullStringId);
+  ctx_->slice_tracker->Scoped(ts, track, kNullStringId, mem_lmk_, 0);
+}
+
+void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceMarker& m) {
+  ProcessTracker* pt = ctx_->process_tracker.get();
+  TrackTracker* tt = ctx_->track_tracker.get();
+  SliceTracker* st = ctx_->slice_tracker.get();
+  auto thread_for = [&]() {
+    return m.tgid == 0 ? pt->GetOrCreateThread(pid) : pt->UpdateThread(pid, m.tgid);
+  };
+  switch (m.phase) {
+    case 'B': {
+      uint32_t track = tt->InternThreadTrack(thread_for());
+      st->Begin(ts, track, kNullStringId, storage_->Intern(m.name));
+      // lmkd (Android S+) reports kills as "lmk,<pid>,<reason>,<oom_adj>,...".
+      if (m.name.substr(0, 4) == "lmk,") {
+        std::string s(m.name.substr(4));
+        long killed = 0, reason = 0, adj = 0;
+        if (sscanf(s.c_str(), "%ld,%ld,%ld", &killed, &reason, &adj) >= 1 && killed > 0) {
+          AddLmkInstant(ts, killed);
+          uint32_t upid = pt->GetOrCreateProcess(killed);
+          tt->PushCounter(ts, static_cast<double>(adj),
+                          tt->InternProcessCounterTrack(upid, oom_score_adj_));
+        }
+      }
+      return;
+    }
+    case 'E': {
+      std::optional<uint32_t> utid;
+      if (m.tgid == 0) {
+        utid = pt->GetThreadOrNull(pid);  // no thread, no begin: nothing to end
+      } else {
+        utid = pt->UpdateThread(pid, m.tgid);
+      }
+      if (utid) st->End(ts, tt->InternThreadTrack(*utid));
+      return;
+    }
+    case 'I': {
+      uint32_t track = tt->InternThreadTrack(thread_for());
+      st->Scoped(ts, track, kNullStringId, storage_->Intern(m.name), 0);
+      return;
+    }
+    case 'C': {
+      if (m.name == "kill_one_process") {
+        // lmkd's kill marker: value is the killed pid (0 = reset, ignored).
+        if (m.value != 0) AddLmkInstant(ts, static_cast<int64_t>(m.value));
+        return;
+      }
+      StringId name = storage_->Intern(m.name);
+      uint32_t track;
+      if (m.name == "ScreenState" || m.name.substr(0, 14) == "battery_stats.") {
+        // Same (name, type) as the sysprop/initial-display tracks of
+        // AndroidParser, so both sources land on one track.
+        track = tt->InternGlobalCounterTrack(
+            name, storage_->Intern(m.name == "ScreenState" ? "screen_state" : "battery_stats"));
+      } else if (m.tgid == 0) {
+        track = tt->InternThreadCounterTrack(pt->GetOrCreateThread(pid), name);
+      } else {
+        // Per process on purpose: long-lived counters are written from
+        // arbitrary threads of the process.
+        track = tt->InternProcessCounterTrack(pt->GetOrCreateProcess(m.tgid), name);
+      }
+      tt->PushCounter(ts, m.value, track);
+      return;
+    }
+    case 'S':
+    case 'F': {
+      uint32_t upid = pt->GetOrCreateProcess(m.tgid);
+      StringId name = storage_->Intern(m.name);
+      uint32_t track = tt->InternProcessTrack(upid, name, kNullStringId, m.cookie);
+      if (m.phase == 'S') {
+        // Legacy "unnestable" async slices: a second S while one is open on
+        // the same (name, cookie) is ignored (buggy Android emitters rely on it).
+        if (!st->GetTopmostOpen(track)) st->Begin(ts, track, kNullStringId, name);
+      } else {
+        st->End(ts, track);
+      }
+      return;
+    }
+    case 'N': {
+      uint32_t upid = pt->GetOrCreateProcess(m.tgid);
+      uint32_t track = tt->InternProcessTrack(upid, storage_->Intern(m.track));
+      st->Scoped(ts, track, kNullStringId, storage_->Intern(m.name), 0);
+      return;
+    }
+    case 'G':
+    case 'H': {
+      uint32_t upid = pt->GetOrCreateProcess(m.tgid);
+      uint32_t track =
+          tt->InternProcessTrack(upid, storage_->Intern(m.track), kNullStringId, m.cookie);
+      if (m.phase == 'G') {
+        st->Begin(ts, track, kNullStringId, storage_->Intern(m.name));
+      } else {
+        st->End(ts, track);
+      }
+      return;
+    }
+    default:
+      storage_->stats.Increment(Stat::kSystraceParseFailure);
+  }
+}
+
+// ---- counters -----------------------------------------------------------------
+
+void FtraceParser::ParseCpuFrequency(int64_t ts, proto::Bytes payload) {
+  using E = pb::CpuFrequencyFtraceEvent;
+  Flat m(payload);
+  uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(
+      m[E::kCpuIdFieldNumber].as_uint32(), cpufreq_, cpu_frequency_);
+  ctx_->track_tracker->PushCounter(ts, m[E::kStateFieldNumber].as_uint32(), track);
+}
+
+void FtraceParser::ParseCpuIdle(int64_t ts, proto::Bytes payload) {
+  using E = pb::CpuIdleFtraceEvent;
+  Flat m(payload);
+  uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(m[E::kCpuIdFieldNumber].as_uint32(),
+                                                              cpuidle_, cpu_idle_);
+  // Stored as is: 4294967295 (uint32 -1) means "left idle", as upstream.
+  ctx_->track_tracker->PushCounter(ts, m[E::kStateFieldNumber].as_uint32(), track);
+}
+
+void FtraceParser::ParseGpuFrequency(int64_t ts, proto::Bytes payload) {
+  using E = pb::GpuFrequencyFtraceEvent;
+  Flat m(payload);
+  uint32_t track = ctx_->track_tracker->InternGlobalCounterTrack(gpufreq_, gpu_frequency_);
+  ctx_->track_tracker->PushCounter(ts, m[E::kStateFieldNumber].as_uint32(), track);
+}
+
+void FtraceParser::ParseSchedCpuUtilCfs(int64_t ts, proto::Bytes payload) {
+  using E = pb::SchedCpuUtilCfsFtraceEvent;
+  Flat m(payload);
+  uint32_t cpu = m[E::kCpuFieldNumber].as_uint32();
+  char name[64];
+  TrackTracker* tt = ctx_->track_tracker.get();
+  snprintf(name, sizeof name, "Cpu %u Util", cpu);
+  tt->PushCounter(ts, static_cast<double>(m[E::kCpuUtilFieldNumber].as_uint64()),
+                  tt->InternCpuCounterTrack(cpu, storage_->Intern(name)));
+  snprintf(name, sizeof name, "Cpu %u Cap", cpu);
+  tt->PushCounter(ts, static_cast<double>(m[E::kCapacityFieldNumber].as_uint64()),
+                  tt->InternCpuCounterTrack(cpu, storage_->Intern(name)));
+  snprintf(name, sizeof name, "Cpu %u Nr Running", cpu);
+  tt->PushCounter(ts, m[E::kNrRunningFieldNumber].as_uint32(),
+                  tt->InternCpuCounterTrack(cpu, storage_->Intern(name)));
+}
+
+void FtraceParser::ParseThermalExynosBulk(proto::Bytes payload) {
+  using E = pb::ThermalExynosAcpmBulkFtraceEvent;
+  Flat m(payload);
+  static const char* const kZones[] = {"BIG", "MID", "LITTLE", "GPU", "ISP", "TPU"};
+  uint32_t tz = m[E::kTzIdFieldNumber].as_uint32();
+  if (tz >= sizeof(kZones) / sizeof(kZones[0])) return;
+  std::string name = std::string(kZones[tz]) + " Temperature";
+  TrackTracker* tt = ctx_->track_tracker.get();
+  // The event carries its own (ACPM) timestamp, which upstream uses.
+  tt->PushCounter(m[E::kTimestampFieldNumber].as_int64(), m[E::kCurrentTempFieldNumber].as_uint32(),
+                  tt->InternGlobalCounterTrack(storage_->Intern(name)));
+}
+
+// ---- processes -----------------------------------------------------------------
+
+void FtraceParser::ParseTaskNewtask(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  using E = pb::TaskNewtaskFtraceEvent;
+  Flat m(payload);
+  ctx_->process_tracker->OnTaskNewtask(ts, pid, m[E::kPidFieldNumber].as_int32(),
+                                       m[E::kCommFieldNumber].as_string(),
+                                       m[E::kCloneFlagsFieldNumber].as_uint64());
+}
+
+void FtraceParser::ParseTaskRename(proto::Bytes payload) {
+  using E = pb::TaskRenameFtraceEvent;
+  Flat m(payload);
+  int64_t tid = m[E::kPidFieldNumber].as_int32();
+  ctx_->process_tracker->OnTaskRename(tid, m[E::kNewcommFieldNumber].as_string());
+  if (auto utid = ctx_->process_tracker->GetThreadOrNull(tid)) {
+    if (*utid >= thread_named_by_ftrace_.size()) thread_named_by_ftrace_.resize(*utid + 1, 0);
+    thread_named_by_ftrace_[*utid] = 1;
+  }
+}
+
+void FtraceParser::ParseSchedProcessFree(int64_t ts, proto::Bytes payload) {
+  using E = pb::SchedProcessFreeFtraceEvent;
+  Flat m(payload);
+  ctx_->process_tracker->OnProcessFree(ts, m[E::kPidFieldNumber].as_int32());
+}
+
+// ---- memory --------------------------------------------------------------------
+
+void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id,
+                                proto::Bytes payload) {
+  Flat m(payload);
+  int64_t member, size;
+  std::optional<uint32_t> mm_id;
+  bool curr;
+  if (event_id == pb::FtraceEvent::kRssStatFieldNumber) {
+    using E = pb::RssStatFtraceEvent;
+    member = m[E::kMemberFieldNumber].as_int32();
+    size = m[E::kSizeFieldNumber].as_int64();
+    curr = m[E::kCurrFieldNumber].as_bool();
+    if (m.has(E::kMmIdFieldNumber)) mm_id = m[E::kMmIdFieldNumber].as_uint32();
+  } else {
+    using E = pb::RssStatThrottledFtraceEvent;
+    member = m[E::kMemberFieldNumber].as_int32();
+    size = m[E::kSizeFieldNumber].as_int64();
+    curr = m[E::kCurrFieldNumber].as_bool();
+    if (m.has(E::kMmIdFieldNumber)) mm_id = m[E::kMmIdFieldNumber].as_uint32();
+  }
+  if (member < 0 || member >= 5) {
+    storage_->stats.Increment(Stat::kRssStatUnknownKeys);
+    return;
+  }
+  if (size < 0) {
+    storage_->stats.Increment(Stat::kRssStatNegativeSize);
+    return;
+  }
+  ProcessTracker* pt = ctx_->process_tracker.get();
+  std::optional<uint32_t> utid;
+  if (!mm_id) {
+    utid = pt->GetOrCreateThread(pid);
+  } else if (curr) {
+    // The mm belongs to the writing task: remember who owns this mm.
+    utid = pt->GetOrCreateThread(pid);
+    mm_id_to_utid_[*mm_id] = *utid;
+  } else {
+    // Updated from another task (reclaim, exit_mm...): use the last owner we
+    // saw, unless that thread is gone.
+    auto it = mm_id_to_utid_.find(*mm_id);
+    if (it != mm_id_to_utid_.end()) {
+      if (storage_->thread.end_ts.Get(it->second)) {
+        mm_id_to_utid_.erase(it);
+      } else {
+        utid = it->second;
+      }
+    }
+  }
+  if (!utid) return;
+  auto upid = pt->GetUpidOfThread(*utid);
+  if (!upid) return;
+  TrackTracker* tt = ctx_->track_tracker.get();
+  tt->PushCounter(ts, static_cast<double>(size),
+                  tt->InternProcessCounterTrack(*upid, rss_names_[member]));
+}
+
+void FtraceParser::ParseIonStat(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  using E = pb::IonStatFtraceEvent;
+  Flat m(payload);
+  TrackTracker* tt = ctx_->track_tracker.get();
+  tt->PushCounter(ts, static_cast<double>(m[E::kTotalAllocatedFieldNumber].as_uint64()),
+                  tt->InternGlobalCounterTrack(mem_ion_));
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+  uint32_t row = tt->PushCounter(ts, static_cast<double>(m[E::kLenFieldNumber].as_int64()),
+                                 tt->InternThreadCounterTrack(utid, mem_ion_change_));
+  uint32_t set = BeginArgSet();
+  AddIntArg(set, inode_key_, m[E::kBufferIdFieldNumber].as_uint32());
+  storage_->counter.arg_set_id.Set(row, set);
+}
+
+void FtraceParser::ParseDmaHeapStat(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  using E = pb::DmaHeapStatFtraceEvent;
+  Flat m(payload);
+  TrackTracker* tt = ctx_->track_tracker.get();
+  tt->PushCounter(ts, static_cast<double>(m[E::kTotalAllocatedFieldNumber].as_uint64()),
+                  tt->InternGlobalCounterTrack(mem_dma_heap_));
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+  uint32_t row = tt->PushCounter(ts, static_cast<double>(m[E::kLenFieldNumber].as_int64()),
+                                 tt->InternThreadCounterTrack(utid, mem_dma_heap_change_));
+  uint32_t set = BeginArgSet();
+  AddIntArg(set, inode_key_, static_cast<int64_t>(m[E::kInodeFieldNumber].as_uint64()));
+  storage_->counter.arg_set_id.Set(row, set);
+}
+
+void FtraceParser::ParseOomScoreAdj(int64_t ts, proto::Bytes payload) {
+  using E = pb::OomScoreAdjUpdateFtraceEvent;
+  Flat m(payload);
+  // int16: old tracers mis-encoded negative values (upstream b/120618641).
+  auto adj = static_cast<int16_t>(m[E::kOomScoreAdjFieldNumber].as_int32());
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(m[E::kPidFieldNumber].as_int32());
+  auto upid = ctx_->process_tracker->GetUpidOfThread(utid);
+  if (!upid) upid = ctx_->process_tracker->GetOrCreateProcess(m[E::kPidFieldNumber].as_int32());
+  TrackTracker* tt = ctx_->track_tracker.get();
+  tt->PushCounter(ts, adj, tt->InternProcessCounterTrack(*upid, oom_score_adj_));
+}
+
+void FtraceParser::ParseMarkVictim(int64_t ts, proto::Bytes payload) {
+  using E = pb::MarkVictimFtraceEvent;
+  Flat m(payload);
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(m[E::kPidFieldNumber].as_int32());
+  ctx_->slice_tracker->Scoped(ts, ctx_->track_tracker->InternThreadTrack(utid), kNullStringId,
+                              mem_oom_kill_, 0);
+}
+
+void FtraceParser::ParseLowmemoryKill(int64_t ts, proto::Bytes payload) {
+  using E = pb::LowmemoryKillFtraceEvent;
+  Flat m(payload);
+  auto utid = ctx_->process_tracker->GetThreadOrNull(m[E::kPidFieldNumber].as_int32());
+  if (!utid) return;
+  auto args = ctx_->args_tracker->NewSet();
+  args.AddString("comm", m[E::kCommFieldNumber].as_string());
+  ctx_->slice_tracker->Scoped(ts, ctx_->track_tracker->InternThreadTrack(*utid), kNullStringId,
+                              mem_lmk_, 0, args.Commit());
+}
+
+void FtraceParser::ParseMmEventRecord(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  using E = pb::MmEventRecordFtraceEvent;
+  Flat m(payload);
+  static const char* const kTypes[] = {"min_flt", "maj_flt",  "read_io",   "compaction",
+                                       "reclaim", "swp_flt", "kern_alloc"};
+  uint32_t type = m[E::kTypeFieldNumber].as_uint32();
+  if (type >= 7) return;
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+  auto upid = ctx_->process_tracker->GetUpidOfThread(utid);
+  if (!upid) return;
+  TrackTracker* tt = ctx_->track_tracker.get();
+  std::string base = std::string("mem.mm.") + kTypes[type];
+  tt->PushCounter(ts, m[E::kCountFieldNumber].as_uint32(),
+                  tt->InternProcessCounterTrack(*upid, storage_->Intern(base + ".count")));
+  tt->PushCounter(ts, m[E::kMaxLatFieldNumber].as_uint32(),
+                  tt->InternProcessCounterTrack(*upid, storage_->Intern(base + ".max_lat")));
+  tt->PushCounter(ts, m[E::kAvgLatFieldNumber].as_uint32(),
+                  tt->InternProcessCounterTrack(*upid, storage_->Intern(base + ".avg_lat")));
+}
+
+// ---- syscalls ------------------------------------------------------------------
+
+StringId FtraceParser::SyscallName(int64_t id) {
+  struct Entry {
+    int16_t nr;
+    const char* name;
+  };
+  // The syscalls that matter for analysis; others are named sys_<nr>.
+  static const Entry kArm64[] = {
+      {17, "getcwd"},  {22, "epoll_pwait"}, {23, "dup"},      {24, "dup3"},     {25, "fcntl"},
+      {29, "ioctl"},   {48, "faccessat"},   {56, "openat"},   {57, "close"},    {59, "pipe2"},
+      {62, "lseek"},   {63, "read"},        {64, "write"},    {65, "readv"},    {66, "writev"},
+      {67, "pread64"}, {68, "pwrite64"},    {73, "ppoll"},    {78, "readlinkat"}, {79, "newfstatat"},
+      {80, "fstat"},   {82, "fsync"},       {83, "fdatasync"}, {93, "exit"},    {94, "exit_group"},
+      {98, "futex"},   {101, "nanosleep"},  {113, "clock_gettime"}, {115, "clock_nanosleep"},
+      {124, "sched_yield"}, {129, "kill"},  {131, "tgkill"},  {134, "rt_sigaction"},
+      {135, "rt_sigprocmask"}, {139, "rt_sigreturn"}, {172, "getpid"}, {178, "gettid"},
+      {198, "socket"}, {203, "connect"},    {206, "sendto"},  {207, "recvfrom"}, {211, "sendmsg"},
+      {212, "recvmsg"}, {214, "brk"},       {215, "munmap"},  {220, "clone"},   {221, "execve"},
+      {222, "mmap"},   {226, "mprotect"},   {233, "madvise"}, {260, "wait4"}};
+  static const Entry kX86_64[] = {
+      {0, "read"},      {1, "write"},      {2, "open"},      {3, "close"},     {4, "stat"},
+      {5, "fstat"},     {6, "lstat"},      {7, "poll"},      {8, "lseek"},     {9, "mmap"},
+      {10, "mprotect"}, {11, "munmap"},    {12, "brk"},      {13, "rt_sigaction"},
+      {14, "rt_sigprocmask"}, {15, "rt_sigreturn"}, {16, "ioctl"}, {17, "pread64"},
+      {18, "pwrite64"}, {19, "readv"},     {20, "writev"},   {24, "sched_yield"}, {28, "madvise"},
+      {32, "dup"},      {33, "dup2"},      {35, "nanosleep"}, {39, "getpid"},   {41, "socket"},
+      {42, "connect"},  {44, "sendto"},    {45, "recvfrom"}, {46, "sendmsg"},   {47, "recvmsg"},
+      {56, "clone"},    {59, "execve"},    {60, "exit"},     {61, "wait4"},     {62, "kill"},
+      {72, "fcntl"},    {74, "fsync"},     {75, "fdatasync"}, {186, "gettid"},  {202, "futex"},
+      {228, "clock_gettime"}, {230, "clock_nanosleep"}, {231, "exit_group"}, {232, "epoll_wait"},
+      {234, "tgkill"},  {257, "openat"},   {281, "epoll_pwait"}, {293, "pipe2"}};
+  const Entry* begin = nullptr;
+  size_t n = 0;
+  if (arch_ == Arch::kArm64) {
+    begin = kArm64;
+    n = sizeof(kArm64) / sizeof(Entry);
+  } else if (arch_ == Arch::kX86_64) {
+    begin = kX86_64;
+    n = sizeof(kX86_64) / sizeof(Entry);
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (begin[i].nr == id) return storage_->Intern(std::string("sys_") + begin[i].name);
+  return storage_->Intern("sys_" + std::to_string(id));
+}
+
+void FtraceParser::ParseSysEnter(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  using E = pb::SysEnterFtraceEvent;
+  int64_t id = 0;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next())
+    if (f.id == E::kIdFieldNumber) id = f.as_int64();
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+  ctx_->slice_tracker->Begin(ts, ctx_->track_tracker->InternThreadTrack(utid), kNullStringId,
+                             SyscallName(id));
+}
+
+void FtraceParser::ParseSysExit(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  using E = pb::SysExitFtraceEvent;
+  Flat m(payload);
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+  // Named end: an exit whose enter was truncated by an atrace marker (or lost)
+  // must not close an unrelated slice.
+  ctx_->slice_tracker->End(ts, ctx_->track_tracker->InternThreadTrack(utid), kNullStringId,
+                           SyscallName(m[E::kIdFieldNumber].as_int64()));
+}
+
+// ---- power ---------------------------------------------------------------------
+
+void FtraceParser::ParseSuspendResume(int64_t ts, proto::Bytes payload) {
+  using E = pb::SuspendResumeFtraceEvent;
+  Flat m(payload);
+  std::string name = std::string(m[E::kActionFieldNumber].as_string()) + "(" +
+                     std::to_string(m[E::kValFieldNumber].as_int32()) + ")";
+  uint32_t track = ctx_->track_tracker->InternGlobalTrack(suspend_resume_);
+  if (m[E::kStartFieldNumber].as_uint32()) {
+    ctx_->slice_tracker->Begin(ts, track, kNullStringId, storage_->Intern(name));
+  } else {
+    ctx_->slice_tracker->End(ts, track);
+  }
+}
+
+// ---- binder --------------------------------------------------------------------
+
+void FtraceParser::ParseBinderTransaction(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  using E = pb::BinderTransactionFtraceEvent;
+  Flat m(payload);
+  bool is_reply = m[E::kReplyFieldNumber].as_int32() != 0;
+  bool oneway = (m[E::kFlagsFieldNumber].as_uint32() & 0x01) != 0;
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+  uint32_t track = ctx_->track_tracker->InternThreadTrack(utid);
+  if (is_reply) {
+    // The replier ends its "binder reply" slice when it sends the reply.
+    ctx_->slice_tracker->End(ts, track, kNullStringId, binder_reply_);
+  } else if (oneway) {
+    ctx_->slice_tracker->Scoped(ts, track, kNullStringId, binder_transaction_, 0);
+  } else {
+    ctx_->slice_tracker->Begin(ts, track, kNullStringId, binder_transaction_);
+  }
+  binder_txns_[m[E::kDebugIdFieldNumber].as_int32()] = BinderTxn{track, is_reply, oneway};
+}
+
+void FtraceParser::ParseBinderTransactionReceived(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  using E = pb::BinderTransactionReceivedFtraceEvent;
+  Flat m(payload);
+  auto it = binder_txns_.find(m[E::kDebugIdFieldNumber].as_int32());
+  if (it == binder_txns_.end()) return;
+  BinderTxn txn = it->second;
+  binder_txns_.erase(it);
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+  uint32_t track = ctx_->track_tracker->InternThreadTrack(utid);
+  if (txn.is_reply) {
+    // The reply reached the original caller: its transaction is over.
+    ctx_->slice_tracker->End(ts, track, kNullStringId, binder_transaction_);
+  } else if (txn.oneway) {
+    ctx_->slice_tracker->Scoped(ts, track, kNullStringId, binder_async_rcv_, 0);
+  } else {
+    ctx_->slice_tracker->Begin(ts, track, kNullStringId, binder_reply_);
+  }
+}
+
+}  // namespace fathom

@@ -1,0 +1,66 @@
+#include "core/import/ftrace_thread_state.h"
+
+namespace fathom {
+
+FtraceThreadStateTracker::FtraceThreadStateTracker(TraceStorage* storage)
+    : storage_(storage), running_(storage->Intern("Running")), runnable_(storage->Intern("R")) {}
+
+void FtraceThreadStateTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid,
+                                               StringId prev_state, uint32_t next_utid) {
+  // If prev was not running we lost data in between: leave its row open-ended
+  // rather than invent a duration.
+  bool data_loss = HasRows(prev_utid) &&
+                   storage_->thread_state.state[rows_[prev_utid].last] != running_;
+  Close(ts, prev_utid, data_loss);
+  Open(ts, prev_utid, prev_state, std::nullopt, std::nullopt);
+  // The next thread may still look running on another CPU (forced
+  // migration): truncate whatever it had and start Running here.
+  Close(ts, next_utid, false);
+  Open(ts, next_utid, running_, cpu, std::nullopt);
+}
+
+void FtraceThreadStateTracker::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
+  if (!HasRows(utid)) return;
+  if (!IsBlocked(storage_->thread_state.state[rows_[utid].last])) return;
+  Close(ts, utid, false);
+  Open(ts, utid, runnable_, std::nullopt, waker_utid);
+}
+
+void FtraceThreadStateTracker::PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid) {
+  Open(ts, utid, runnable_, std::nullopt, waker_utid);
+}
+
+void FtraceThreadStateTracker::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,
+                                                 StringId blocked_function) {
+  if (!HasRows(utid) || rows_[utid].last_blocked == kNone) return;
+  uint32_t row = rows_[utid].last_blocked;
+  if (io_wait) storage_->thread_state.io_wait.Set(row, *io_wait ? 1 : 0);
+  if (blocked_function != kNullStringId)
+    storage_->thread_state.blocked_function.Set(row, blocked_function);
+}
+
+void FtraceThreadStateTracker::Close(int64_t ts, uint32_t utid, bool data_loss) {
+  if (!HasRows(utid) || data_loss) return;
+  uint32_t row = rows_[utid].last;
+  storage_->thread_state.dur.Set(row, ts - storage_->thread_state.ts[row]);
+}
+
+void FtraceThreadStateTracker::Open(int64_t ts, uint32_t utid, StringId state,
+                                    std::optional<uint32_t> cpu,
+                                    std::optional<uint32_t> waker_utid) {
+  if (utid == 0) return;  // swapper
+  auto& table = storage_->thread_state;
+  uint32_t row = table.Insert(ts, -1, cpu, utid, state);
+  if (waker_utid) table.waker_utid.Set(row, *waker_utid);
+  if (utid >= rows_.size()) rows_.resize(utid + 1 + utid / 2);
+  Rows& r = rows_[utid];
+  if (state == running_) {
+    r = Rows{row, kNone};
+  } else if (state == runnable_) {
+    r.last = row;
+  } else {
+    r = Rows{row, row};
+  }
+}
+
+}  // namespace fathom

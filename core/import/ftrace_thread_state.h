@@ -1,0 +1,50 @@
+// Builds the `thread_state` table from scheduling events, with upstream
+// Perfetto's rules:
+// - sched_switch closes the previous state of both threads and opens
+//   "Running" (with cpu) for next and the end_state ("S", "D", "R+"...) for prev;
+// - a waking/wakeup of a blocked thread opens "R" with waker_utid; wakings of
+//   threads that are running or already runnable are ignored, as are wakings
+//   of threads never seen in a sched_switch;
+// - sched_blocked_reason annotates the thread's last blocked row;
+// - utid 0 (swapper/idle) never gets rows; rows still open keep dur -1.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "core/storage/trace_storage.h"
+
+namespace fathom {
+
+class FtraceThreadStateTracker {
+ public:
+  explicit FtraceThreadStateTracker(TraceStorage* storage);
+
+  void PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, StringId prev_state,
+                       uint32_t next_utid);
+  void PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid);
+  void PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid);
+  void PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,
+                         StringId blocked_function);
+
+ private:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  struct Rows {
+    uint32_t last = kNone;
+    uint32_t last_blocked = kNone;
+  };
+  bool HasRows(uint32_t utid) const { return utid < rows_.size() && rows_[utid].last != kNone; }
+  bool IsBlocked(StringId s) const { return s != running_ && s != runnable_; }
+  void Close(int64_t ts, uint32_t utid, bool data_loss);
+  void Open(int64_t ts, uint32_t utid, StringId state, std::optional<uint32_t> cpu,
+            std::optional<uint32_t> waker_utid);
+
+  TraceStorage* storage_;
+  StringId running_;
+  StringId runnable_;
+  std::vector<Rows> rows_;  // by utid
+};
+
+}  // namespace fathom

@@ -1,0 +1,563 @@
+#include "core/import/heap_graph_parser.h"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+
+#include "core/import/process_tracker.h"
+#include "core/import/trace_context.h"
+#include "perfetto/trace/profiling/deobfuscation.pb.h"
+#include "perfetto/trace/profiling/heap_graph.pb.h"
+#include "perfetto/trace/profiling/profile_common.pb.h"
+
+namespace fathom {
+
+using perfetto::protos::DeobfuscationMapping;
+using perfetto::protos::HeapGraph;
+using perfetto::protos::HeapGraphObject;
+using perfetto::protos::HeapGraphRoot;
+using perfetto::protos::HeapGraphType;
+using perfetto::protos::InternedString;
+using perfetto::protos::ObfuscatedClass;
+using perfetto::protos::ObfuscatedMember;
+
+namespace {
+
+// Appends every value of a repeated uint64 field occurrence, packed or not.
+void AppendRepeated(const proto::Field& f, std::vector<uint64_t>* out) {
+  if (f.type == proto::WireType::kLengthDelimited) {
+    proto::PackedVarints pv(f.bytes);
+    for (uint64_t v; pv.Next(&v);) out->push_back(v);
+  } else {
+    out->push_back(f.as_uint64());
+  }
+}
+
+std::pair<uint64_t, std::string_view> DecodeInternedString(proto::Bytes b) {
+  uint64_t iid = 0;
+  std::string_view str;
+  proto::Decoder d(b);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == InternedString::kIidFieldNumber) iid = f.as_uint64();
+    if (f.id == InternedString::kStrFieldNumber) str = f.as_string();
+  }
+  return {iid, str};
+}
+
+const char* RootTypeName(int t) {
+  static const char* kNames[] = {
+      "ROOT_UNKNOWN",           "ROOT_JNI_GLOBAL",      "ROOT_JNI_LOCAL",    "ROOT_JAVA_FRAME",
+      "ROOT_NATIVE_STACK",      "ROOT_STICKY_CLASS",    "ROOT_THREAD_BLOCK", "ROOT_MONITOR_USED",
+      "ROOT_THREAD_OBJECT",     "ROOT_INTERNED_STRING", "ROOT_FINALIZING",   "ROOT_DEBUGGER",
+      "ROOT_REFERENCE_CLEANUP", "ROOT_VM_INTERNAL",     "ROOT_JNI_MONITOR"};
+  return t >= 0 && t < static_cast<int>(std::size(kNames)) ? kNames[t] : "ROOT_UNKNOWN";
+}
+
+const char* HeapTypeName(int t) {
+  switch (t) {
+    case HeapGraphObject::HEAP_TYPE_APP:
+      return "HEAP_TYPE_APP";
+    case HeapGraphObject::HEAP_TYPE_ZYGOTE:
+      return "HEAP_TYPE_ZYGOTE";
+    case HeapGraphObject::HEAP_TYPE_BOOT_IMAGE:
+      return "HEAP_TYPE_BOOT_IMAGE";
+    default:
+      return nullptr;
+  }
+}
+
+const char* ClassKindName(int k) {
+  static const char* kNames[] = {"KIND_UNKNOWN",
+                                 "KIND_NORMAL",
+                                 "KIND_NOREFERENCES",
+                                 "KIND_STRING",
+                                 "KIND_ARRAY",
+                                 "KIND_CLASS",
+                                 "KIND_CLASSLOADER",
+                                 "KIND_DEXCACHE",
+                                 "KIND_SOFT_REFERENCE",
+                                 "KIND_WEAK_REFERENCE",
+                                 "KIND_FINALIZER_REFERENCE",
+                                 "KIND_PHANTOM_REFERENCE"};
+  return k >= 0 && k < static_cast<int>(std::size(kNames)) ? kNames[k] : "KIND_UNKNOWN";
+}
+
+// "java.lang.Class<a[][]>" -> {"a", arrays=2, is_class=true}.
+struct NormalizedType {
+  std::string_view name;
+  size_t arrays = 0;
+  bool is_class = false;
+};
+NormalizedType Normalize(std::string_view t) {
+  NormalizedType n;
+  constexpr std::string_view kClass = "java.lang.Class<";
+  if (t.size() > kClass.size() && t.substr(0, kClass.size()) == kClass && t.back() == '>') {
+    t = t.substr(kClass.size(), t.size() - kClass.size() - 1);
+    n.is_class = true;
+  }
+  while (t.size() >= 2 && t.substr(t.size() - 2) == "[]") {
+    t.remove_suffix(2);
+    ++n.arrays;
+  }
+  n.name = t;
+  return n;
+}
+std::string Denormalize(const NormalizedType& n, std::string_view deobfuscated) {
+  std::string r(deobfuscated);
+  for (size_t i = 0; i < n.arrays; ++i) r += "[]";
+  if (n.is_class) r = "java.lang.Class<" + r + ">";
+  return r;
+}
+
+// "/data/app/~~X==/com.foo-Y==/base.apk" or "/data/app/com.foo-1/base.apk"
+// -> "com.foo". nullopt when the location says nothing about the package.
+std::optional<std::string> PackageFromLocation(std::string_view loc) {
+  constexpr std::string_view kDataApp = "/data/app/";
+  if (loc.substr(0, kDataApp.size()) != kDataApp) return std::nullopt;
+  loc.remove_prefix(kDataApp.size());
+  size_t slash = loc.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  size_t second = loc.find('/', slash + 1);
+  std::string_view dir = second == std::string_view::npos
+                             ? loc.substr(0, slash)
+                             : loc.substr(slash + 1, second - slash - 1);
+  size_t minus = dir.find('-');
+  if (minus == std::string_view::npos) return std::nullopt;
+  return std::string(dir.substr(0, minus));
+}
+
+}  // namespace
+
+void HeapGraphParser::ParseHeapGraph(uint32_t sequence_id, int64_t ts, proto::Bytes payload) {
+  TraceStorage* s = ctx_->storage.get();
+  Dump& dump = dumps_[sequence_id];
+  int64_t pid = 0;
+  bool continued = false;
+  std::optional<uint64_t> index;
+  std::vector<proto::Bytes> objects, roots, types, field_names, locations;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case HeapGraph::kPidFieldNumber:
+        pid = f.as_int32();
+        break;
+      case HeapGraph::kObjectsFieldNumber:
+        objects.push_back(f.bytes);
+        break;
+      case HeapGraph::kFieldNamesFieldNumber:
+        field_names.push_back(f.bytes);
+        break;
+      case HeapGraph::kContinuedFieldNumber:
+        continued = f.as_bool();
+        break;
+      case HeapGraph::kIndexFieldNumber:
+        index = f.as_uint64();
+        break;
+      case HeapGraph::kRootsFieldNumber:
+        roots.push_back(f.bytes);
+        break;
+      case HeapGraph::kLocationNamesFieldNumber:
+        locations.push_back(f.bytes);
+        break;
+      case HeapGraph::kTypesFieldNumber:
+        types.push_back(f.bytes);
+        break;
+      case HeapGraph::kHeapBytesAllocatedFieldNumber:
+        dump.heap_size = f.as_int64();
+        break;
+    }
+  }
+  if (!dump.active) {
+    // Continuation packets may lack a timestamp: the dump time is the first's.
+    dump.active = true;
+    dump.upid = ctx_->process_tracker->GetOrCreateProcess(pid);
+    dump.ts = ts;
+  }
+  if (index) {
+    if (dump.prev_index ? *index != *dump.prev_index + 1 : *index != 0)
+      s->stats.IncrementIndexed(Stat::kHeapGraphMissingPacket, dump.upid);
+    dump.prev_index = index;
+  }
+
+  uint64_t prev_id = 0;  // id_delta is relative to the previous object of the packet
+  for (proto::Bytes b : objects) {
+    Object o{};
+    uint64_t base = 0;
+    bool has_heap_type = false;
+    proto::Decoder od(b);
+    for (proto::Field f = od.Next(); f.valid(); f = od.Next()) {
+      switch (f.id) {
+        case HeapGraphObject::kIdFieldNumber:
+          o.id = f.as_uint64();
+          break;
+        case HeapGraphObject::kIdDeltaFieldNumber:
+          o.id = prev_id + f.as_uint64();
+          break;
+        case HeapGraphObject::kTypeIdFieldNumber:
+          o.type_id = f.as_uint64();
+          break;
+        case HeapGraphObject::kSelfSizeFieldNumber:
+          o.self_size = f.as_uint64();
+          break;
+        case HeapGraphObject::kReferenceFieldIdFieldNumber:
+          AppendRepeated(f, &o.field_ids);
+          break;
+        case HeapGraphObject::kReferenceObjectIdFieldNumber:
+          AppendRepeated(f, &o.referred_ids);
+          break;
+        case HeapGraphObject::kReferenceFieldIdBaseFieldNumber:
+          base = f.as_uint64();
+          break;
+        case HeapGraphObject::kNativeAllocationRegistrySizeFieldFieldNumber:
+          o.native_size = f.as_int64();
+          break;
+        case HeapGraphObject::kHeapTypeDeltaFieldNumber:
+          dump.current_heap_type = f.as_int32();
+          has_heap_type = true;
+          break;
+        case HeapGraphObject::kRuntimeInternalObjectIdFieldNumber:
+          AppendRepeated(f, &o.runtime_internal_ids);
+          break;
+      }
+    }
+    (void)has_heap_type;
+    if (base)
+      for (uint64_t& r : o.referred_ids)
+        if (r) r += base;
+    o.heap_type = dump.current_heap_type;
+    prev_id = o.id;
+    dump.objects.push_back(std::move(o));
+  }
+  for (proto::Bytes b : roots) {
+    int type = 0;
+    std::vector<uint64_t> ids;
+    proto::Decoder rd(b);
+    for (proto::Field f = rd.Next(); f.valid(); f = rd.Next()) {
+      if (f.id == HeapGraphRoot::kRootTypeFieldNumber) type = f.as_int32();
+      if (f.id == HeapGraphRoot::kObjectIdsFieldNumber) AppendRepeated(f, &ids);
+    }
+    dump.roots.emplace_back(type, std::move(ids));
+  }
+  for (proto::Bytes b : types) {
+    Type t;
+    uint64_t id = 0;
+    proto::Decoder td(b);
+    for (proto::Field f = td.Next(); f.valid(); f = td.Next()) {
+      switch (f.id) {
+        case HeapGraphType::kIdFieldNumber:
+          id = f.as_uint64();
+          break;
+        case HeapGraphType::kLocationIdFieldNumber:
+          t.location_id = f.as_uint64();
+          break;
+        case HeapGraphType::kClassNameFieldNumber:
+          t.name = std::string(f.as_string());
+          break;
+        case HeapGraphType::kObjectSizeFieldNumber:
+          t.object_size = f.as_uint64();
+          break;
+        case HeapGraphType::kSuperclassIdFieldNumber:
+          t.superclass_id = f.as_uint64();
+          break;
+        case HeapGraphType::kReferenceFieldIdFieldNumber:
+          AppendRepeated(f, &t.field_ids);
+          break;
+        case HeapGraphType::kKindFieldNumber:
+          t.kind = f.as_int32();
+          break;
+        case HeapGraphType::kClassloaderIdFieldNumber:
+          t.classloader_id = f.as_uint64();
+          break;
+      }
+    }
+    dump.types[id] = std::move(t);
+  }
+  for (proto::Bytes b : field_names) {
+    auto [iid, str] = DecodeInternedString(b);
+    dump.field_names[iid] = std::string(str);
+  }
+  for (proto::Bytes b : locations) {
+    auto [iid, str] = DecodeInternedString(b);
+    dump.location_names[iid] = std::string(str);
+  }
+  if (!continued) {
+    Finalize(dump);
+    dumps_.erase(sequence_id);
+  }
+}
+
+void HeapGraphParser::Finalize(Dump& dump) {
+  TraceStorage* s = ctx_->storage.get();
+  auto& classes = s->profile.heap_graph_class;
+  auto& objects = s->profile.heap_graph_object;
+  auto& refs = s->profile.heap_graph_reference;
+
+  // Classes.
+  std::unordered_map<uint64_t, uint32_t> class_row;
+  for (const auto& [id, t] : dump.types) {
+    StringId location = kNullStringId;
+    if (t.location_id) {
+      auto it = dump.location_names.find(t.location_id);
+      if (it != dump.location_names.end())
+        location = s->Intern(it->second);
+      else
+        s->stats.IncrementIndexed(Stat::kHeapGraphInvalidId, dump.upid);
+    }
+    class_row[id] = classes.Insert(s->Intern(t.name), location, s->Intern(ClassKindName(t.kind)));
+  }
+  for (const auto& [id, t] : dump.types) {
+    auto it = class_row.find(t.superclass_id);
+    if (t.superclass_id && it != class_row.end())
+      classes.superclass_id.Set(class_row[id], it->second);
+  }
+
+  // Objects, numbered in the order they are first seen (as owner or referent).
+  std::unordered_map<uint64_t, size_t> index_of;  // object id -> dump.objects index
+  for (size_t i = 0; i < dump.objects.size(); ++i) {
+    const Object& o = dump.objects[i];
+    if (!class_row.count(o.type_id)) {
+      s->stats.IncrementIndexed(Stat::kHeapGraphInvalidId, dump.upid);
+      continue;
+    }
+    index_of.emplace(o.id, i);
+  }
+  std::unordered_map<uint64_t, uint32_t> row_of;
+  auto ensure_row = [&](uint64_t id) -> std::optional<uint32_t> {
+    auto it = row_of.find(id);
+    if (it != row_of.end()) return it->second;
+    auto idx = index_of.find(id);
+    if (idx == index_of.end()) return std::nullopt;
+    const Object& o = dump.objects[idx->second];
+    uint32_t row = objects.Insert(dump.upid, dump.ts);
+    const Type& t = dump.types[o.type_id];
+    objects.self_size.Set(row, static_cast<int64_t>(o.self_size ? o.self_size : t.object_size));
+    objects.native_size.Set(row, o.native_size);
+    if (const char* heap = HeapTypeName(o.heap_type)) objects.heap_type.Set(row, s->Intern(heap));
+    objects.type_id.Set(row, class_row[o.type_id]);
+    row_of.emplace(id, row);
+    return row;
+  };
+  for (const Object& o : dump.objects) {
+    if (!ensure_row(o.id)) continue;
+    for (uint64_t r : o.referred_ids)
+      if (r) ensure_row(r);
+    for (uint64_t r : o.runtime_internal_ids)
+      if (r) ensure_row(r);
+  }
+
+  // References; the field list comes from the object or, when absent, from
+  // its class and superclasses (most derived first).
+  std::vector<std::vector<uint32_t>> children(objects.row_count());
+  StringId runtime_internal = s->Intern("runtimeInternalObjects");
+  for (const Object& o : dump.objects) {
+    auto owner_it = row_of.find(o.id);
+    if (owner_it == row_of.end()) continue;
+    uint32_t owner = owner_it->second;
+    std::vector<uint64_t> fields = o.field_ids;
+    if (fields.empty()) {
+      std::set<uint64_t> seen;
+      for (uint64_t t = o.type_id; t && seen.insert(t).second;) {
+        auto it = dump.types.find(t);
+        if (it == dump.types.end()) break;
+        fields.insert(fields.end(), it->second.field_ids.begin(), it->second.field_ids.end());
+        t = it->second.superclass_id;
+      }
+    }
+    if (o.referred_ids.empty() && o.runtime_internal_ids.empty()) continue;
+    uint32_t set_id = refs.row_count();
+    auto add_child = [&](std::optional<uint32_t> owned) {
+      if (owned && *owned < children.size()) children[owner].push_back(*owned);
+    };
+    for (size_t i = 0; i < o.referred_ids.size(); ++i) {
+      std::optional<uint32_t> owned;
+      if (o.referred_ids[i]) {
+        auto it = row_of.find(o.referred_ids[i]);
+        if (it != row_of.end()) owned = it->second;
+      }
+      StringId name = kNullStringId, type = kNullStringId;
+      if (i < fields.size()) {
+        auto it = dump.field_names.find(fields[i]);
+        if (it == dump.field_names.end()) {
+          s->stats.IncrementIndexed(Stat::kHeapGraphInvalidId, dump.upid);
+        } else {
+          // "int a.a": optional static type, then the field.
+          std::string_view f = it->second;
+          size_t space = f.find(' ');
+          if (space != std::string_view::npos) {
+            type = s->Intern(f.substr(0, space));
+            f = f.substr(space + 1);
+          }
+          name = s->Intern(f);
+        }
+      }
+      refs.Insert(set_id, owner, owned, name, type);
+      add_child(owned);
+    }
+    for (uint64_t r : o.runtime_internal_ids) {
+      std::optional<uint32_t> owned;
+      auto it = row_of.find(r);
+      if (it != row_of.end()) owned = it->second;
+      refs.Insert(set_id, owner, owned, runtime_internal, kNullStringId);
+      add_child(owned);
+    }
+    objects.reference_set_id.Set(owner, set_id);
+  }
+
+  // Roots. Objects outside the app heap (zygote, boot image) are never
+  // collected, so ART treats them as VM-internal roots.
+  std::vector<uint32_t> root_rows;
+  for (const auto& [type, ids] : dump.roots) {
+    for (uint64_t id : ids) {
+      auto it = row_of.find(id);
+      if (it == row_of.end()) continue;
+      if (objects.root_type[it->second] == kNullStringId)
+        objects.root_type.Set(it->second, s->Intern(RootTypeName(type)));
+      root_rows.push_back(it->second);
+    }
+  }
+  for (const Object& o : dump.objects) {
+    auto it = row_of.find(o.id);
+    if (it == row_of.end()) continue;
+    if ((o.heap_type == HeapGraphObject::HEAP_TYPE_ZYGOTE ||
+         o.heap_type == HeapGraphObject::HEAP_TYPE_BOOT_IMAGE) &&
+        objects.root_type[it->second] == kNullStringId) {
+      objects.root_type.Set(it->second, s->Intern(RootTypeName(HeapGraphRoot::ROOT_VM_INTERNAL)));
+      root_rows.push_back(it->second);
+    }
+  }
+
+  // Reachability and distance to the nearest root (multi-source BFS).
+  std::deque<uint32_t> queue;
+  for (uint32_t r : root_rows) {
+    if (objects.root_distance[r] == 0) continue;
+    objects.root_distance.Set(r, 0);
+    objects.reachable.Set(r, 1);
+    queue.push_back(r);
+  }
+  while (!queue.empty()) {
+    uint32_t n = queue.front();
+    queue.pop_front();
+    int32_t dist = objects.root_distance[n];
+    for (uint32_t c : children[n]) {
+      if (objects.root_distance[c] != -1) continue;
+      objects.root_distance.Set(c, dist + 1);
+      objects.reachable.Set(c, 1);
+      queue.push_back(c);
+    }
+  }
+
+  // Class loaders are objects.
+  for (const auto& [id, t] : dump.types) {
+    auto it = row_of.find(t.classloader_id);
+    if (t.classloader_id && it != row_of.end())
+      classes.classloader_id.Set(class_row[id], it->second);
+  }
+
+  s->profile.heap_graph.Insert(dump.ts, dump.upid, dump.heap_size);
+  s->UpdateBounds(dump.ts);
+}
+
+void HeapGraphParser::ParseDeobfuscationMapping(proto::Bytes payload) {
+  std::string package;
+  std::vector<proto::Bytes> classes;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == DeobfuscationMapping::kPackageNameFieldNumber) package = std::string(f.as_string());
+    if (f.id == DeobfuscationMapping::kObfuscatedClassesFieldNumber) classes.push_back(f.bytes);
+  }
+  auto& by_class = deobfuscation_[package];
+  for (proto::Bytes c : classes) {
+    std::string obfuscated;
+    ClassMapping m;
+    proto::Decoder cd(c);
+    for (proto::Field f = cd.Next(); f.valid(); f = cd.Next()) {
+      switch (f.id) {
+        case ObfuscatedClass::kObfuscatedNameFieldNumber:
+          obfuscated = f.as_string();
+          break;
+        case ObfuscatedClass::kDeobfuscatedNameFieldNumber:
+          m.deobfuscated = f.as_string();
+          break;
+        case ObfuscatedClass::kObfuscatedMembersFieldNumber:
+        case ObfuscatedClass::kObfuscatedMethodsFieldNumber: {
+          std::string from, to;
+          proto::Decoder md(f.bytes);
+          for (proto::Field g = md.Next(); g.valid(); g = md.Next()) {
+            if (g.id == ObfuscatedMember::kObfuscatedNameFieldNumber) from = g.as_string();
+            if (g.id == ObfuscatedMember::kDeobfuscatedNameFieldNumber) to = g.as_string();
+          }
+          m.members.emplace(std::move(from), std::move(to));
+          break;
+        }
+      }
+    }
+    by_class[obfuscated] = std::move(m);
+  }
+}
+
+void HeapGraphParser::ApplyDeobfuscation() {
+  if (deobfuscation_.empty()) return;
+  TraceStorage* s = ctx_->storage.get();
+  // Class lookup: a class whose location names an app package only uses that
+  // package's mapping; classes without (usable) location use any mapping
+  // (old perfetto_hprof versions did not record locations).
+  auto find_class = [&](std::string_view name,
+                        const std::optional<std::string>& package) -> const ClassMapping* {
+    for (const auto& [pkg, classes] : deobfuscation_) {
+      if (package && pkg != *package) continue;
+      auto it = classes.find(std::string(name));
+      if (it != classes.end()) return &it->second;
+    }
+    return nullptr;
+  };
+  auto& classes = s->profile.heap_graph_class;
+  for (uint32_t i = 0; i < classes.row_count(); ++i) {
+    std::optional<std::string> package;
+    if (classes.location[i] != kNullStringId) {
+      std::string_view loc = s->GetString(classes.location[i]);
+      if (loc.substr(0, 8) != "base.apk") {
+        package = PackageFromLocation(loc);
+        if (!package) continue;
+      }
+    }
+    NormalizedType n = Normalize(s->GetString(classes.name[i]));
+    const ClassMapping* m = find_class(n.name, package);
+    if (m && !m->deobfuscated.empty())
+      classes.deobfuscated_name.Set(i, s->Intern(Denormalize(n, m->deobfuscated)));
+  }
+  // "Class.member" -> deobfuscated class + member; members moved to another
+  // class are mapped to an already qualified name.
+  auto deobfuscate_member = [&](std::string_view qualified) -> std::optional<std::string> {
+    size_t dot = qualified.rfind('.');
+    if (dot == std::string_view::npos) return std::nullopt;
+    const ClassMapping* m = find_class(qualified.substr(0, dot), std::nullopt);
+    if (!m) return std::nullopt;
+    auto it = m->members.find(std::string(qualified.substr(dot + 1)));
+    if (it == m->members.end()) return std::nullopt;
+    if (it->second.find('.') != std::string::npos) return it->second;
+    return (m->deobfuscated.empty() ? std::string(qualified.substr(0, dot)) : m->deobfuscated) +
+           "." + it->second;
+  };
+  auto& refs = s->profile.heap_graph_reference;
+  for (uint32_t i = 0; i < refs.row_count(); ++i) {
+    if (refs.field_name[i] == kNullStringId) continue;
+    if (auto d = deobfuscate_member(s->GetString(refs.field_name[i])))
+      refs.deobfuscated_field_name.Set(i, s->Intern(*d));
+  }
+  auto& frames = s->profile.stack_profile_frame;
+  for (uint32_t i = 0; i < frames.row_count(); ++i) {
+    if (auto d = deobfuscate_member(s->GetString(frames.name[i])))
+      frames.deobfuscated_name.Set(i, s->Intern(*d));
+  }
+}
+
+void HeapGraphParser::OnImportFinished() {
+  for (auto& [seq, dump] : dumps_) {
+    // Like upstream, an unfinished dump is reported and dropped.
+    if (dump.active) ctx_->storage->stats.Increment(Stat::kHeapGraphNonFinalized);
+  }
+  dumps_.clear();
+  ApplyDeobfuscation();
+}
+
+}  // namespace fathom

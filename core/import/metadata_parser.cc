@@ -1,0 +1,373 @@
+#include "core/import/metadata_parser.h"
+
+#include <google/protobuf/text_format.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/import/clock_tracker.h"
+#include "perfetto/common/trace_stats.pb.h"
+#include "perfetto/config/trace_config.pb.h"
+#include "perfetto/trace/system_info.pb.h"
+
+namespace fathom {
+
+namespace pp = perfetto::protos;
+
+namespace {
+
+// Android SDK level of a release version string, as the CDD maps them.
+std::optional<int64_t> VersionToSdk(const std::string& v) {
+  if (!v.empty() && (v[0] == 'T' || v[0] == 'S')) return 31;
+  static const std::pair<const char*, int64_t> kVersions[] = {
+      {"12", 31},    {"11", 30},  {"10", 29},    {"9", 28},    {"8.1", 27},
+      {"8.0", 26},   {"7.1", 25}, {"7.0", 24},   {"6.0", 23},  {"5.1", 22},
+      {"5.1.1", 22}, {"5.0", 21}, {"5.0.1", 21}, {"5.0.2", 21}};
+  for (const auto& [name, sdk] : kVersions)
+    if (v == name) return sdk;
+  return std::nullopt;
+}
+
+// Fingerprints look like brand/product/device:VERSION/BUILD_ID/INCREMENTAL:type/tags.
+std::optional<int64_t> FingerprintToSdk(std::string_view fp) {
+  size_t colon = fp.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  size_t slash = fp.find('/', colon);
+  if (slash == std::string_view::npos) return std::nullopt;
+  return VersionToSdk(std::string(fp.substr(colon + 1, slash - colon - 1)));
+}
+
+std::optional<std::string_view> FingerprintToIncremental(std::string_view fp) {
+  size_t pos = 0;
+  for (int i = 0; i < 4; ++i) {
+    pos = fp.find('/', pos);
+    if (pos == std::string_view::npos) return std::nullopt;
+    ++pos;
+  }
+  std::string_view rest = fp.substr(pos);
+  return rest.substr(0, rest.find(':'));
+}
+
+}  // namespace
+
+MetadataParser::MetadataParser(TraceContext* ctx) : ctx_(ctx), writer_(ctx->storage.get()) {}
+
+void MetadataParser::ParseSystemInfo(proto::Bytes payload) {
+  using SI = pp::SystemInfo;
+  proto::Decoder d(payload);
+  std::optional<int64_t> sdk;
+  std::string_view fingerprint;
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case SI::kUtsnameFieldNumber: {
+        proto::Decoder u(f.bytes);
+        for (proto::Field g = u.Next(); g.valid(); g = u.Next()) {
+          switch (g.id) {
+            case pp::Utsname::kSysnameFieldNumber:
+              writer_.SetString("system_name", g.as_string());
+              break;
+            case pp::Utsname::kVersionFieldNumber:
+              writer_.SetString("system_version", g.as_string());
+              break;
+            case pp::Utsname::kReleaseFieldNumber:
+              writer_.SetString("system_release", g.as_string());
+              break;
+            case pp::Utsname::kMachineFieldNumber:
+              writer_.SetString("system_machine", g.as_string());
+              break;
+          }
+        }
+        break;
+      }
+      case SI::kAndroidBuildFingerprintFieldNumber:
+        fingerprint = f.as_string();
+        writer_.SetString("android_build_fingerprint", fingerprint);
+        if (auto inc = FingerprintToIncremental(fingerprint))
+          writer_.SetString("android_incremental_build", *inc);
+        break;
+      case SI::kAndroidSdkVersionFieldNumber:
+        sdk = f.as_int64();
+        break;
+      case SI::kTimezoneOffMinsFieldNumber:
+        writer_.SetInt("timezone_off_mins", f.as_int32());
+        break;
+      case SI::kTracingServiceVersionFieldNumber:
+        writer_.SetString("tracing_service_version", f.as_string());
+        break;
+      case SI::kAndroidSocModelFieldNumber:
+        writer_.SetString("android_soc_model", f.as_string());
+        break;
+      case SI::kAndroidGuestSocModelFieldNumber:
+        writer_.SetString("android_guest_soc_model", f.as_string());
+        break;
+      case SI::kAndroidHardwareRevisionFieldNumber:
+        writer_.SetString("android_hardware_revision", f.as_string());
+        break;
+      case SI::kAndroidStorageModelFieldNumber:
+        writer_.SetString("android_storage_model", f.as_string());
+        break;
+      case SI::kAndroidRamModelFieldNumber:
+        writer_.SetString("android_ram_model", f.as_string());
+        break;
+      case SI::kAndroidDeviceManufacturerFieldNumber:
+        writer_.SetString("android_device_manufacturer", f.as_string());
+        break;
+      case SI::kAndroidSerialConsoleFieldNumber:
+        writer_.SetString("android_serial_console", f.as_string());
+        break;
+      case SI::kSystemRamBytesFieldNumber: {
+        int64_t bytes = f.as_int64();
+        writer_.SetInt("system_ram_bytes", bytes);
+        // Marketing gigabytes: devices report a little less than nominal.
+        writer_.SetInt("system_ram_gb", static_cast<int64_t>(std::ceil(bytes / 1e9)));
+        break;
+      }
+    }
+  }
+  if (!sdk && !fingerprint.empty()) sdk = FingerprintToSdk(fingerprint);
+  if (sdk) writer_.SetInt("android_sdk_version", *sdk);
+}
+
+void MetadataParser::SetUuid(int64_t msb, int64_t lsb) {
+  uint64_t m = static_cast<uint64_t>(msb), l = static_cast<uint64_t>(lsb);
+  char buf[40];
+  snprintf(buf, sizeof buf, "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%012" PRIx64,
+           m >> 32, (m >> 16) & 0xffff, m & 0xffff, l >> 48, l & 0xffffffffffffULL);
+  writer_.SetString("trace_uuid", buf);
+}
+
+void MetadataParser::ParseTraceConfig(proto::Bytes payload) {
+  // Once per trace, so libprotobuf's text printer is affordable here and
+  // gives the same field order and indentation as upstream's pbtxt.
+  pp::TraceConfig cfg;
+  if (cfg.ParseFromArray(payload.data, static_cast<int>(payload.size))) {
+    std::string text;
+    google::protobuf::TextFormat::PrintToString(cfg, &text);
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    writer_.SetString("trace_config_pbtxt", text);
+    if (cfg.has_unique_session_name())
+      writer_.SetString("unique_session_name", cfg.unique_session_name());
+    if (!has_uuid_packet_ && (cfg.has_trace_uuid_msb() || cfg.has_trace_uuid_lsb()))
+      SetUuid(cfg.trace_uuid_msb(), cfg.trace_uuid_lsb());
+  } else {
+    ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
+  }
+}
+
+void MetadataParser::ParseTraceUuid(proto::Bytes payload) {
+  int64_t msb = 0, lsb = 0;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == pp::TraceUuid::kMsbFieldNumber) msb = f.as_int64();
+    if (f.id == pp::TraceUuid::kLsbFieldNumber) lsb = f.as_int64();
+  }
+  has_uuid_packet_ = true;
+  SetUuid(msb, lsb);
+}
+
+void MetadataParser::ParseTrigger(int64_t ts, proto::Bytes payload) {
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    // The earliest trigger is the one that decided the trace's fate.
+    if (f.id == pp::Trigger::kTriggerNameFieldNumber && !writer_.Has("trace_trigger"))
+      writer_.SetString("trace_trigger", f.as_string());
+  }
+  ctx_->storage->UpdateBounds(ts);
+}
+
+void MetadataParser::ParseServiceEvent(int64_t ts, proto::Bytes payload) {
+  using E = pp::TracingServiceEvent;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case E::kTracingStartedFieldNumber:
+        writer_.SetInt("tracing_started_ns", ts);
+        break;
+      case E::kTracingDisabledFieldNumber:
+        writer_.SetInt("tracing_disabled_ns", ts);
+        break;
+      case E::kAllDataSourcesStartedFieldNumber:
+        writer_.SetInt("all_data_source_started_ns", ts);
+        break;
+      case E::kAllDataSourcesFlushedFieldNumber:
+        writer_.AppendInt("all_data_source_flushed_ns", ts);
+        break;
+      case E::kSlowStartingDataSourcesFieldNumber:
+      case E::kLastFlushSlowDataSourcesFieldNumber: {
+        const char* key = f.id == E::kSlowStartingDataSourcesFieldNumber
+                              ? "slow_start_data_source"
+                              : "last_flush_slow_data_source";
+        proto::Decoder ds(f.bytes);
+        for (proto::Field g = ds.Next(); g.valid(); g = ds.Next()) {
+          if (g.id != E::DataSources::kDataSourceFieldNumber) continue;
+          std::string producer, name;
+          proto::Decoder one(g.bytes);
+          for (proto::Field h = one.Next(); h.valid(); h = one.Next()) {
+            if (h.id == E::DataSources::DataSource::kProducerNameFieldNumber)
+              producer = h.as_string();
+            if (h.id == E::DataSources::DataSource::kDataSourceNameFieldNumber)
+              name = h.as_string();
+          }
+          writer_.AppendString(key, producer + " " + name);
+        }
+        break;
+      }
+    }
+  }
+}
+
+void MetadataParser::ParseTraceStats(proto::Bytes payload) {
+  using TS = pp::TraceStats;
+  Stats& stats = ctx_->storage->stats;
+  std::map<uint64_t, uint32_t> buffer_of_sequence;
+  int64_t buffer_idx = 0;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case TS::kBufferStatsFieldNumber: {
+        using BS = TS::BufferStats;
+        int64_t idx = buffer_idx++;
+        proto::Decoder b(f.bytes);
+        for (proto::Field g = b.Next(); g.valid(); g = b.Next()) {
+          std::optional<Stat> s;
+          switch (g.id) {
+            case BS::kBufferSizeFieldNumber:
+              s = Stat::kTracedBufBufferSize;
+              break;
+            case BS::kBytesWrittenFieldNumber:
+              s = Stat::kTracedBufBytesWritten;
+              break;
+            case BS::kBytesOverwrittenFieldNumber:
+              s = Stat::kTracedBufBytesOverwritten;
+              break;
+            case BS::kChunksWrittenFieldNumber:
+              s = Stat::kTracedBufChunksWritten;
+              break;
+            case BS::kChunksDiscardedFieldNumber:
+              s = Stat::kTracedBufChunksDiscarded;
+              break;
+            case BS::kChunksOverwrittenFieldNumber:
+              s = Stat::kTracedBufChunksOverwritten;
+              break;
+            case BS::kWriteWrapCountFieldNumber:
+              s = Stat::kTracedBufWriteWrapCount;
+              break;
+            case BS::kPatchesFailedFieldNumber:
+              s = Stat::kTracedBufPatchesFailed;
+              break;
+            case BS::kAbiViolationsFieldNumber:
+              s = Stat::kTracedBufAbiViolations;
+              break;
+            case BS::kTraceWriterPacketLossFieldNumber:
+              s = Stat::kTracedBufTraceWriterPacketLoss;
+              break;
+          }
+          if (s) stats.SetIndexed(*s, idx, g.as_int64());
+        }
+        break;
+      }
+      case TS::kProducersConnectedFieldNumber:
+        stats.Set(Stat::kTracedProducersConnected, f.as_int64());
+        break;
+      case TS::kProducersSeenFieldNumber:
+        stats.Set(Stat::kTracedProducersSeen, f.as_int64());
+        break;
+      case TS::kDataSourcesRegisteredFieldNumber:
+        stats.Set(Stat::kTracedDataSourcesRegistered, f.as_int64());
+        break;
+      case TS::kDataSourcesSeenFieldNumber:
+        stats.Set(Stat::kTracedDataSourcesSeen, f.as_int64());
+        break;
+      case TS::kTracingSessionsFieldNumber:
+        stats.Set(Stat::kTracedTracingSessions, f.as_int64());
+        break;
+      case TS::kTotalBuffersFieldNumber:
+        stats.Set(Stat::kTracedTotalBuffers, f.as_int64());
+        break;
+      case TS::kChunksDiscardedFieldNumber:
+        stats.Set(Stat::kTracedChunksDiscarded, f.as_int64());
+        break;
+      case TS::kPatchesDiscardedFieldNumber:
+        stats.Set(Stat::kTracedPatchesDiscarded, f.as_int64());
+        break;
+      case TS::kFlushesRequestedFieldNumber:
+        stats.Set(Stat::kTracedFlushesRequested, f.as_int64());
+        break;
+      case TS::kFlushesSucceededFieldNumber:
+        stats.Set(Stat::kTracedFlushesSucceeded, f.as_int64());
+        break;
+      case TS::kFlushesFailedFieldNumber:
+        stats.Set(Stat::kTracedFlushesFailed, f.as_int64());
+        break;
+      case TS::kFinalFlushOutcomeFieldNumber:
+        if (f.as_int64() == TS::FINAL_FLUSH_SUCCEEDED)
+          stats.Increment(Stat::kTracedFinalFlushSucceeded);
+        if (f.as_int64() == TS::FINAL_FLUSH_FAILED) stats.Increment(Stat::kTracedFinalFlushFailed);
+        break;
+      case TS::kFilterStatsFieldNumber: {
+        using FS = TS::FilterStats;
+        int64_t discarded_idx = 0;
+        proto::Decoder fs(f.bytes);
+        for (proto::Field g = fs.Next(); g.valid(); g = fs.Next()) {
+          switch (g.id) {
+            case FS::kInputPacketsFieldNumber:
+              stats.Set(Stat::kFilterInputPackets, g.as_int64());
+              break;
+            case FS::kInputBytesFieldNumber:
+              stats.Set(Stat::kFilterInputBytes, g.as_int64());
+              break;
+            case FS::kOutputBytesFieldNumber:
+              stats.Set(Stat::kFilterOutputBytes, g.as_int64());
+              break;
+            case FS::kErrorsFieldNumber:
+              stats.Set(Stat::kFilterErrors, g.as_int64());
+              break;
+            case FS::kTimeTakenNsFieldNumber:
+              stats.Set(Stat::kFilterTimeTakenNs, g.as_int64());
+              break;
+            case FS::kBytesDiscardedPerBufferFieldNumber:
+              if (g.type == proto::WireType::kLengthDelimited) {
+                proto::PackedVarints pv(g.bytes);
+                for (uint64_t v; pv.Next(&v);)
+                  stats.SetIndexed(Stat::kTracedBufBytesFilteredOut, discarded_idx++,
+                                   static_cast<int64_t>(v));
+              } else {
+                stats.SetIndexed(Stat::kTracedBufBytesFilteredOut, discarded_idx++, g.as_int64());
+              }
+              break;
+          }
+        }
+        break;
+      }
+      case TS::kWriterStatsFieldNumber: {
+        uint64_t seq = 0;
+        uint32_t buffer = 0;
+        proto::Decoder w(f.bytes);
+        for (proto::Field g = w.Next(); g.valid(); g = w.Next()) {
+          if (g.id == TS::WriterStats::kSequenceIdFieldNumber) seq = g.as_uint64();
+          if (g.id == TS::WriterStats::kBufferFieldNumber) buffer = g.as_uint32();
+        }
+        buffer_of_sequence[seq] = buffer;
+        break;
+      }
+    }
+  }
+  // Packet loss seen on each writer sequence, attributed to its buffer.
+  for (const auto& [seq, buffer] : buffer_of_sequence) {
+    auto it = ctx_->packet_loss_by_sequence.find(static_cast<uint32_t>(seq));
+    if (it == ctx_->packet_loss_by_sequence.end()) continue;
+    stats.IncrementIndexed(Stat::kTracedBufSequencePacketLoss, buffer, it->second);
+  }
+}
+
+void MetadataParser::OnImportFinished() {
+  writer_.SetInt("trace_size_bytes", static_cast<int64_t>(ctx_->trace_size_bytes));
+  if (!writer_.Has("trace_type")) writer_.SetString("trace_type", "proto");
+  writer_.SetInt("trace_time_clock_id", static_cast<int64_t>(ctx_->clock_tracker->trace_clock()));
+}
+
+}  // namespace fathom

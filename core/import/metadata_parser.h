@@ -1,0 +1,36 @@
+// Trace-level packets that become `metadata` rows or `stats` values:
+// SystemInfo, TraceConfig, TraceStats, Trigger, TracingServiceEvent and
+// TraceUuid, plus the keys every proto trace gets (trace_size_bytes, ...).
+#pragma once
+
+#include <cstdint>
+
+#include "core/import/metadata_writer.h"
+#include "core/import/proto_decoder.h"
+#include "core/import/trace_context.h"
+
+namespace fathom {
+
+class MetadataParser {
+ public:
+  explicit MetadataParser(TraceContext* ctx);
+
+  void ParseSystemInfo(proto::Bytes payload);
+  void ParseTraceConfig(proto::Bytes payload);
+  void ParseTraceStats(proto::Bytes payload);
+  void ParseTrigger(int64_t ts, proto::Bytes payload);
+  void ParseServiceEvent(int64_t ts, proto::Bytes payload);
+  void ParseTraceUuid(proto::Bytes payload);
+  void OnImportFinished();
+
+  MetadataWriter& writer() { return writer_; }
+
+ private:
+  void SetUuid(int64_t msb, int64_t lsb);
+
+  TraceContext* ctx_;
+  MetadataWriter writer_;
+  bool has_uuid_packet_ = false;
+};
+
+}  // namespace fathom

@@ -1,0 +1,26 @@
+// /proc snapshots: ProcessTree (processes, threads, names, parents, uids,
+// start times) and ProcessStats (per-process memory counters).
+#pragma once
+
+#include <cstdint>
+
+#include "core/import/proto_decoder.h"
+#include "core/import/trace_context.h"
+
+namespace fathom {
+
+class ProcessTreeParser {
+ public:
+  explicit ProcessTreeParser(TraceContext* ctx);
+
+  void ParseProcessTree(int64_t ts, proto::Bytes payload);
+  void ParseProcessStats(int64_t ts, proto::Bytes payload);
+
+ private:
+  void ParseProcess(proto::Bytes process);
+  void ParseProcessStatsEntry(int64_t ts, proto::Bytes process);
+
+  TraceContext* ctx_;
+};
+
+}  // namespace fathom

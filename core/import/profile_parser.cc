@@ -1,0 +1,479 @@
+#include "core/import/profile_parser.h"
+
+#include <algorithm>
+
+#include "core/import/clock_tracker.h"
+#include "core/import/process_tracker.h"
+#include "core/import/sequence_state.h"
+#include "core/import/trace_context.h"
+#include "perfetto/trace/interned_data.pb.h"
+#include "perfetto/trace/profiling/profile_common.pb.h"
+#include "perfetto/trace/profiling/profile_packet.pb.h"
+
+namespace fathom {
+
+using perfetto::protos::AddressSymbols;
+using perfetto::protos::ArtProcessMetadata;
+using perfetto::protos::InternedData;
+using perfetto::protos::InternedString;
+using perfetto::protos::JavaFrame;
+using perfetto::protos::JavaStack;
+using perfetto::protos::Line;
+using perfetto::protos::ModuleSymbols;
+using perfetto::protos::PerfSample;
+using perfetto::protos::ProfilePacket;
+using perfetto::protos::Profiling;
+using perfetto::protos::StackSample;
+using HeapSamples = perfetto::protos::ProfilePacket::ProcessHeapSamples;
+using HeapSample = perfetto::protos::ProfilePacket::HeapSample;
+
+// Android 10 heapprofd sends its strings/frames/callstacks/mappings inside the
+// ProfilePacket; they stay valid for the rest of the sequence. We copy them
+// because the packet memory is not ours to keep.
+struct ProfileParser::HeapprofdSequence : ProfileIdSource {
+  std::unordered_map<uint64_t, std::string> tables[6];  // by ProfileIdSource::Kind
+  const SequenceGeneration* gen = nullptr;              // InternedData fallback
+  std::optional<uint64_t> prev_index;
+  std::vector<PendingSample> pending;
+
+  std::optional<proto::Bytes> Get(Kind kind, uint64_t iid) const override {
+    // Function names, mapping paths and build ids share the one inline
+    // string table.
+    Kind table = (kind == kMappingPath || kind == kBuildId) ? kFunctionName : kind;
+    auto it = tables[table].find(iid);
+    if (it != tables[table].end())
+      return proto::Bytes{reinterpret_cast<const uint8_t*>(it->second.data()), it->second.size()};
+    if (gen) return InternedProfileIds(*gen).Get(kind, iid);
+    return std::nullopt;
+  }
+};
+
+namespace {
+
+uint64_t IidOf(proto::Bytes msg) {
+  proto::Decoder d(msg);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next())
+    if (f.id == 1) return f.as_uint64();  // every interned message has iid = 1
+  return 0;
+}
+
+const char* CpuModeName(uint64_t mode) {
+  switch (mode) {
+    case Profiling::MODE_KERNEL:
+      return "kernel";
+    case Profiling::MODE_USER:
+      return "user";
+    case Profiling::MODE_HYPERVISOR:
+      return "hypervisor";
+    case Profiling::MODE_GUEST_KERNEL:
+      return "guest_kernel";
+    case Profiling::MODE_GUEST_USER:
+      return "guest_user";
+    default:
+      return "unknown";
+  }
+}
+
+const char* UnwindErrorName(uint64_t e) {
+  static const char* kNames[] = {"UNWIND_ERROR_UNKNOWN",
+                                 "UNWIND_ERROR_NONE",
+                                 "UNWIND_ERROR_MEMORY_INVALID",
+                                 "UNWIND_ERROR_UNWIND_INFO",
+                                 "UNWIND_ERROR_UNSUPPORTED",
+                                 "UNWIND_ERROR_INVALID_MAP",
+                                 "UNWIND_ERROR_MAX_FRAMES_EXCEEDED",
+                                 "UNWIND_ERROR_REPEATED_FRAME",
+                                 "UNWIND_ERROR_INVALID_ELF",
+                                 "UNWIND_ERROR_SYSTEM_CALL",
+                                 "UNWIND_ERROR_THREAD_TIMEOUT",
+                                 "UNWIND_ERROR_THREAD_DOES_NOT_EXIST",
+                                 "UNWIND_ERROR_BAD_ARCH",
+                                 "UNWIND_ERROR_MAPS_PARSE",
+                                 "UNWIND_ERROR_INVALID_PARAMETER",
+                                 "UNWIND_ERROR_PTRACE_CALL"};
+  return e < std::size(kNames) ? kNames[e] : "UNWIND_ERROR_UNKNOWN";
+}
+
+// "void com.foo.Bar.baz(int, java.lang.String)" -> "com.foo.Bar.baz".
+std::string_view JavaMethodName(std::string_view m) {
+  size_t paren = m.find('(');
+  if (paren != std::string_view::npos) m = m.substr(0, paren);
+  size_t space = m.rfind(' ');
+  if (space != std::string_view::npos) m = m.substr(space + 1);
+  return m;
+}
+
+}  // namespace
+
+ProfileParser::ProfileParser(TraceContext* ctx) : ctx_(ctx), stacks_(ctx->storage.get()) {}
+ProfileParser::~ProfileParser() = default;
+
+ProfileParser::HeapprofdSequence& ProfileParser::Sequence(uint32_t seq_id) {
+  auto& p = sequences_[seq_id];
+  if (!p) p = std::make_unique<HeapprofdSequence>();
+  return *p;
+}
+
+void ProfileParser::ParseProfilePacket(int64_t ts, proto::Bytes payload,
+                                       const SequenceGeneration& gen) {
+  TraceStorage* s = ctx_->storage.get();
+  HeapprofdSequence& seq = Sequence(gen.sequence_id);
+  seq.gen = &gen;
+  bool continued = false;
+  std::optional<uint64_t> index;
+  std::vector<proto::Bytes> dumps;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    int table = -1;
+    switch (f.id) {
+      case ProfilePacket::kStringsFieldNumber:
+        table = ProfileIdSource::kFunctionName;
+        break;
+      case ProfilePacket::kFramesFieldNumber:
+        table = ProfileIdSource::kFrame;
+        break;
+      case ProfilePacket::kCallstacksFieldNumber:
+        table = ProfileIdSource::kCallstack;
+        break;
+      case ProfilePacket::kMappingsFieldNumber:
+        table = ProfileIdSource::kMapping;
+        break;
+      case ProfilePacket::kProcessDumpsFieldNumber:
+        dumps.push_back(f.bytes);
+        break;
+      case ProfilePacket::kContinuedFieldNumber:
+        continued = f.as_bool();
+        break;
+      case ProfilePacket::kIndexFieldNumber:
+        index = f.as_uint64();
+        break;
+    }
+    if (table >= 0) seq.tables[table][IidOf(f.bytes)] = std::string(f.bytes.AsString());
+  }
+  if (index) {
+    if (seq.prev_index ? *index != *seq.prev_index + 1 : *index != 0)
+      s->stats.Increment(Stat::kHeapprofdMissingPacket);
+    seq.prev_index = index;
+  }
+
+  for (proto::Bytes dump : dumps) {
+    int64_t pid = 0;
+    std::optional<int64_t> dump_ts;
+    StringId heap_name = kNullStringId;
+    std::vector<proto::Bytes> samples;
+    bool rejected = false, disconnected = false, overran = false, corrupted = false,
+         guardrail = false;
+    proto::Decoder dd(dump);
+    for (proto::Field f = dd.Next(); f.valid(); f = dd.Next()) {
+      switch (f.id) {
+        case HeapSamples::kPidFieldNumber:
+          pid = f.as_int64();
+          break;
+        case HeapSamples::kSamplesFieldNumber:
+          samples.push_back(f.bytes);
+          break;
+        case HeapSamples::kRejectedConcurrentFieldNumber:
+          rejected = f.as_bool();
+          break;
+        case HeapSamples::kDisconnectedFieldNumber:
+          disconnected = f.as_bool();
+          break;
+        case HeapSamples::kBufferOverranFieldNumber:
+          overran = f.as_bool();
+          break;
+        case HeapSamples::kBufferCorruptedFieldNumber:
+          corrupted = f.as_bool();
+          break;
+        case HeapSamples::kHitGuardrailFieldNumber:
+          guardrail = f.as_bool();
+          break;
+        case HeapSamples::kHeapNameFieldNumber:
+          heap_name = s->Intern(f.as_string());
+          break;
+        case HeapSamples::kTimestampFieldNumber:
+          // CLOCK_MONOTONIC_COARSE; keep the packet time if it cannot be converted.
+          dump_ts = ctx_->clock_tracker->ToTraceTime(kClockMonotonicCoarse, f.as_int64());
+          break;
+      }
+    }
+    if (rejected) s->stats.IncrementIndexed(Stat::kHeapprofdRejected, pid);
+    if (disconnected) s->stats.IncrementIndexed(Stat::kHeapprofdClientDisconnected, pid);
+    if (overran) s->stats.IncrementIndexed(Stat::kHeapprofdBufferOverran, pid);
+    if (corrupted) s->stats.IncrementIndexed(Stat::kHeapprofdBufferCorrupted, pid);
+    if (guardrail) s->stats.IncrementIndexed(Stat::kHeapprofdHitGuardrail, pid);
+    if (heap_name == kNullStringId) heap_name = s->Intern("libc.malloc");
+    uint32_t upid = ctx_->process_tracker->GetOrCreateProcess(pid);
+    int64_t t = dump_ts.value_or(ts);
+
+    for (proto::Bytes sample : samples) {
+      PendingSample p{upid, t, heap_name, 0, 0, 0, 0, 0};
+      std::optional<int64_t> max_size, max_count;
+      proto::Decoder sd(sample);
+      for (proto::Field f = sd.Next(); f.valid(); f = sd.Next()) {
+        switch (f.id) {
+          case HeapSample::kCallstackIdFieldNumber:
+            p.callstack_iid = f.as_uint64();
+            break;
+          case HeapSample::kSelfAllocatedFieldNumber:
+            p.alloc_size = f.as_int64();
+            break;
+          case HeapSample::kSelfFreedFieldNumber:
+            p.free_size = f.as_int64();
+            break;
+          case HeapSample::kAllocCountFieldNumber:
+            p.alloc_count = f.as_int64();
+            break;
+          case HeapSample::kFreeCountFieldNumber:
+            p.free_count = f.as_int64();
+            break;
+          case HeapSample::kSelfMaxFieldNumber:
+            max_size = f.as_int64();
+            break;
+          case HeapSample::kSelfMaxCountFieldNumber:
+            max_count = f.as_int64();
+            break;
+        }
+      }
+      if (max_size || max_count) {
+        // dump_at_max: what was live at the peak; nothing freed.
+        p.alloc_size = max_size.value_or(0);
+        p.alloc_count = max_count.value_or(0);
+        p.free_size = p.free_count = 0;
+      }
+      seq.pending.push_back(p);
+    }
+  }
+  // A dump split over several packets is complete with the last one: only
+  // then are all the strings/frames it references known.
+  if (!continued) CommitDump(seq, gen);
+}
+
+void ProfileParser::CommitDump(HeapprofdSequence& seq, const SequenceGeneration& gen) {
+  TraceStorage* s = ctx_->storage.get();
+  seq.gen = &gen;
+  auto& table = s->profile.heap_profile_allocation;
+  for (const PendingSample& p : seq.pending) {
+    auto callsite = stacks_.ResolveCallstack(seq, &seq, p.callstack_iid);
+    if (!callsite) continue;
+    std::array<int64_t, 4>& prev = previous_[{p.upid, p.heap_name, *callsite}];
+    int64_t alloc_count = p.alloc_count - prev[0], alloc_size = p.alloc_size - prev[1];
+    int64_t free_count = p.free_count - prev[2], free_size = p.free_size - prev[3];
+    if (alloc_count < 0 || alloc_size < 0 || free_count < 0 || free_size < 0) {
+      s->stats.Increment(Stat::kHeapprofdMalformedSample);
+      continue;
+    }
+    if (alloc_count || alloc_size)
+      table.Insert(p.ts, p.upid, p.heap_name, *callsite, alloc_count, alloc_size);
+    if (free_count || free_size)
+      table.Insert(p.ts, p.upid, p.heap_name, *callsite, -free_count, -free_size);
+    prev = {p.alloc_count, p.alloc_size, p.free_count, p.free_size};
+    s->UpdateBounds(p.ts);
+  }
+  seq.pending.clear();
+  // The next dump may redefine inline ids.
+  stacks_.ClearCache(&seq);
+}
+
+void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
+                                    const SequenceGeneration& gen) {
+  TraceStorage* s = ctx_->storage.get();
+  std::optional<uint32_t> cpu;
+  int64_t pid = 0, tid = 0;
+  uint64_t callstack_iid = 0, cpu_mode = 0;
+  std::optional<uint64_t> unwind_error;
+  bool not_a_sample = false;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case PerfSample::kCpuFieldNumber:
+        cpu = f.as_uint32();
+        break;
+      case PerfSample::kPidFieldNumber:
+        pid = f.as_uint32();
+        break;
+      case PerfSample::kTidFieldNumber:
+        tid = f.as_uint32();
+        break;
+      case PerfSample::kCallstackIidFieldNumber:
+        callstack_iid = f.as_uint64();
+        break;
+      case PerfSample::kCpuModeFieldNumber:
+        cpu_mode = f.as_uint64();
+        break;
+      case PerfSample::kUnwindErrorFieldNumber:
+        unwind_error = f.as_uint64();
+        break;
+      case PerfSample::kKernelRecordsLostFieldNumber:
+        s->stats.Increment(Stat::kPerfKernelRecordsLost, f.as_int64());
+        not_a_sample = true;
+        break;
+      case PerfSample::kSampleSkippedReasonFieldNumber:
+        s->stats.Increment(Stat::kPerfSamplesSkipped);
+        not_a_sample = true;
+        break;
+      case PerfSample::kProducerEventFieldNumber:
+        not_a_sample = true;
+        break;
+    }
+  }
+  if (not_a_sample) return;
+  uint32_t utid = ctx_->process_tracker->UpdateThread(tid, pid);
+  std::optional<uint32_t> callsite;
+  if (callstack_iid) {
+    InternedProfileIds ids(gen);
+    callsite = stacks_.ResolveCallstack(ids, &gen, callstack_iid);
+  }
+  StringId unwind = unwind_error ? s->Intern(UnwindErrorName(*unwind_error)) : kNullStringId;
+  s->profile.perf_sample.Insert(ts, utid, cpu, s->Intern(CpuModeName(cpu_mode)), callsite, unwind);
+  s->UpdateBounds(ts);
+}
+
+void ProfileParser::ParseStackSample(int64_t ts, proto::Bytes payload,
+                                     const SequenceGeneration& gen) {
+  // Only the callstack is imported (so frames and callsites exist); the
+  // generic profiler sample table is not modelled yet.
+  (void)ts;
+  InternedProfileIds ids(gen);
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == StackSample::kCallstackIidFieldNumber)
+      stacks_.ResolveCallstack(ids, &gen, f.as_uint64());
+    else if (f.id == StackSample::kCallstackFieldNumber)
+      stacks_.ResolveCallstackMessage(ids, &gen, f.bytes);
+  }
+}
+
+void ProfileParser::ParseModuleSymbols(proto::Bytes payload) {
+  TraceStorage* s = ctx_->storage.get();
+  std::string_view path, build_id;
+  std::vector<proto::Bytes> addresses;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == ModuleSymbols::kPathFieldNumber) path = f.as_string();
+    if (f.id == ModuleSymbols::kBuildIdFieldNumber) build_id = f.as_string();
+    if (f.id == ModuleSymbols::kAddressSymbolsFieldNumber) addresses.push_back(f.bytes);
+  }
+  StringId path_id = s->strings.Find(path);
+  StringId build_id_id =
+      build_id.empty() ? kNullStringId : s->strings.Find(BuildIdToDisplay(build_id));
+  auto& mappings = s->profile.stack_profile_mapping;
+  auto& frames = s->profile.stack_profile_frame;
+  auto& symbols = s->profile.stack_profile_symbol;
+  for (uint32_t m = 0; m < mappings.row_count(); ++m) {
+    bool match = build_id_id != kNullStringId
+                     ? mappings.build_id[m] == build_id_id
+                     : (path_id != kNullStringId && mappings.name[m] == path_id);
+    if (!match) continue;
+    std::vector<uint32_t> mapping_frames = stacks_.FramesOfMapping(m);
+    for (proto::Bytes a : addresses) {
+      int64_t address = 0;
+      std::vector<proto::Bytes> lines;
+      proto::Decoder ad(a);
+      for (proto::Field f = ad.Next(); f.valid(); f = ad.Next()) {
+        if (f.id == AddressSymbols::kAddressFieldNumber) address = f.as_int64();
+        if (f.id == AddressSymbols::kLinesFieldNumber) lines.push_back(f.bytes);
+      }
+      if (lines.empty()) continue;
+      for (uint32_t frame : mapping_frames) {
+        if (frames.rel_pc[frame] != address) continue;
+        uint32_t set_id = symbols.row_count();
+        for (proto::Bytes line : lines) {
+          StringId fn = kNullStringId, file = kNullStringId;
+          std::optional<uint32_t> line_no;
+          proto::Decoder ld(line);
+          for (proto::Field f = ld.Next(); f.valid(); f = ld.Next()) {
+            if (f.id == Line::kFunctionNameFieldNumber) fn = s->Intern(f.as_string());
+            if (f.id == Line::kSourceFileNameFieldNumber) file = s->Intern(f.as_string());
+            if (f.id == Line::kLineNumberFieldNumber) line_no = f.as_uint32();
+          }
+          symbols.Insert(set_id, fn, file, line_no);
+        }
+        frames.symbol_set_id.Set(frame, set_id);
+      }
+    }
+  }
+}
+
+void ProfileParser::ParseArtProcessMetadata(int64_t ts, proto::Bytes payload) {
+  TraceStorage* s = ctx_->storage.get();
+  int64_t pid = 0;
+  int64_t alloc_size = 0, total_free = 0, until_oom = 0;
+  StringId error_msg = kNullStringId;
+  std::optional<proto::Bytes> stack;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case ArtProcessMetadata::kPidFieldNumber:
+        pid = f.as_int32();
+        break;
+      case ArtProcessMetadata::kOomAllocationSizeFieldNumber:
+        alloc_size = f.as_int64();
+        break;
+      case ArtProcessMetadata::kOomTotalBytesFreeFieldNumber:
+        total_free = f.as_int64();
+        break;
+      case ArtProcessMetadata::kOomFreeBytesUntilOomFieldNumber:
+        until_oom = f.as_int64();
+        break;
+      case ArtProcessMetadata::kOomErrorMsgFieldNumber:
+        error_msg = s->Intern(f.as_string());
+        break;
+      case ArtProcessMetadata::kOomThreadJavaStackFieldNumber:
+        stack = f.bytes;
+        break;
+    }
+  }
+  if (!stack) return;
+  uint32_t upid = ctx_->process_tracker->GetOrCreateProcess(pid);
+  uint32_t utid = ctx_->process_tracker->UpdateThread(pid, pid);
+
+  // The OOME belongs to the heap dump of the same process and time.
+  auto& graphs = s->profile.heap_graph;
+  std::optional<uint32_t> graph;
+  for (uint32_t i = 0; i < graphs.row_count(); ++i)
+    if (graphs.upid[i] == upid && graphs.ts[i] == ts) graph = i;
+  if (!graph) graph = graphs.Insert(ts, upid, std::nullopt);
+  s->profile.heap_graph_java_oome_details.Insert(*graph, alloc_size, total_free, until_oom,
+                                                 error_msg);
+
+  // Java frames come leaf first; callsites are built root first. Each
+  // (method, file, line) is its own frame so its symbol keeps the line.
+  std::vector<proto::Bytes> java_frames;
+  proto::Decoder sd(*stack);
+  for (proto::Field f = sd.Next(); f.valid(); f = sd.Next())
+    if (f.id == JavaStack::kFramesFieldNumber) java_frames.push_back(f.bytes);
+  uint32_t mapping = stacks_.InternMapping(kNullStringId, 0, 0, 0, 0, 0, s->Intern("JAVA"));
+  auto& frames = s->profile.stack_profile_frame;
+  auto& symbols = s->profile.stack_profile_symbol;
+  std::optional<uint32_t> callsite;
+  for (auto it = java_frames.rbegin(); it != java_frames.rend(); ++it) {
+    std::string_view method, file;
+    std::optional<uint32_t> line;
+    proto::Decoder fd(*it);
+    for (proto::Field f = fd.Next(); f.valid(); f = fd.Next()) {
+      if (f.id == JavaFrame::kMethodNameFieldNumber) method = f.as_string();
+      if (f.id == JavaFrame::kSourceFileFieldNumber) file = f.as_string();
+      if (f.id == JavaFrame::kLineNumberFieldNumber) line = f.as_uint32();
+    }
+    StringId name = s->Intern(JavaMethodName(method));
+    StringId file_id = file.empty() ? kNullStringId : s->Intern(file);
+    auto key = std::make_tuple(name, file_id, line.value_or(0));
+    auto [fit, inserted] = java_frames_.try_emplace(key, 0);
+    if (inserted) {
+      fit->second = frames.Insert(name, mapping, 0, kNullStringId);
+      uint32_t set_id = symbols.row_count();
+      symbols.Insert(set_id, name, file_id, line);
+      frames.symbol_set_id.Set(fit->second, set_id);
+    }
+    callsite = stacks_.InternCallsite(callsite, fit->second);
+  }
+  s->profile.heap_graph_thread_callsite.Insert(*graph, utid, callsite);
+}
+
+void ProfileParser::OnImportFinished() {
+  for (auto& [id, seq] : sequences_) {
+    if (!seq->pending.empty() && seq->gen) CommitDump(*seq, *seq->gen);
+  }
+}
+
+}  // namespace fathom

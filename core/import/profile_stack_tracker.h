@@ -1,0 +1,90 @@
+// Interns the callstacks of every profiler (heapprofd, perf, StackSample, ART
+// OOME stacks) into stack_profile_mapping / frame / callsite, deduplicating
+// equal mappings, frames and (parent, frame) callsites across sequences.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "core/import/proto_decoder.h"
+#include "core/storage/trace_storage.h"
+
+namespace fathom {
+
+struct SequenceGeneration;
+
+// Where a sequence's profile ids (strings, frames, callstacks, mappings) are
+// looked up: the ProfilePacket's own tables (Android 10) or InternedData.
+// Returns serialized messages; strings are InternedString messages.
+class ProfileIdSource {
+ public:
+  enum Kind { kFunctionName, kMappingPath, kBuildId, kFrame, kCallstack, kMapping };
+  virtual ~ProfileIdSource() = default;
+  virtual std::optional<proto::Bytes> Get(Kind kind, uint64_t iid) const = 0;
+};
+
+// InternedData lookup of one sequence generation.
+class InternedProfileIds : public ProfileIdSource {
+ public:
+  explicit InternedProfileIds(const SequenceGeneration& gen) : gen_(gen) {}
+  std::optional<proto::Bytes> Get(Kind kind, uint64_t iid) const override;
+
+ private:
+  const SequenceGeneration& gen_;
+};
+
+class StackProfileTracker {
+ public:
+  explicit StackProfileTracker(TraceStorage* storage) : storage_(storage) {}
+
+  // Callsite id of the leaf of callstack `iid`, or nullopt when the callstack
+  // is unknown or empty. `cache_key` identifies the id namespace (e.g. the
+  // sequence generation) so repeated lookups are O(1).
+  std::optional<uint32_t> ResolveCallstack(const ProfileIdSource& ids, const void* cache_key,
+                                           uint64_t iid);
+  // Same for an inline Callstack message (StackSample.callstack).
+  std::optional<uint32_t> ResolveCallstackMessage(const ProfileIdSource& ids, const void* cache_key,
+                                                  proto::Bytes callstack);
+  // Forget cached ids of `cache_key` (its tables were redefined).
+  void ClearCache(const void* cache_key);
+
+  uint32_t InternMapping(StringId build_id, int64_t exact_offset, int64_t start_offset,
+                         int64_t start, int64_t end, int64_t load_bias, StringId name);
+  uint32_t InternFrame(uint32_t mapping, int64_t rel_pc, StringId name, StringId type);
+  uint32_t InternCallsite(std::optional<uint32_t> parent, uint32_t frame);
+
+  // Frames of a mapping with the given (name, build_id), for offline
+  // symbolization (ModuleSymbols).
+  std::vector<uint32_t> FramesOfMapping(uint32_t mapping) const;
+
+ private:
+  struct Cache {
+    std::unordered_map<uint64_t, uint32_t> frames, mappings;
+    std::unordered_map<uint64_t, std::optional<uint32_t>> callstacks;
+  };
+  std::optional<uint32_t> ResolveFrame(const ProfileIdSource& ids, Cache& cache, uint64_t iid);
+  std::optional<uint32_t> ResolveMapping(const ProfileIdSource& ids, Cache& cache, uint64_t iid);
+  std::optional<std::string_view> ResolveString(const ProfileIdSource& ids,
+                                                ProfileIdSource::Kind kind, uint64_t iid);
+  std::optional<uint32_t> CallsiteOfFrames(const ProfileIdSource& ids, Cache& cache,
+                                           proto::Bytes callstack);
+
+  TraceStorage* storage_;
+  std::unordered_map<const void*, Cache> caches_;
+  std::map<std::tuple<StringId, int64_t, int64_t, int64_t, int64_t, int64_t, StringId>, uint32_t>
+      mapping_ids_;
+  std::map<std::tuple<uint32_t, int64_t, StringId, StringId>, uint32_t> frame_ids_;
+  std::map<std::pair<int64_t, uint32_t>, uint32_t> callsite_ids_;  // (parent or -1, frame)
+  std::unordered_map<uint32_t, std::vector<uint32_t>> frames_by_mapping_;
+};
+
+// Build ids arrive as raw bytes: hex-encode them unless already printable.
+std::string BuildIdToDisplay(std::string_view raw);
+
+}  // namespace fathom

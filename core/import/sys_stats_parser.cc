@@ -1,0 +1,355 @@
+#include "core/import/sys_stats_parser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "core/import/track_tracker.h"
+#include "perfetto/common/sys_stats_counters.pb.h"
+#include "perfetto/trace/sys_stats/sys_stats.pb.h"
+#include "perfetto/trace/system_info.pb.h"
+
+namespace fathom {
+
+namespace pp = perfetto::protos;
+
+namespace {
+
+// /proc/meminfo key of each MeminfoCounters value (the enum names are not
+// mechanically convertible: "Active(anon)", "SReclaimable", ...).
+constexpr std::pair<pp::MeminfoCounters, const char*> kMeminfoKeys[] = {
+    {pp::MEMINFO_MEM_TOTAL, "MemTotal"},
+    {pp::MEMINFO_MEM_FREE, "MemFree"},
+    {pp::MEMINFO_MEM_AVAILABLE, "MemAvailable"},
+    {pp::MEMINFO_BUFFERS, "Buffers"},
+    {pp::MEMINFO_CACHED, "Cached"},
+    {pp::MEMINFO_SWAP_CACHED, "SwapCached"},
+    {pp::MEMINFO_ACTIVE, "Active"},
+    {pp::MEMINFO_INACTIVE, "Inactive"},
+    {pp::MEMINFO_ACTIVE_ANON, "Active(anon)"},
+    {pp::MEMINFO_INACTIVE_ANON, "Inactive(anon)"},
+    {pp::MEMINFO_ACTIVE_FILE, "Active(file)"},
+    {pp::MEMINFO_INACTIVE_FILE, "Inactive(file)"},
+    {pp::MEMINFO_UNEVICTABLE, "Unevictable"},
+    {pp::MEMINFO_MLOCKED, "Mlocked"},
+    {pp::MEMINFO_SWAP_TOTAL, "SwapTotal"},
+    {pp::MEMINFO_SWAP_FREE, "SwapFree"},
+    {pp::MEMINFO_DIRTY, "Dirty"},
+    {pp::MEMINFO_WRITEBACK, "Writeback"},
+    {pp::MEMINFO_ANON_PAGES, "AnonPages"},
+    {pp::MEMINFO_MAPPED, "Mapped"},
+    {pp::MEMINFO_SHMEM, "Shmem"},
+    {pp::MEMINFO_SLAB, "Slab"},
+    {pp::MEMINFO_SLAB_RECLAIMABLE, "SReclaimable"},
+    {pp::MEMINFO_SLAB_UNRECLAIMABLE, "SUnreclaim"},
+    {pp::MEMINFO_KERNEL_STACK, "KernelStack"},
+    {pp::MEMINFO_PAGE_TABLES, "PageTables"},
+    {pp::MEMINFO_COMMIT_LIMIT, "CommitLimit"},
+    {pp::MEMINFO_COMMITED_AS, "Committed_AS"},
+    {pp::MEMINFO_VMALLOC_TOTAL, "VmallocTotal"},
+    {pp::MEMINFO_VMALLOC_USED, "VmallocUsed"},
+    {pp::MEMINFO_VMALLOC_CHUNK, "VmallocChunk"},
+    {pp::MEMINFO_CMA_TOTAL, "CmaTotal"},
+    {pp::MEMINFO_CMA_FREE, "CmaFree"},
+};
+
+const char* PsiResourceKey(int64_t resource) {
+  using R = pp::SysStats::PsiSample;
+  switch (resource) {
+    case R::PSI_RESOURCE_CPU_SOME:
+      return "psi.cpu.some";
+    case R::PSI_RESOURCE_CPU_FULL:
+      return "psi.cpu.full";
+    case R::PSI_RESOURCE_IO_SOME:
+      return "psi.io.some";
+    case R::PSI_RESOURCE_IO_FULL:
+      return "psi.io.full";
+    case R::PSI_RESOURCE_MEMORY_SOME:
+      return "psi.mem.some";
+    case R::PSI_RESOURCE_MEMORY_FULL:
+      return "psi.mem.full";
+    default:
+      return nullptr;
+  }
+}
+
+// Calls fn(value) for each element of a repeated varint field occurrence,
+// packed or not.
+template <typename Fn>
+void ForEachVarint(const proto::Field& f, Fn fn) {
+  if (f.type == proto::WireType::kLengthDelimited) {
+    proto::PackedVarints pv(f.bytes);
+    for (uint64_t v; pv.Next(&v);) fn(v);
+  } else {
+    fn(f.int_value);
+  }
+}
+
+}  // namespace
+
+SysStatsParser::SysStatsParser(TraceContext* ctx) : ctx_(ctx) {
+  for (const auto& [key, name] : kMeminfoKeys) {
+    if (static_cast<size_t>(key) >= meminfo_names_.size()) meminfo_names_.resize(key + 1);
+    meminfo_names_[key] = name;
+  }
+  // /proc/vmstat keys are the enum names, lower-cased, without the prefix.
+  const auto* desc = pp::VmstatCounters_descriptor();
+  for (int i = 0; i < desc->value_count(); ++i) {
+    const auto* v = desc->value(i);
+    if (v->number() <= 0) continue;
+    std::string name = v->name().substr(std::string("VMSTAT_").size());
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    if (static_cast<size_t>(v->number()) >= vmstat_names_.size())
+      vmstat_names_.resize(v->number() + 1);
+    vmstat_names_[v->number()] = name;
+  }
+}
+
+void SysStatsParser::PushGlobal(int64_t ts, std::string_view name, std::string_view type,
+                                double value) {
+  TraceStorage* s = ctx_->storage.get();
+  uint32_t track = ctx_->track_tracker->InternGlobalCounterTrack(s->Intern(name), s->Intern(type));
+  ctx_->track_tracker->PushCounter(ts, value, track);
+}
+
+void SysStatsParser::PushCpu(int64_t ts, uint32_t cpu, std::string_view name, std::string_view type,
+                             double value) {
+  TraceStorage* s = ctx_->storage.get();
+  uint32_t track =
+      ctx_->track_tracker->InternCpuCounterTrack(cpu, s->Intern(name), s->Intern(type));
+  ctx_->track_tracker->PushCounter(ts, value, track);
+}
+
+void SysStatsParser::ParseSysStats(int64_t ts, proto::Bytes payload) {
+  using SS = pp::SysStats;
+  Stats& stats = ctx_->storage->stats;
+  uint32_t cpufreq_cpu = 0;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case SS::kMeminfoFieldNumber:
+      case SS::kVmstatFieldNumber: {
+        // MeminfoValue and VmstatValue share their layout (key = 1, value = 2).
+        uint64_t key = 0, value = 0;
+        proto::Decoder kv(f.bytes);
+        for (proto::Field g = kv.Next(); g.valid(); g = kv.Next()) {
+          if (g.id == SS::MeminfoValue::kKeyFieldNumber) key = g.as_uint64();
+          if (g.id == SS::MeminfoValue::kValueFieldNumber) value = g.as_uint64();
+        }
+        bool meminfo = f.id == SS::kMeminfoFieldNumber;
+        const auto& names = meminfo ? meminfo_names_ : vmstat_names_;
+        if (key >= names.size() || names[key].empty()) {
+          stats.Increment(meminfo ? Stat::kMeminfoUnknownKeys : Stat::kVmstatUnknownKeys);
+          break;
+        }
+        // meminfo is in kB; the trace processor keeps bytes.
+        PushGlobal(ts, names[key], meminfo ? "meminfo" : "vmstat",
+                   meminfo ? static_cast<double>(value) * 1024 : static_cast<double>(value));
+        break;
+      }
+      case SS::kCpuStatFieldNumber: {
+        using CT = SS::CpuTimes;
+        std::optional<uint32_t> cpu;
+        std::vector<std::pair<const char*, uint64_t>> times;
+        proto::Decoder ct(f.bytes);
+        for (proto::Field g = ct.Next(); g.valid(); g = ct.Next()) {
+          switch (g.id) {
+            case CT::kCpuIdFieldNumber:
+              cpu = g.as_uint32();
+              break;
+            case CT::kUserNsFieldNumber:
+              times.emplace_back("cpu.times.user_ns", g.int_value);
+              break;
+            case CT::kUserNiceNsFieldNumber:
+              times.emplace_back("cpu.times.user_nice_ns", g.int_value);
+              break;
+            case CT::kSystemModeNsFieldNumber:
+              times.emplace_back("cpu.times.system_mode_ns", g.int_value);
+              break;
+            case CT::kIdleNsFieldNumber:
+              times.emplace_back("cpu.times.idle_ns", g.int_value);
+              break;
+            case CT::kIoWaitNsFieldNumber:
+              times.emplace_back("cpu.times.io_wait_ns", g.int_value);
+              break;
+            case CT::kIrqNsFieldNumber:
+              times.emplace_back("cpu.times.irq_ns", g.int_value);
+              break;
+            case CT::kSoftirqNsFieldNumber:
+              times.emplace_back("cpu.times.softirq_ns", g.int_value);
+              break;
+            case CT::kStealNsFieldNumber:
+              times.emplace_back("cpu.times.steal_ns", g.int_value);
+              break;
+          }
+        }
+        if (!cpu) {
+          stats.Increment(Stat::kInvalidCpuTimes);
+          break;
+        }
+        for (const auto& [name, v] : times)
+          PushCpu(ts, *cpu, name, "cpustat", static_cast<double>(v));
+        break;
+      }
+      case SS::kNumForksFieldNumber:
+        PushGlobal(ts, "num_forks", "num_forks", static_cast<double>(f.int_value));
+        break;
+      case SS::kNumIrqTotalFieldNumber:
+        PushGlobal(ts, "num_irq_total", "num_irq_total", static_cast<double>(f.int_value));
+        break;
+      case SS::kNumSoftirqTotalFieldNumber:
+        PushGlobal(ts, "num_softirq_total", "num_softirq_total", static_cast<double>(f.int_value));
+        break;
+      case SS::kNumIrqFieldNumber:
+      case SS::kNumSoftirqFieldNumber: {
+        int64_t irq = 0;
+        uint64_t count = 0;
+        proto::Decoder ic(f.bytes);
+        for (proto::Field g = ic.Next(); g.valid(); g = ic.Next()) {
+          if (g.id == SS::InterruptCount::kIrqFieldNumber) irq = g.as_int32();
+          if (g.id == SS::InterruptCount::kCountFieldNumber) count = g.as_uint64();
+        }
+        bool soft = f.id == SS::kNumSoftirqFieldNumber;
+        std::string name =
+            std::string(soft ? "num_softirq" : "num_irq") + " (id: " + std::to_string(irq) + ")";
+        PushGlobal(ts, name, soft ? "num_softirq" : "num_irq", static_cast<double>(count));
+        break;
+      }
+      case SS::kDevfreqFieldNumber: {
+        std::string_view key;
+        uint64_t value = 0;
+        proto::Decoder dv(f.bytes);
+        for (proto::Field g = dv.Next(); g.valid(); g = dv.Next()) {
+          if (g.id == SS::DevfreqValue::kKeyFieldNumber) key = g.as_string();
+          if (g.id == SS::DevfreqValue::kValueFieldNumber) value = g.as_uint64();
+        }
+        PushGlobal(ts, key, "clock_frequency", static_cast<double>(value));
+        break;
+      }
+      case SS::kCpufreqKhzFieldNumber:
+        ForEachVarint(f, [&](uint64_t v) {
+          PushCpu(ts, cpufreq_cpu++, "cpufreq", "cpu_frequency", static_cast<double>(v));
+        });
+        break;
+      case SS::kGpufreqMhzFieldNumber:
+        ForEachVarint(f, [&](uint64_t v) {
+          PushGlobal(ts, "gpufreq", "gpu_frequency", static_cast<double>(v));
+        });
+        break;
+      case SS::kPsiFieldNumber: {
+        int64_t resource = 0;
+        uint64_t total = 0;
+        proto::Decoder ps(f.bytes);
+        for (proto::Field g = ps.Next(); g.valid(); g = ps.Next()) {
+          if (g.id == SS::PsiSample::kResourceFieldNumber) resource = g.as_int64();
+          if (g.id == SS::PsiSample::kTotalNsFieldNumber) total = g.as_uint64();
+        }
+        if (const char* key = PsiResourceKey(resource)) {
+          PushGlobal(ts, key, "psi", static_cast<double>(total));
+        } else {
+          stats.Increment(Stat::kPsiUnknownResource);
+        }
+        break;
+      }
+      case SS::kThermalZoneFieldNumber: {
+        std::string_view type;
+        uint64_t temp = 0;
+        proto::Decoder tz(f.bytes);
+        for (proto::Field g = tz.Next(); g.valid(); g = tz.Next()) {
+          if (g.id == SS::ThermalZone::kTypeFieldNumber) type = g.as_string();
+          if (g.id == SS::ThermalZone::kTempFieldNumber) temp = g.as_uint64();
+        }
+        PushGlobal(ts, type, "thermal_temperature_sys", static_cast<double>(temp));
+        break;
+      }
+      case SS::kCpuidleStateFieldNumber: {
+        uint32_t cpu = 0;
+        std::vector<std::pair<std::string_view, uint64_t>> entries;
+        proto::Decoder cs(f.bytes);
+        for (proto::Field g = cs.Next(); g.valid(); g = cs.Next()) {
+          if (g.id == SS::CpuIdleState::kCpuIdFieldNumber) cpu = g.as_uint32();
+          if (g.id != SS::CpuIdleState::kCpuidleStateEntryFieldNumber) continue;
+          std::string_view state;
+          uint64_t dur = 0;
+          proto::Decoder e(g.bytes);
+          for (proto::Field h = e.Next(); h.valid(); h = e.Next()) {
+            if (h.id == SS::CpuIdleStateEntry::kStateFieldNumber) state = h.as_string();
+            if (h.id == SS::CpuIdleStateEntry::kDurationUsFieldNumber) dur = h.as_uint64();
+          }
+          entries.emplace_back(state, dur);
+        }
+        for (const auto& [state, dur] : entries) {
+          std::string name = "cpuidle" + std::to_string(cpu) + "." + std::string(state);
+          PushCpu(ts, cpu, name, "cpu_idle_state", static_cast<double>(dur));
+        }
+        break;
+      }
+    }
+  }
+}
+
+void SysStatsParser::ParseCpuInfo(proto::Bytes payload) {
+  using CI = pp::CpuInfo;
+  struct Cpu {
+    uint32_t cpu;
+    std::string_view processor;
+    std::vector<uint32_t> freqs;
+    std::optional<uint32_t> capacity;
+  };
+  std::vector<Cpu> cpus;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id != CI::kCpusFieldNumber) continue;
+    Cpu c{static_cast<uint32_t>(cpus.size()), {}, {}, std::nullopt};
+    proto::Decoder cd(f.bytes);
+    for (proto::Field g = cd.Next(); g.valid(); g = cd.Next()) {
+      if (g.id == CI::Cpu::kProcessorFieldNumber) c.processor = g.as_string();
+      if (g.id == CI::Cpu::kCapacityFieldNumber) c.capacity = g.as_uint32();
+      if (g.id == CI::Cpu::kFrequenciesFieldNumber)
+        ForEachVarint(g, [&](uint64_t v) { c.freqs.push_back(static_cast<uint32_t>(v)); });
+    }
+    cpus.push_back(std::move(c));
+  }
+  if (cpus.empty()) return;
+
+  // Clusters: CPUs of equal capacity (ARM's own heterogeneity measure) share
+  // a cluster; without capacities, CPUs of equal maximum frequency do.
+  std::vector<uint32_t> cluster(cpus.size(), 0);
+  bool all_capacity =
+      std::all_of(cpus.begin(), cpus.end(), [](const Cpu& c) { return c.capacity; });
+  bool all_freqs =
+      std::all_of(cpus.begin(), cpus.end(), [](const Cpu& c) { return !c.freqs.empty(); });
+  if (all_capacity || all_freqs) {
+    std::vector<std::pair<uint32_t, uint32_t>> key_cpu;  // (capacity or max freq, cpu)
+    for (const Cpu& c : cpus) {
+      uint32_t key = all_capacity ? *c.capacity : *std::max_element(c.freqs.begin(), c.freqs.end());
+      key_cpu.emplace_back(key, c.cpu);
+    }
+    std::stable_sort(key_cpu.begin(), key_cpu.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    uint32_t id = 0;
+    for (size_t i = 0; i < key_cpu.size(); ++i) {
+      if (i > 0 && key_cpu[i].first > key_cpu[i - 1].first) ++id;
+      cluster[key_cpu[i].second] = id;
+    }
+  }
+
+  TraceStorage* s = ctx_->storage.get();
+  for (const Cpu& c : cpus) {
+    StringId proc = s->Intern(c.processor);
+    std::optional<uint32_t> row;
+    for (uint32_t r = 0; r < s->cpu.row_count(); ++r)
+      if (s->cpu.cpu.Get(r) == c.cpu) row = r;
+    if (row) {
+      s->cpu.cluster_id.Set(*row, cluster[c.cpu]);
+      s->cpu.processor.Set(*row, proc);
+    } else {
+      row = s->cpu.Insert(c.cpu, cluster[c.cpu], proc);
+    }
+    if (c.capacity) s->cpu.capacity.Set(*row, *c.capacity);
+    for (uint32_t freq : c.freqs) s->cpu_freq.Insert(c.cpu, freq);
+  }
+}
+
+}  // namespace fathom

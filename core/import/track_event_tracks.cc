@@ -1,0 +1,173 @@
+#include "core/import/track_event_tracks.h"
+
+#include "core/import/args_tracker.h"
+#include "core/import/process_tracker.h"
+#include "core/import/track_tracker.h"
+
+namespace fathom {
+namespace {
+// Parent chains longer than this (or looping) are treated as broken.
+constexpr int kMaxAncestors = 10;
+}  // namespace
+
+TrackEventTracker::TrackEventTracker(TraceContext* ctx) : ctx_(ctx) {}
+
+void TrackEventTracker::Reserve(uint64_t uuid, const TrackReservation& r) {
+  auto [it, inserted] = reservations_.emplace(uuid, r);
+  if (inserted) return;
+  if (!it->second.SameKind(r)) {
+    // A uuid must keep describing the same thread/process/parent.
+    ctx_->storage->stats.Increment(Stat::kTrackEventTokenizerErrors);
+    return;
+  }
+  if (it->second.name == kNullStringId) it->second.name = r.name;
+}
+
+const TrackReservation* TrackEventTracker::GetReservation(uint64_t uuid) const {
+  auto it = reservations_.find(uuid);
+  return it == reservations_.end() ? nullptr : &it->second;
+}
+
+std::optional<TrackEventTracker::Resolved> TrackEventTracker::Resolve(uint64_t uuid) {
+  return ResolveImpl(uuid, 0);
+}
+
+std::optional<TrackEventTracker::Resolved> TrackEventTracker::ResolveImpl(uint64_t uuid,
+                                                                          int depth) {
+  if (auto it = resolved_.find(uuid); it != resolved_.end()) return it->second;
+  auto rit = reservations_.find(uuid);
+  if (rit == reservations_.end() || depth > kMaxAncestors) return std::nullopt;
+  const TrackReservation r = rit->second;
+  ProcessTracker* procs = ctx_->process_tracker.get();
+  Resolved res;
+  res.is_counter = r.is_counter;
+  res.use_separate_track = r.use_separate_track;
+  if (r.tid) {
+    uint32_t utid = procs->UpdateThread(*r.tid, r.pid.value_or(0));
+    auto [it, inserted] = uuid_by_utid_.emplace(utid, uuid);
+    if (!inserted && it->second != uuid) {
+      // Another descriptor already owns this live thread: the tid was reused.
+      utid = procs->StartNewThread(std::nullopt, *r.tid);
+      utid = procs->UpdateThread(*r.tid, r.pid.value_or(0));
+      uuid_by_utid_[utid] = uuid;
+    }
+    res.scope = Resolved::kThread;
+    res.utid = utid;
+    res.is_root = true;
+  } else if (r.pid) {
+    uint32_t upid = procs->GetOrCreateProcess(*r.pid);
+    auto [it, inserted] = uuid_by_upid_.emplace(upid, uuid);
+    if (!inserted && it->second != uuid) {
+      // Same for a reused pid.
+      upid = procs->StartNewProcess(std::nullopt, std::nullopt, *r.pid, kNullStringId,
+                                    ThreadNamePriority::kTrackDescriptor);
+      uuid_by_upid_[upid] = uuid;
+    }
+    res.scope = Resolved::kProcess;
+    res.upid = upid;
+    res.is_root = true;
+  } else if (r.parent_uuid) {
+    // Child tracks live in the scope of their parent.
+    if (r.parent_uuid == uuid) return std::nullopt;
+    std::optional<Resolved> parent = ResolveImpl(r.parent_uuid, depth + 1);
+    if (parent) {
+      res.scope = parent->scope;
+      res.utid = parent->utid;
+      res.upid = parent->upid;
+    }
+  }
+  resolved_[uuid] = res;
+  return res;
+}
+
+uint32_t TrackEventTracker::CreateTrack(uint64_t uuid, const TrackReservation& r,
+                                        const Resolved& res) {
+  TrackTracker* tt = ctx_->track_tracker.get();
+  std::optional<uint32_t> utid, upid;
+  if (res.scope == Resolved::kThread) utid = res.utid;
+  if (res.scope == Resolved::kProcess) upid = res.upid;
+  if (res.is_root && !r.is_counter) {
+    if (res.scope == Resolved::kThread) {
+      // The thread's primary track is shared with ftrace/atrace slices unless
+      // the producer asked to keep them apart.
+      if (!res.use_separate_track) return tt->InternThreadTrack(res.utid);
+      auto it = separate_thread_tracks_.find(res.utid);
+      if (it != separate_thread_tracks_.end()) return it->second;
+      uint32_t id =
+          tt->CreateTrack(false, kNullStringId, kNullStringId, utid, std::nullopt, std::nullopt);
+      separate_thread_tracks_[res.utid] = id;
+      return id;
+    }
+    return tt->InternProcessTrack(res.upid, kNullStringId);
+  }
+  uint32_t id =
+      tt->CreateTrack(r.is_counter, kNullStringId, kNullStringId, utid, upid, std::nullopt);
+  if (r.is_counter && r.unit != kNullStringId) ctx_->storage->track.counter_unit.Set(id, r.unit);
+  return id;
+}
+
+std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, StringId event_name,
+                                                              uint32_t sequence_id) {
+  auto it = tracks_.find(uuid);
+  if (it == tracks_.end()) {
+    std::optional<Resolved> res = Resolve(uuid);
+    if (!res) return std::nullopt;
+    const TrackReservation r = reservations_.at(uuid);
+    // Resolve the parent first so parents get smaller ids than children.
+    std::optional<uint32_t> parent;
+    if (r.parent_uuid && r.parent_uuid != uuid)
+      parent = GetDescriptorTrack(r.parent_uuid, kNullStringId, sequence_id);
+    uint32_t id = CreateTrack(uuid, r, *res);
+    it = tracks_.emplace(uuid, id).first;
+    TrackTable& tracks = ctx_->storage->track;
+    if (parent) tracks.parent_id.Set(id, *parent);
+    if (r.name != kNullStringId) tracks.name.Set(id, r.name);
+    auto args = ctx_->args_tracker->NewSet();
+    args.AddString("source", "descriptor");
+    args.AddInt("trace_id", static_cast<int64_t>(uuid));
+    args.AddBool("is_root_in_scope", res->is_root);
+    if (r.category != kNullStringId) args.AddString("category", r.category);
+    if (first_packet_sequences_.count(sequence_id))
+      args.AddBool("has_first_packet_on_sequence", true);
+    if (auto set = args.Commit()) tracks.source_arg_set_id.Set(id, *set);
+  }
+  uint32_t id = it->second;
+  if (event_name != kNullStringId && ctx_->storage->track.name[id] == kNullStringId) {
+    // Unnamed plain tracks are named after their first event.
+    const TrackReservation& r = reservations_.at(uuid);
+    if (!r.pid && !r.tid && !r.is_counter) ctx_->storage->track.name.Set(id, event_name);
+  }
+  return id;
+}
+
+uint32_t TrackEventTracker::DefaultTrack() {
+  if (!default_track_) {
+    default_track_ =
+        ctx_->track_tracker->CreateTrack(false, ctx_->storage->Intern("Default Track"),
+                                         kNullStringId, std::nullopt, std::nullopt, std::nullopt);
+  }
+  return *default_track_;
+}
+
+uint32_t TrackEventTracker::LegacyAsyncTrack(StringId name, std::optional<uint32_t> upid,
+                                             uint64_t source_id, StringId id_scope) {
+  auto key = std::make_tuple(name, upid ? int64_t{*upid} : int64_t{-1}, source_id, id_scope);
+  auto it = async_tracks_.find(key);
+  if (it != async_tracks_.end()) return it->second;
+  uint32_t id = ctx_->track_tracker->CreateTrack(false, name, ctx_->storage->Intern("legacy_async"),
+                                                 std::nullopt, upid, std::nullopt);
+  async_tracks_.emplace(key, id);
+  return id;
+}
+
+uint32_t TrackEventTracker::LegacyProcessInstantTrack(uint32_t upid) {
+  return ctx_->track_tracker->InternProcessTrack(
+      upid, kNullStringId, ctx_->storage->Intern("legacy_chrome_process_instant"));
+}
+
+uint32_t TrackEventTracker::LegacyGlobalInstantTrack() {
+  return ctx_->track_tracker->InternGlobalTrack(
+      kNullStringId, ctx_->storage->Intern("legacy_chrome_global_instants"));
+}
+
+}  // namespace fathom

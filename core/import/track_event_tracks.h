@@ -1,0 +1,110 @@
+// Tracks of TrackEvent data: the TrackDescriptor uuid -> track mapping and the
+// implicit tracks TrackEvents fall back to (default track, legacy async and
+// instant tracks).
+//
+// As upstream: descriptors are *reserved* while tokenizing (so events can
+// refer to a track whose descriptor is sorted later) and *resolved* into a
+// track row the first time a sorted packet needs them. Resolving a thread or
+// process descriptor associates it with a utid/upid; a second descriptor uuid
+// for the same live thread/process means the tid/pid was reused and starts a
+// new thread/process.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/import/trace_context.h"
+
+namespace fathom {
+
+struct TrackReservation {
+  uint64_t parent_uuid = 0;
+  std::optional<int64_t> pid;
+  std::optional<int64_t> tid;
+  StringId name = kNullStringId;
+  bool use_separate_track = false;  // disallow_merging_with_system_tracks
+  bool is_counter = false;
+  StringId category = kNullStringId;  // counters: first CounterDescriptor category
+  StringId unit = kNullStringId;
+  int64_t unit_multiplier = 1;
+  bool is_incremental = false;
+
+  bool SameKind(const TrackReservation& o) const {
+    return parent_uuid == o.parent_uuid && pid == o.pid && tid == o.tid &&
+           is_counter == o.is_counter && is_incremental == o.is_incremental;
+  }
+};
+
+// Values the tokenizer computed for one packet that the parser cannot
+// recompute (they depend on stream-order sequence state).
+struct TrackEventPacketExtras {
+  std::optional<int64_t> thread_ts;     // ns
+  std::optional<double> counter_value;  // accumulated (incremental tracks)
+  std::vector<std::pair<uint64_t, double>> extra_counter_values;  // (uuid, accumulated)
+};
+
+class TrackEventTracker {
+ public:
+  explicit TrackEventTracker(TraceContext* ctx);
+
+  // ---- tokenization ----
+  void Reserve(uint64_t uuid, const TrackReservation& r);
+  const TrackReservation* GetReservation(uint64_t uuid) const;
+  void MarkSequenceHasFirstPacket(uint32_t sequence_id) {
+    first_packet_sequences_.insert(sequence_id);
+  }
+  void SetPacketExtras(const uint8_t* packet, TrackEventPacketExtras extras) {
+    extras_[packet] = std::move(extras);
+  }
+  const TrackEventPacketExtras* GetPacketExtras(const uint8_t* packet) const {
+    auto it = extras_.find(packet);
+    return it == extras_.end() ? nullptr : &it->second;
+  }
+
+  // ---- parsing ----
+  struct Resolved {
+    enum Scope : uint8_t { kGlobal, kThread, kProcess } scope = kGlobal;
+    uint32_t utid = 0;
+    uint32_t upid = 0;
+    bool is_root = false;  // the primary track of its thread/process
+    bool is_counter = false;
+    bool use_separate_track = false;
+  };
+  // The track for `uuid` (resolving it now if needed); nullopt when the uuid
+  // was never described or its parent chain is broken. An unnamed child track
+  // takes `event_name` as its name.
+  std::optional<uint32_t> GetDescriptorTrack(uint64_t uuid, StringId event_name,
+                                             uint32_t sequence_id);
+  std::optional<Resolved> Resolve(uint64_t uuid);
+
+  uint32_t DefaultTrack();
+  // Legacy async events (Chrome JSON phases b/e/n, S/T/p/F).
+  uint32_t LegacyAsyncTrack(StringId name, std::optional<uint32_t> upid, uint64_t source_id,
+                            StringId id_scope);
+  uint32_t LegacyProcessInstantTrack(uint32_t upid);
+  uint32_t LegacyGlobalInstantTrack();
+
+ private:
+  std::optional<Resolved> ResolveImpl(uint64_t uuid, int depth);
+  uint32_t CreateTrack(uint64_t uuid, const TrackReservation& r, const Resolved& res);
+
+  TraceContext* ctx_;
+  std::unordered_map<uint64_t, TrackReservation> reservations_;
+  std::unordered_map<uint64_t, Resolved> resolved_;
+  std::unordered_map<uint64_t, uint32_t> tracks_;  // uuid -> track id
+  std::unordered_map<uint32_t, uint64_t> uuid_by_utid_;
+  std::unordered_map<uint32_t, uint64_t> uuid_by_upid_;
+  std::unordered_map<uint32_t, uint32_t> separate_thread_tracks_;  // utid -> track
+  std::unordered_set<uint32_t> first_packet_sequences_;
+  std::unordered_map<const uint8_t*, TrackEventPacketExtras> extras_;
+  std::map<std::tuple<StringId, int64_t, uint64_t, StringId>, uint32_t> async_tracks_;
+  std::optional<uint32_t> default_track_;
+};
+
+}  // namespace fathom

@@ -1,0 +1,309 @@
+// Tables of the callstack profilers (heapprofd, perf, StackSample) and of ART
+// Java heap graphs, with upstream Perfetto's table and column names.
+#pragma once
+
+#include <vector>
+
+#include "core/storage/column.h"
+
+namespace fathom {
+
+// ---- callstacks shared by every profiler ----------------------------------
+
+struct StackProfileMappingTable : Table {
+  StackProfileMappingTable() : Table("stack_profile_mapping") {}
+  IdColumn id{this, "id"};
+  StringColumn build_id{this, "build_id"};
+  Int64Column exact_offset{this, "exact_offset"};
+  Int64Column start_offset{this, "start_offset"};
+  Int64Column start{this, "start"};
+  Int64Column end{this, "end"};
+  Int64Column load_bias{this, "load_bias"};
+  StringColumn name{this, "name"};
+
+  uint32_t Insert(StringId bid, int64_t exact, int64_t start_off, int64_t s, int64_t e,
+                  int64_t bias, StringId n) {
+    build_id.Append(bid);
+    exact_offset.Append(exact);
+    start_offset.Append(start_off);
+    start.Append(s);
+    end.Append(e);
+    load_bias.Append(bias);
+    name.Append(n);
+    return CommitRow();
+  }
+};
+
+struct StackProfileFrameTable : Table {
+  StackProfileFrameTable() : Table("stack_profile_frame") {}
+  IdColumn id{this, "id"};
+  StringColumn name{this, "name"};
+  UInt32Column mapping{this, "mapping"};
+  Int64Column rel_pc{this, "rel_pc"};
+  UInt32Column symbol_set_id{this, "symbol_set_id", kNullable};
+  StringColumn deobfuscated_name{this, "deobfuscated_name"};
+  StringColumn type{this, "type"};
+
+  uint32_t Insert(StringId n, uint32_t map, int64_t pc, StringId ty) {
+    name.Append(n);
+    mapping.Append(map);
+    rel_pc.Append(pc);
+    symbol_set_id.AppendNull();
+    deobfuscated_name.Append(kNullStringId);
+    type.Append(ty);
+    return CommitRow();
+  }
+};
+
+struct StackProfileCallsiteTable : Table {
+  StackProfileCallsiteTable() : Table("stack_profile_callsite") {}
+  IdColumn id{this, "id"};
+  UInt32Column depth{this, "depth"};
+  UInt32Column parent_id{this, "parent_id", kNullable};
+  UInt32Column frame_id{this, "frame_id"};
+
+  uint32_t Insert(uint32_t d, std::optional<uint32_t> parent, uint32_t frame) {
+    depth.Append(d);
+    parent_id.Append(parent);
+    frame_id.Append(frame);
+    return CommitRow();
+  }
+};
+
+// Rows with the same symbol_set_id describe one frame (inlined functions).
+struct StackProfileSymbolTable : Table {
+  StackProfileSymbolTable() : Table("stack_profile_symbol") {}
+  IdColumn id{this, "id"};
+  UInt32Column symbol_set_id{this, "symbol_set_id"};
+  StringColumn name{this, "name"};
+  StringColumn source_file{this, "source_file"};
+  UInt32Column line_number{this, "line_number", kNullable};
+  Int64Column inlined{this, "inlined", kNullable};
+
+  uint32_t Insert(uint32_t set, StringId n, StringId file, std::optional<uint32_t> line) {
+    symbol_set_id.Append(set);
+    name.Append(n);
+    source_file.Append(file);
+    line_number.Append(line);
+    inlined.AppendNull();
+    return CommitRow();
+  }
+};
+
+// ---- heapprofd --------------------------------------------------------------
+
+// Per dump and callsite, the allocations (positive count/size) and frees
+// (negative) since the previous dump of the same process and heap.
+struct HeapProfileAllocationTable : Table {
+  HeapProfileAllocationTable() : Table("heap_profile_allocation") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  UInt32Column upid{this, "upid"};
+  StringColumn heap_name{this, "heap_name"};
+  UInt32Column callsite_id{this, "callsite_id"};
+  Int64Column count{this, "count"};
+  Int64Column size{this, "size"};
+
+  uint32_t Insert(int64_t t, uint32_t u, StringId heap, uint32_t callsite, int64_t c, int64_t s) {
+    ts.Append(t);
+    upid.Append(u);
+    heap_name.Append(heap);
+    callsite_id.Append(callsite);
+    count.Append(c);
+    size.Append(s);
+    return CommitRow();
+  }
+};
+
+// ---- CPU samples ------------------------------------------------------------
+
+struct PerfSampleTable : Table {
+  PerfSampleTable() : Table("perf_sample") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  UInt32Column utid{this, "utid"};
+  UInt32Column cpu{this, "cpu", kNullable};
+  StringColumn cpu_mode{this, "cpu_mode"};
+  UInt32Column callsite_id{this, "callsite_id", kNullable};
+  StringColumn unwind_error{this, "unwind_error"};
+  UInt32Column perf_session_id{this, "perf_session_id", kNullable};
+
+  uint32_t Insert(int64_t t, uint32_t u, std::optional<uint32_t> c, StringId mode,
+                  std::optional<uint32_t> callsite, StringId unwind) {
+    ts.Append(t);
+    utid.Append(u);
+    cpu.Append(c);
+    cpu_mode.Append(mode);
+    callsite_id.Append(callsite);
+    unwind_error.Append(unwind);
+    perf_session_id.AppendNull();
+    return CommitRow();
+  }
+};
+
+// ---- ART Java heap graphs ---------------------------------------------------
+
+// One row per heap dump (process, timestamp).
+struct HeapGraphTable : Table {
+  HeapGraphTable() : Table("heap_graph") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  UInt32Column upid{this, "upid"};
+  StringColumn dump_reason{this, "dump_reason"};
+  Int64Column heap_size{this, "heap_size", kNullable};
+  Int64Column truncated{this, "truncated"};
+
+  uint32_t Insert(int64_t t, uint32_t u, std::optional<int64_t> size) {
+    ts.Append(t);
+    upid.Append(u);
+    dump_reason.Append(kNullStringId);
+    heap_size.Append(size);
+    truncated.Append(0);
+    return CommitRow();
+  }
+};
+
+struct HeapGraphClassTable : Table {
+  HeapGraphClassTable() : Table("heap_graph_class") {}
+  IdColumn id{this, "id"};
+  StringColumn name{this, "name"};
+  StringColumn deobfuscated_name{this, "deobfuscated_name"};
+  StringColumn location{this, "location"};
+  UInt32Column superclass_id{this, "superclass_id", kNullable};
+  UInt32Column classloader_id{this, "classloader_id", kNullable};
+  StringColumn kind{this, "kind"};
+
+  uint32_t Insert(StringId n, StringId loc, StringId k) {
+    name.Append(n);
+    deobfuscated_name.Append(kNullStringId);
+    location.Append(loc);
+    superclass_id.AppendNull();
+    classloader_id.AppendNull();
+    kind.Append(k);
+    return CommitRow();
+  }
+};
+
+// All rows with the same (upid, graph_sample_ts) are one dump.
+struct HeapGraphObjectTable : Table {
+  HeapGraphObjectTable() : Table("heap_graph_object") {}
+  IdColumn id{this, "id"};
+  UInt32Column upid{this, "upid"};
+  Int64Column graph_sample_ts{this, "graph_sample_ts"};
+  Int64Column self_size{this, "self_size"};
+  Int64Column native_size{this, "native_size"};
+  UInt32Column reference_set_id{this, "reference_set_id", kNullable};
+  Int64Column reachable{this, "reachable"};
+  StringColumn heap_type{this, "heap_type"};
+  UInt32Column type_id{this, "type_id"};
+  StringColumn root_type{this, "root_type"};
+  // Shortest distance (in references) from a GC root; -1 when unreachable.
+  // Drives the shortest-path-tree flamegraph.
+  Int32Column root_distance{this, "root_distance", kHidden};
+
+  uint32_t Insert(uint32_t u, int64_t ts) {
+    upid.Append(u);
+    graph_sample_ts.Append(ts);
+    self_size.Append(0);
+    native_size.Append(0);
+    reference_set_id.AppendNull();
+    reachable.Append(0);
+    heap_type.Append(kNullStringId);
+    type_id.Append(0);
+    root_type.Append(kNullStringId);
+    root_distance.Append(-1);
+    return CommitRow();
+  }
+};
+
+// The references of one object are consecutive rows sharing reference_set_id
+// (= the row id of the first of them). Null references keep a NULL owned_id.
+struct HeapGraphReferenceTable : Table {
+  HeapGraphReferenceTable() : Table("heap_graph_reference") {}
+  IdColumn id{this, "id"};
+  UInt32Column reference_set_id{this, "reference_set_id", kSorted};
+  UInt32Column owner_id{this, "owner_id"};
+  UInt32Column owned_id{this, "owned_id", kNullable};
+  StringColumn field_name{this, "field_name"};
+  StringColumn field_type_name{this, "field_type_name"};
+  StringColumn deobfuscated_field_name{this, "deobfuscated_field_name"};
+
+  uint32_t Insert(uint32_t set, uint32_t owner, std::optional<uint32_t> owned, StringId field,
+                  StringId field_type) {
+    reference_set_id.Append(set);
+    owner_id.Append(owner);
+    owned_id.Append(owned);
+    field_name.Append(field);
+    field_type_name.Append(field_type);
+    deobfuscated_field_name.Append(kNullStringId);
+    return CommitRow();
+  }
+};
+
+struct HeapGraphThreadCallsiteTable : Table {
+  HeapGraphThreadCallsiteTable() : Table("heap_graph_thread_callsite") {}
+  IdColumn id{this, "id"};
+  UInt32Column heap_graph_id{this, "heap_graph_id"};
+  UInt32Column utid{this, "utid"};
+  UInt32Column callsite_id{this, "callsite_id", kNullable};
+
+  uint32_t Insert(uint32_t graph, uint32_t u, std::optional<uint32_t> callsite) {
+    heap_graph_id.Append(graph);
+    utid.Append(u);
+    callsite_id.Append(callsite);
+    return CommitRow();
+  }
+};
+
+struct HeapGraphJavaOomeDetailsTable : Table {
+  HeapGraphJavaOomeDetailsTable() : Table("android_heap_graph_java_oome_details") {}
+  IdColumn id{this, "id"};
+  UInt32Column heap_graph_id{this, "heap_graph_id"};
+  Int64Column allocation_size_bytes{this, "allocation_size_bytes"};
+  Int64Column total_bytes_free{this, "total_bytes_free"};
+  Int64Column free_bytes_until_oom{this, "free_bytes_until_oom"};
+  StringColumn error_msg{this, "error_msg"};
+
+  uint32_t Insert(uint32_t graph, int64_t alloc, int64_t total_free, int64_t until_oom,
+                  StringId msg) {
+    heap_graph_id.Append(graph);
+    allocation_size_bytes.Append(alloc);
+    total_bytes_free.Append(total_free);
+    free_bytes_until_oom.Append(until_oom);
+    error_msg.Append(msg);
+    return CommitRow();
+  }
+};
+
+// Every profiler table, held by TraceStorage as one member.
+struct ProfileTables {
+  StackProfileMappingTable stack_profile_mapping;
+  StackProfileFrameTable stack_profile_frame;
+  StackProfileCallsiteTable stack_profile_callsite;
+  StackProfileSymbolTable stack_profile_symbol;
+  HeapProfileAllocationTable heap_profile_allocation;
+  PerfSampleTable perf_sample;
+  HeapGraphTable heap_graph;
+  HeapGraphClassTable heap_graph_class;
+  HeapGraphObjectTable heap_graph_object;
+  HeapGraphReferenceTable heap_graph_reference;
+  HeapGraphThreadCallsiteTable heap_graph_thread_callsite;
+  HeapGraphJavaOomeDetailsTable heap_graph_java_oome_details;
+
+  std::vector<Table*> All() {
+    return {&stack_profile_mapping,
+            &stack_profile_frame,
+            &stack_profile_callsite,
+            &stack_profile_symbol,
+            &heap_profile_allocation,
+            &perf_sample,
+            &heap_graph,
+            &heap_graph_class,
+            &heap_graph_object,
+            &heap_graph_reference,
+            &heap_graph_thread_callsite,
+            &heap_graph_java_oome_details};
+  }
+};
+
+}  // namespace fathom

@@ -1,0 +1,158 @@
+// Shell v2 framing and the sync client, over the fake device (frames split across WRTEs).
+#include <gtest/gtest.h>
+
+#include "adb/connection.h"
+#include "adb/shell_protocol.h"
+#include "adb/sync_protocol.h"
+#include "fake_device.h"
+
+namespace fathom::adb {
+namespace {
+
+using testing::FakeDevice;
+using testing::FakeDeviceOptions;
+using testing::FakeFile;
+using testing::MakePipe;
+
+constexpr Millis kTimeout{5000};
+
+TEST(ShellProtocolTest, EncodesAndReassemblesByteByByte) {
+  EXPECT_EQ(EncodeShellPacket(ShellId::kStdout, "hi\n"), std::string("\x01\x03\0\0\0hi\n", 8));
+  EXPECT_EQ(EncodeShellPacket(ShellId::kCloseStdin, ""), std::string("\x04\0\0\0\0", 5));
+  std::string wire = EncodeShellPacket(ShellId::kStdout, "hello") +
+                     EncodeShellPacket(ShellId::kStderr, "") +
+                     EncodeShellPacket(ShellId::kExit, "\x07");
+  ShellDecoder dec;
+  std::vector<ShellPacket> got;
+  for (char c : wire) {
+    dec.Feed(std::string_view(&c, 1));
+    while (auto p = dec.Next()) got.push_back(*p);
+  }
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].id, ShellId::kStdout);
+  EXPECT_EQ(got[0].data, "hello");
+  EXPECT_EQ(got[1].id, ShellId::kStderr);
+  EXPECT_EQ(got[2].id, ShellId::kExit);
+  EXPECT_EQ(got[2].data, "\x07");
+  EXPECT_EQ(ShellServiceName("ls", true), "shell,v2,raw:ls");
+  EXPECT_EQ(ShellServiceName("ls", false), "shell:ls");
+  EXPECT_EQ(ExecServiceName("cat x"), "exec:cat x");
+}
+
+class DeviceTest : public ::testing::TestWithParam<size_t> {
+ protected:
+  void Start(FakeDeviceOptions o) {
+    o.max_wrte = GetParam();
+    auto [h, d] = MakePipe();
+    device_ = std::make_unique<FakeDevice>(std::move(d), std::move(o));
+    auto c = Connection::Open(std::move(h), {});
+    ASSERT_TRUE(c.ok()) << c.status().message();
+    conn_ = *c;
+  }
+  std::unique_ptr<AdbStream> Open(const std::string& service) {
+    auto s = conn_->OpenStream(service, Deadline::After(kTimeout));
+    EXPECT_TRUE(s.ok()) << s.status().message();
+    return s.ok() ? std::move(*s) : nullptr;
+  }
+  std::unique_ptr<FakeDevice> device_;
+  std::shared_ptr<Connection> conn_;
+};
+
+TEST_P(DeviceTest, ShellV2StdoutStderrExitAndStdin) {
+  Start({});
+  auto s = Open(ShellServiceName("fail 3", true));
+  ASSERT_TRUE(s);
+  auto r = RunShellV2(*s, "", Deadline::After(kTimeout), {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->out, "");
+  EXPECT_EQ(r->err, "failing\n");
+  EXPECT_EQ(r->exit_code, 3);
+
+  std::string input(GetParam() == 0 ? 300000 : 20000, '\0');
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<char>(i * 7);
+  auto cat = Open(ShellServiceName("cat", true));
+  ASSERT_TRUE(cat);
+  auto r2 = RunShellV2(*cat, input, Deadline::After(kTimeout), {});
+  ASSERT_TRUE(r2.ok()) << r2.status().message();
+  EXPECT_EQ(r2->out, input);
+  EXPECT_EQ(r2->exit_code, 0);
+  EXPECT_EQ(device_->services().back(), "shell,v2,raw:cat");
+}
+
+TEST_P(DeviceTest, ExecIsRaw) {
+  Start({});
+  auto s = Open(ExecServiceName("big 5000"));
+  ASSERT_TRUE(s);
+  auto r = ReadToEnd(*s, Deadline::After(kTimeout), {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->out.size(), 5000u);
+  EXPECT_EQ(r->out.substr(0, 3), "abc");
+}
+
+void SyncRoundTrip(FakeDevice* device, Connection* conn, bool v2, size_t size) {
+  auto s = conn->OpenStream("sync:", Deadline::After(kTimeout));
+  ASSERT_TRUE(s.ok());
+  SyncClient sync(**s, v2, v2);
+  Deadline d = Deadline::After(kTimeout);
+  std::string payload(size, '\0');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>(i % 251);
+  ASSERT_TRUE(sync.Push(payload, "/data/local/tmp/a.bin", 0100640, 1700000000, d, {}).ok());
+  ASSERT_TRUE(sync.Push("", "/data/local/tmp/empty", 0100644, 5, d, {}).ok());
+  FakeFile f;
+  ASSERT_TRUE(device->GetFile("/data/local/tmp/a.bin", &f));
+  EXPECT_EQ(f.data, payload);
+  EXPECT_EQ(f.mode, 0100640u);
+  EXPECT_EQ(f.mtime, 1700000000u);
+
+  auto st = sync.Stat("/data/local/tmp/a.bin", d, {});
+  ASSERT_TRUE(st.ok()) << st.status().message();
+  EXPECT_EQ(st->size, payload.size());
+  EXPECT_EQ(st->mode, 0100640u);
+  EXPECT_EQ(st->mtime, 1700000000);
+  if (v2) {
+    EXPECT_EQ(st->uid, 2000u);
+  }
+  auto missing = sync.Stat("/nope", d, {});
+  EXPECT_FALSE(missing.ok());
+
+  auto list = sync.List("/data/local/tmp", d, {});
+  ASSERT_TRUE(list.ok()) << list.status().message();
+  ASSERT_EQ(list->size(), 2u);
+  EXPECT_EQ((*list)[0].name, "a.bin");
+  EXPECT_EQ((*list)[0].stat.size, payload.size());
+  EXPECT_EQ((*list)[1].name, "empty");
+
+  std::string pulled;
+  ASSERT_TRUE(sync.Pull("/data/local/tmp/a.bin",
+                        [&](std::string_view c) {
+                          pulled += c;
+                          return Status::Ok();
+                        },
+                        d, {})
+                  .ok());
+  EXPECT_EQ(pulled, payload);
+  Status bad = sync.Pull("/nope", [](std::string_view) { return Status::Ok(); }, d, {});
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("No such file"), std::string::npos);
+  EXPECT_TRUE(sync.Quit(d, {}).ok());
+  std::string rest;
+  auto eof = (*s)->Read(&rest, d, {});
+  ASSERT_TRUE(eof.ok());
+  EXPECT_EQ(*eof, 0u);
+}
+
+TEST_P(DeviceTest, SyncV2) {
+  Start({});
+  SyncRoundTrip(device_.get(), conn_.get(), true, GetParam() == 0 ? 150000 : 9000);
+}
+
+TEST_P(DeviceTest, SyncV1) {
+  Start({});
+  SyncRoundTrip(device_.get(), conn_.get(), false, GetParam() == 0 ? 150000 : 9000);
+}
+
+// 0: one WRTE per reply; 5 and 3: every frame split across WRTEs.
+INSTANTIATE_TEST_SUITE_P(WrteSizes, DeviceTest, ::testing::Values(size_t{0}, size_t{5}, size_t{3}));
+
+}  // namespace
+}  // namespace fathom::adb

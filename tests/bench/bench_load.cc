@@ -1,0 +1,110 @@
+// fathom-bench-load: loads one trace with TraceProcessor and reports load
+// throughput, peak memory and time to first query. Linux-only (getrusage).
+//
+//   fathom-bench-load TRACE [--csv] [--require-rows table,table...]
+//
+// --csv prints one line: file,MB,load_s,MB/s,events,events/s,bytes/event,
+// peak_rss_MB,first_query_s,sched_rows,counter_rows,slice_rows.
+// --require-rows fails (exit 1) when any listed table is empty (smoke tests).
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/trace_processor.h"
+
+namespace {
+
+double PeakRssMb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is KiB on Linux
+}
+
+int64_t CountRows(fathom::TraceProcessor& tp, const std::string& table) {
+  auto it = tp.Query("select count(*) from " + table);
+  if (!it->NextResultSet() || !it->NextRow()) return -1;
+  return it->Get(0).i;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using Clock = std::chrono::steady_clock;
+  std::string path;
+  bool csv = false;
+  std::vector<std::string> required;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--csv") {
+      csv = true;
+    } else if (a == "--require-rows" && i + 1 < argc) {
+      std::stringstream ss(argv[++i]);
+      std::string t;
+      while (std::getline(ss, t, ',')) required.push_back(t);
+    } else if (path.empty() && a[0] != '-') {
+      path = a;
+    } else {
+      fprintf(stderr, "usage: fathom-bench-load TRACE [--csv] [--require-rows t1,t2]\n");
+      return 2;
+    }
+  }
+  if (path.empty()) {
+    fprintf(stderr, "usage: fathom-bench-load TRACE [--csv] [--require-rows t1,t2]\n");
+    return 2;
+  }
+
+  fathom::TraceProcessor tp;
+  auto t0 = Clock::now();
+  fathom::Status st = tp.LoadFile(path);
+  auto t1 = Clock::now();
+  if (!st.ok()) {
+    fprintf(stderr, "load failed: %s\n", st.message().c_str());
+    return 1;
+  }
+  int64_t sched_rows = CountRows(tp, "sched");
+  auto t2 = Clock::now();
+  int64_t counter_rows = CountRows(tp, "counter");
+  int64_t slice_rows = CountRows(tp, "slice");
+
+  const auto& r = tp.report();
+  double load_s = std::chrono::duration<double>(t1 - t0).count();
+  double first_query_s = std::chrono::duration<double>(t2 - t0).count();
+  double mb = static_cast<double>(r.file_bytes) / (1 << 20);
+  double events = static_cast<double>(r.events);
+  double bytes_per_event = events > 0 ? static_cast<double>(r.file_bytes) / events : 0;
+  double rss = PeakRssMb();
+
+  if (csv) {
+    printf("%s,%.1f,%.2f,%.1f,%.0f,%.0f,%.1f,%.0f,%.2f,%lld,%lld,%lld\n", path.c_str(), mb, load_s,
+           mb / load_s, events, events / load_s, bytes_per_event, rss, first_query_s,
+           static_cast<long long>(sched_rows), static_cast<long long>(counter_rows),
+           static_cast<long long>(slice_rows));
+  } else {
+    printf("trace            %s (%s)\n", path.c_str(), r.format.c_str());
+    printf("size             %.1f MB, %llu packets, %.0f events\n", mb,
+           static_cast<unsigned long long>(r.packets), events);
+    printf("load             %.2f s  (%.1f MB/s, %.0f events/s)\n", load_s, mb / load_s,
+           events / load_s);
+    printf("bytes/event      %.1f\n", bytes_per_event);
+    printf("peak RSS         %.0f MB  (%.2fx file size; sorter peak %.0f MB)\n", rss,
+           mb > 0 ? rss / mb : 0, static_cast<double>(r.peak_sort_bytes) / (1 << 20));
+    printf("first query      %.2f s  (load + select count(*) from sched)\n", first_query_s);
+    printf("rows             sched %lld, counter %lld, slice %lld\n",
+           static_cast<long long>(sched_rows), static_cast<long long>(counter_rows),
+           static_cast<long long>(slice_rows));
+    for (const auto& w : r.warnings) printf("warning          %s\n", w.c_str());
+  }
+  for (const auto& t : required) {
+    int64_t n = CountRows(tp, t);
+    if (n <= 0) {
+      fprintf(stderr, "expected rows in table %s, found %lld\n", t.c_str(),
+              static_cast<long long>(n));
+      return 1;
+    }
+  }
+  return 0;
+}
