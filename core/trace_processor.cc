@@ -159,6 +159,10 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
   prog.phase = LoadProgress::kSorting;
   prog.events_total = sorter.size();
   prog.events = 0;
+  ctx_->storage->ReserveForImport(sorter.count(SortKind::kFtraceEvent),
+                                  sorter.count(SortKind::kCompactSwitch),
+                                  sorter.count(SortKind::kCompactWaking),
+                                  sorter.count(SortKind::kTracePacket));
   bool cancelled = false;
   uint64_t parsed = 0;
   TraceContext* ctx = ctx_.get();

@@ -6,7 +6,8 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <algorithm>
+#include <queue>
 #include <vector>
 
 namespace fathom {
@@ -45,14 +46,18 @@ class Sorter {
     if (!q.entries.empty() && e.ts < q.entries.back().ts) q.out_of_order = true;
     q.entries.push_back(e);
     ++size_;
+    ++kind_counts_[static_cast<size_t>(e.kind)];
   }
+  // Entries pushed per kind (lets the parsers size their tables up front).
+  size_t count(SortKind k) const { return kind_counts_[static_cast<size_t>(k)]; }
 
   size_t size() const { return size_; }
   size_t memory_bytes() const;
 
   // Emits every entry in (ts, order) order, then clears. Returns the number
   // of queues that needed sorting (a well-formed trace has none).
-  size_t DrainSorted(const std::function<void(const SortEntry&)>& sink);
+  template <typename Sink>
+  size_t DrainSorted(Sink&& sink);
 
  private:
   struct Queue {
@@ -66,6 +71,60 @@ class Sorter {
   std::vector<std::pair<uint32_t, uint32_t>> seq_queues_;  // (seq id, queue), small
   uint32_t next_order_ = 0;
   size_t size_ = 0;
+  size_t kind_counts_[8] = {};
 };
+
+template <typename Sink>
+size_t Sorter::DrainSorted(Sink&& sink) {
+  auto less = [](const SortEntry& a, const SortEntry& b) {
+    return a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
+  };
+  size_t resorted = 0;
+  for (auto& q : queues_) {
+    if (q.out_of_order) {
+      std::stable_sort(q.entries.begin(), q.entries.end(), less);
+      ++resorted;
+    }
+  }
+  // k-way merge.
+  struct Head {
+    int64_t ts;
+    uint32_t order;
+    uint32_t queue;
+  };
+  auto greater = [](const Head& a, const Head& b) {
+    return a.ts != b.ts ? a.ts > b.ts : a.order > b.order;
+  };
+  std::priority_queue<Head, std::vector<Head>, decltype(greater)> heap(greater);
+  std::vector<size_t> pos(queues_.size(), 0);
+  for (uint32_t i = 0; i < queues_.size(); ++i)
+    if (!queues_[i].entries.empty())
+      heap.push({queues_[i].entries[0].ts, queues_[i].entries[0].order, i});
+  while (!heap.empty()) {
+    Head h = heap.top();
+    heap.pop();
+    auto& entries = queues_[h.queue].entries;
+    size_t& p = pos[h.queue];
+    // Emit the run of this queue that stays before the next queue's head.
+    const Head* next = heap.empty() ? nullptr : &heap.top();
+    do {
+      sink(entries[p]);
+      ++p;
+    } while (p < entries.size() &&
+             (!next || entries[p].ts < next->ts ||
+              (entries[p].ts == next->ts && entries[p].order < next->order)));
+    if (p < entries.size()) {
+      heap.push({entries[p].ts, entries[p].order, h.queue});
+    } else {
+      std::vector<SortEntry>().swap(entries);  // release as we go
+    }
+  }
+  queues_.clear();
+  cpu_queues_.clear();
+  seq_queues_.clear();
+  size_ = 0;
+  for (size_t& c : kind_counts_) c = 0;
+  return resorted;
+}
 
 }  // namespace fathom

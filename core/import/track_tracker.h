@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <unordered_map>
 #include <optional>
 #include <tuple>
 
@@ -50,7 +50,16 @@ class TrackTracker {
   uint32_t Intern(const Key& key, StringId unit = kNullStringId);
 
   TraceStorage* storage_;
-  std::map<Key, uint32_t> tracks_;
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      auto [counter, owner, owner_id, name, type, cookie] = k;
+      uint64_t h = (uint64_t{counter} << 56) ^ (uint64_t{owner} << 48) ^ owner_id;
+      h = h * 0x9E3779B97F4A7C15ull ^ (uint64_t{name} << 32 | type);
+      h = h * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(cookie);
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<Key, uint32_t, KeyHash> tracks_;
   std::vector<uint32_t> thread_tracks_;  // utid -> track id + 1 (0 = none)
   StringId slice_;
   StringId counter_;

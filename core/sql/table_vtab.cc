@@ -244,7 +244,7 @@ int FilterFn(sqlite3_vtab_cursor* cur, int, const char* idx_str, int argc, sqlit
       return SQLITE_OK;
     }
     if (col->type() == SqlType::kString) {
-      if (op != kEq || vt != SQLITE_TEXT) continue;  // leave to SQLite
+      if (op != kEq || vt != SQLITE_TEXT || col->HasComputedText()) continue;  // leave to SQLite
       const char* text = reinterpret_cast<const char*>(sqlite3_value_text(val));
       StringId id = v->storage->strings.Find(
           std::string_view(text, static_cast<size_t>(sqlite3_value_bytes(val))));
@@ -298,6 +298,11 @@ int ColumnFn(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int i) {
     case SqlType::kInt: sqlite3_result_int64(ctx, col->GetInt(row)); break;
     case SqlType::kDouble: sqlite3_result_double(ctx, col->GetDouble(row)); break;
     case SqlType::kString: {
+      if (col->HasComputedText()) {
+        std::string text = col->ComputedText(row, v->storage->strings);
+        sqlite3_result_text(ctx, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+        break;
+      }
       std::string_view s = v->storage->strings.Get(col->GetStringId(row));
       sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
       break;

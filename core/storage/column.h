@@ -45,6 +45,10 @@ class ColumnBase {
   virtual double GetDouble(uint32_t row) const = 0;
   // Only for kString columns.
   virtual StringId GetStringId(uint32_t row) const { return kNullStringId; }
+  // String columns whose text is formatted on read rather than interned
+  // (e.g. args.display_value). Equality push-down skips them.
+  virtual bool HasComputedText() const { return false; }
+  virtual std::string ComputedText(uint32_t row, const StringPool& pool) const { return {}; }
 
  protected:
   bool is_id_ = false;

@@ -112,6 +112,8 @@ namespace fathom {
     "Chrome JSON events of a phase this build does not import (e.g. P samples).")               \
   F(kPacketsWithPreviousDropped, "traced_packet_loss_reported", data_loss, trace,                 \
     "Packets flagged previous_packet_dropped by their writer.") \
+  F(kGenericTaskStateInvalidOrder, "generic_task_state_invalid_order", error, analysis,          \
+    "Invalid order of generic task state events. Should never happen.")                           \
   /* profilers (core/import/profile_*, heap_graph_*) */                                          \
   F(kHeapprofdBufferOverran, "heapprofd_buffer_overran", data_loss, trace,                         \
     "heapprofd clients that overran the shared buffer (indexed by pid).")                          \

@@ -3,7 +3,10 @@
 // declared in the order `SELECT *` shows them.
 #pragma once
 
+#include <cstdio>
+#include <cstring>
 #include <optional>
+#include <string>
 
 #include "core/storage/column.h"
 
@@ -263,31 +266,170 @@ struct FtraceEventTable : Table {
   }
 };
 
+// args: the most numerous rows of a trace (every raw ftrace event has several),
+// so each row stores one 8-byte value slot and a 1-byte type instead of a
+// column per value kind; int_value, string_value, real_value, value_type and
+// display_value are computed from them when read.
 struct ArgsTable : Table {
+  enum Kind : uint8_t { kNullKind, kIntKind, kRealKind, kStringKind };
+
   ArgsTable() : Table("args") {}
+
+  // The value columns, computed from the slot and type of a row.
+  struct IntValue final : ColumnBase {
+    IntValue(ArgsTable* t) : ColumnBase(t, "int_value", SqlType::kInt, kNullable), t_(t) {}
+    std::optional<int64_t> Get(uint32_t row) const {
+      if (IsNull(row)) return std::nullopt;
+      return t_->slot_[row];
+    }
+    bool IsNull(uint32_t row) const override { return t_->kind(row) != kIntKind; }
+    int64_t GetInt(uint32_t row) const override { return t_->slot_[row]; }
+    double GetDouble(uint32_t row) const override { return static_cast<double>(t_->slot_[row]); }
+    const ArgsTable* t_;
+  };
+  struct RealValue final : ColumnBase {
+    RealValue(ArgsTable* t) : ColumnBase(t, "real_value", SqlType::kDouble, kNullable), t_(t) {}
+    std::optional<double> Get(uint32_t row) const {
+      if (IsNull(row)) return std::nullopt;
+      return GetDouble(row);
+    }
+    bool IsNull(uint32_t row) const override { return t_->kind(row) != kRealKind; }
+    int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>(GetDouble(row)); }
+    double GetDouble(uint32_t row) const override {
+      double d;
+      memcpy(&d, &t_->slot_[row], sizeof d);
+      return d;
+    }
+    const ArgsTable* t_;
+  };
+  struct StringValue final : ColumnBase {
+    StringValue(ArgsTable* t, const char* name)
+        : ColumnBase(t, name, SqlType::kString, kNullable), t_(t) {}
+    StringId operator[](uint32_t row) const {
+      return t_->kind(row) == kStringKind ? static_cast<StringId>(t_->slot_[row]) : kNullStringId;
+    }
+    bool IsNull(uint32_t row) const override { return (*this)[row] == kNullStringId; }
+    int64_t GetInt(uint32_t) const override { return 0; }
+    double GetDouble(uint32_t) const override { return 0; }
+    StringId GetStringId(uint32_t row) const override { return (*this)[row]; }
+    const ArgsTable* t_;
+  };
+  struct ValueType final : ColumnBase {
+    ValueType(ArgsTable* t) : ColumnBase(t, "value_type", SqlType::kString, kNullable), t_(t) {}
+    StringId operator[](uint32_t row) const { return t_->types_[t_->type_[row]].name; }
+    bool IsNull(uint32_t row) const override { return (*this)[row] == kNullStringId; }
+    int64_t GetInt(uint32_t) const override { return 0; }
+    double GetDouble(uint32_t) const override { return 0; }
+    StringId GetStringId(uint32_t row) const override { return (*this)[row]; }
+    const ArgsTable* t_;
+  };
+  // Text as upstream displays it; formatted on read, never stored.
+  struct DisplayValue final : ColumnBase {
+    DisplayValue(ArgsTable* t) : ColumnBase(t, "display_value", SqlType::kString, kNullable), t_(t) {}
+    // The interned string for string values (kNullStringId otherwise).
+    StringId operator[](uint32_t row) const {
+      return t_->kind(row) == kStringKind ? static_cast<StringId>(t_->slot_[row]) : kNullStringId;
+    }
+    bool IsNull(uint32_t row) const override { return t_->kind(row) == kNullKind; }
+    int64_t GetInt(uint32_t) const override { return 0; }
+    double GetDouble(uint32_t) const override { return 0; }
+    StringId GetStringId(uint32_t row) const override { return (*this)[row]; }
+    bool HasComputedText() const override { return true; }
+    std::string ComputedText(uint32_t row, const StringPool& pool) const override;
+    const ArgsTable* t_;
+  };
+
   IdColumn id{this, "id"};
   UInt32Column arg_set_id{this, "arg_set_id", kSorted};
   StringColumn flat_key{this, "flat_key"};
   StringColumn key{this, "key"};
-  Int64Column int_value{this, "int_value", kNullable};
-  StringColumn string_value{this, "string_value"};
-  DoubleColumn real_value{this, "real_value", kNullable};
-  StringColumn value_type{this, "value_type"};
-  StringColumn display_value{this, "display_value"};
+  IntValue int_value{this};
+  StringValue string_value{this, "string_value"};
+  RealValue real_value{this};
+  ValueType value_type{this};
+  DisplayValue display_value{this};
 
+  // `vt` is the interned value type name ("int", "uint", "bool", "pointer",
+  // "real", "string", "json"); exactly one of iv/sv/rv is normally set.
+  // `display` is accepted for API compatibility and ignored (computed).
   uint32_t Insert(uint32_t set, StringId fk, StringId k, optional<int64_t> iv, StringId sv,
-                  optional<double> rv, StringId vt, StringId display) {
+                  optional<double> rv, StringId vt, StringId display = kNullStringId) {
+    Kind kind = kNullKind;
+    int64_t slot = 0;
+    if (iv) {
+      kind = kIntKind;
+      slot = *iv;
+    } else if (rv) {
+      kind = kRealKind;
+      memcpy(&slot, &*rv, sizeof slot);
+    } else if (sv != kNullStringId) {
+      kind = kStringKind;
+      slot = sv;
+    }
     arg_set_id.Append(set);
     flat_key.Append(fk);
     key.Append(k);
-    int_value.Append(iv);
-    string_value.Append(sv);
-    real_value.Append(rv);
-    value_type.Append(vt);
-    display_value.Append(display);
+    slot_.push_back(slot);
+    type_.push_back(TypeIndex(vt, kind));
     return CommitRow();
   }
+
+  void Reserve(size_t n) {
+    arg_set_id.Reserve(n);
+    flat_key.Reserve(n);
+    key.Reserve(n);
+    slot_.reserve(n);
+    type_.reserve(n);
+  }
+  // The type name strings used by display_value ("bool", "uint", "pointer").
+  void SetTypeNames(StringId bool_name, StringId uint_name, StringId pointer_name) {
+    bool_name_ = bool_name;
+    uint_name_ = uint_name;
+    pointer_name_ = pointer_name;
+  }
+
+ private:
+  struct TypeEntry {
+    StringId name;
+    Kind kind;
+  };
+  Kind kind(uint32_t row) const { return types_[type_[row]].kind; }
+  uint8_t TypeIndex(StringId name, Kind kind) {
+    for (size_t i = 0; i < types_.size(); ++i)
+      if (types_[i].name == name && types_[i].kind == kind) return static_cast<uint8_t>(i);
+    types_.push_back({name, kind});
+    return static_cast<uint8_t>(types_.size() - 1);
+  }
+
+  std::vector<int64_t> slot_;
+  std::vector<uint8_t> type_;
+  std::vector<TypeEntry> types_;
+  StringId bool_name_ = kNullStringId, uint_name_ = kNullStringId, pointer_name_ = kNullStringId;
 };
+
+inline std::string ArgsTable::DisplayValue::ComputedText(uint32_t row,
+                                                         const StringPool& pool) const {
+  const TypeEntry& type = t_->types_[t_->type_[row]];
+  int64_t v = t_->slot_[row];
+  char buf[64];
+  switch (type.kind) {
+    case kNullKind: return {};
+    case kStringKind: return std::string(pool.Get(static_cast<StringId>(v)));
+    case kRealKind: {
+      double d;
+      memcpy(&d, &v, sizeof d);
+      snprintf(buf, sizeof buf, "%g", d);
+      return buf;
+    }
+    case kIntKind:
+      if (type.name == t_->bool_name_) return v ? "true" : "false";
+      if (type.name == t_->uint_name_) snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+      else if (type.name == t_->pointer_name_) snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+      else snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+      return buf;
+  }
+  return {};
+}
 
 struct AndroidLogTable : Table {
   AndroidLogTable() : Table("android_logs") {}

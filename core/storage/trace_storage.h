@@ -52,6 +52,13 @@ class TraceStorage {
   int64_t min_ts() const { return has_bounds() ? min_ts_ : 0; }
   int64_t max_ts() const { return has_bounds() ? max_ts_ : 0; }
 
+  // Reserves column capacity for an import of this many events, so tables
+  // do not grow by reallocation (which copies and, for a moment, holds two
+  // copies). Unused capacity is virtual memory only: pages never written are
+  // not resident.
+  void ReserveForImport(size_t ftrace_events, size_t compact_switches, size_t compact_wakings,
+                        size_t packets);
+
   // Fills stats_table and trace_bounds from the live counters. Called once the
   // import finishes (and again if more data is appended).
   void FinalizeDerivedTables();
