@@ -54,8 +54,9 @@ class AuthPublicKey {
   std::shared_ptr<EVP_PKEY> pkey_;
 };
 
-// " user@host"-less "user@host" the way adb builds it: LOGNAME / login name, HOSTNAME /
-// gethostname(), each "unknown" when empty.
+// "user@host" for the public-key comment, from the same sources adb uses: LOGNAME or the
+// login name, HOSTNAME or gethostname(); "unknown" when empty (adb 29 would write " @unknown"
+// for an empty user because of a bug; we do not copy that).
 std::string DefaultUserInfo();
 
 }  // namespace fathom::adb

@@ -65,9 +65,15 @@ std::string HostBanner(const std::set<std::string>& features) {
 }
 
 const std::set<std::string>& HostFeatures() {
-  static const std::set<std::string> kFeatures = {"shell_v2", "cmd",   "stat_v2",
-                                                  "ls_v2",    "fixed_push_mkdir", "apex",
-                                                  "abb",      "abb_exec", "fixed_push_symlink_timestamp",
+  static const std::set<std::string> kFeatures = {"shell_v2",
+                                                  "cmd",
+                                                  "stat_v2",
+                                                  "ls_v2",
+                                                  "fixed_push_mkdir",
+                                                  "apex",
+                                                  "abb",
+                                                  "abb_exec",
+                                                  "fixed_push_symlink_timestamp",
                                                   "remount_shell"};
   return kFeatures;
 }

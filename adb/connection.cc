@@ -6,12 +6,16 @@ namespace fathom::adb {
 
 const char* ConnectionStateText(ConnectionState s) {
   switch (s) {
-    case ConnectionState::kConnecting: return "connecting";
-    case ConnectionState::kAuthenticating: return "authenticating";
+    case ConnectionState::kConnecting:
+      return "connecting";
+    case ConnectionState::kAuthenticating:
+      return "authenticating";
     case ConnectionState::kWaitingForUser:
       return "waiting for authorization: Allow USB debugging on the device";
-    case ConnectionState::kOnline: return "online";
-    case ConnectionState::kClosed: return "closed";
+    case ConnectionState::kOnline:
+      return "online";
+    case ConnectionState::kClosed:
+      return "closed";
   }
   return "?";
 }
@@ -80,8 +84,8 @@ Status Connection::Handshake(const CancelToken& cancel) {
   Deadline deadline = Deadline::After(options_.handshake_timeout);
   // Before the device's CNXN its version is unknown: fill in checksums (kVersionMin), and
   // keep our own banner under the 4096-byte pre-handshake limit.
-  Message cnxn = Message::Make(kCmdCnxn, kVersion, options_.max_payload,
-                               HostBanner(HostFeatures()));
+  Message cnxn =
+      Message::Make(kCmdCnxn, kVersion, options_.max_payload, HostBanner(HostFeatures()));
   if (Status s = transport_->Send(cnxn, kVersionMin, deadline, cancel); !s.ok()) return s;
   SetState(ConnectionState::kConnecting);
 
@@ -137,7 +141,7 @@ void Connection::Fail(Status why) {
     if (state_ == ConnectionState::kClosed) return;
     state_ = ConnectionState::kClosed;
     close_reason_ = std::move(why);
-    for (auto& [id, s] : streams_) s.remote_closed = true;
+    for (auto& [id, s] : streams_) s.lost = true;
   }
   cv_.notify_all();
   transport_->Close();
@@ -148,8 +152,8 @@ void Connection::ReaderLoop() {
   while (true) {
     auto m = transport_->Receive(max_payload_, Deadline::Never(), reader_cancel_);
     if (!m.ok()) {
-      Fail(ErrorStatus("connection to " + transport_->Describe() + " lost: " +
-                       m.status().message()));
+      Fail(ErrorStatus("connection to " + transport_->Describe() +
+                       " lost: " + m.status().message()));
       return;
     }
     Dispatch(std::move(*m));
@@ -164,7 +168,7 @@ void Connection::Dispatch(Message m) {
   switch (m.command) {
     case kCmdOkay: {
       auto it = streams_.find(our_id);
-      if (it == streams_.end() || it->second.local_closed) {
+      if (it == streams_.end()) {
         lock.unlock();
         // Unknown stream: tell the device so it frees its side (spec §6).
         Send(Message::Make(kCmdClse, our_id, their_id), Deadline::After(Millis(5000)), {});
@@ -180,7 +184,7 @@ void Connection::Dispatch(Message m) {
     }
     case kCmdWrte: {
       auto it = streams_.find(our_id);
-      if (it == streams_.end() || it->second.local_closed || !it->second.opened) return;
+      if (it == streams_.end() || !it->second.opened) return;
       it->second.inbox += m.payload;
       it->second.unacked = true;  // acknowledged once Read() takes the data
       break;
@@ -189,18 +193,16 @@ void Connection::Dispatch(Message m) {
       auto it = streams_.find(our_id);
       if (it == streams_.end()) return;  // already gone: a no-op (spec §6)
       StreamState& s = it->second;
-      if (!s.opened) {
-        s.refused = true;  // CLSE(0, L) answers a failed OPEN
-      } else if (!s.remote_closed && !s.local_closed) {
-        uint32_t remote = s.remote_id;
-        s.remote_closed = true;
-        lock.unlock();
-        // The Google host answers every device CLSE; adbd expects it to free the pair.
-        Send(Message::Make(kCmdClse, our_id, remote), Deadline::After(Millis(5000)), {});
-        lock.lock();
-      }
+      // CLSE(0, L) answers a failed OPEN; otherwise the Google host answers every device
+      // CLSE with its own, and adbd expects that to free the pair.
+      const bool answer = s.opened && !s.remote_closed;
+      if (!s.opened) s.refused = true;
       s.remote_closed = true;
-      break;
+      const uint32_t remote = s.remote_id;
+      lock.unlock();
+      cv_.notify_all();
+      if (answer) Send(Message::Make(kCmdClse, our_id, remote), Deadline::After(Millis(5000)), {});
+      return;
     }
     case kCmdCnxn: {
       lock.unlock();
@@ -274,12 +276,14 @@ Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline dead
       // Without delayed_ack only one WRTE may be unacknowledged per direction (spec §6).
       Status s = WaitFor(lock, deadline, cancel, [&] {
         auto it = streams_.find(id);
-        return it == streams_.end() || it->second.write_ready || it->second.remote_closed;
+        return it == streams_.end() || it->second.write_ready || it->second.remote_closed ||
+               it->second.lost;
       });
       if (!s.ok()) return s;
       it = streams_.find(id);
       if (it == streams_.end()) return ErrorStatus("adb: stream closed");
       StreamState& st = it->second;
+      if (st.lost) return close_reason_;
       if (st.remote_closed) return ErrorStatus("adb: stream closed by device");
       st.write_ready = false;
       remote = st.remote_id;
@@ -298,20 +302,24 @@ Result<size_t> Connection::StreamRead(uint32_t id, std::string* out, Deadline de
   // Data that arrived before the CLSE is still delivered, then EOF (spec §6).
   Status s = WaitFor(lock, deadline, cancel, [&] {
     auto it = streams_.find(id);
-    return it == streams_.end() || !it->second.inbox.empty() || it->second.remote_closed;
+    return it == streams_.end() || !it->second.inbox.empty() || it->second.remote_closed ||
+           it->second.lost;
   });
   auto it = streams_.find(id);
   if (it == streams_.end()) return ErrorStatus("adb: stream closed");
   StreamState& st = it->second;
+  // A lost connection is an error, unlike a CLSE (end of stream), once the data is drained.
+  if (st.inbox.empty() && st.lost && !st.remote_closed) return close_reason_;
   if (!s.ok() && st.inbox.empty()) return s;
   size_t n = st.inbox.size();
   out->append(st.inbox);
   st.inbox.clear();
-  if (st.unacked && !st.remote_closed) {
+  if (st.unacked && !st.remote_closed && !st.lost) {
     st.unacked = false;
     uint32_t remote = st.remote_id;
     lock.unlock();
-    if (Status a = Send(Message::Make(kCmdOkay, id, remote), deadline, cancel); !a.ok()) return a;
+    // The data is already in *out: a failed ack shows up as a lost connection on the next call.
+    Send(Message::Make(kCmdOkay, id, remote), Deadline::After(Millis(5000)), {});
   }
   return n;
 }
@@ -323,7 +331,7 @@ void Connection::StreamClose(uint32_t id) {
     std::lock_guard<std::mutex> l(mu_);
     auto it = streams_.find(id);
     if (it == streams_.end()) return;
-    send = it->second.opened && !it->second.remote_closed && state_ != ConnectionState::kClosed;
+    send = it->second.opened && !it->second.remote_closed && !it->second.lost;
     remote = it->second.remote_id;
     streams_.erase(it);
   }

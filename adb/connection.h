@@ -22,9 +22,9 @@
 namespace fathom::adb {
 
 enum class ConnectionState {
-  kConnecting,       // CNXN sent
-  kAuthenticating,   // answering AUTH tokens with our keys
-  kWaitingForUser,   // public key sent: "Allow USB debugging on the device"
+  kConnecting,      // CNXN sent
+  kAuthenticating,  // answering AUTH tokens with our keys
+  kWaitingForUser,  // public key sent: "Allow USB debugging on the device"
   kOnline,
   kClosed,
 };
@@ -36,7 +36,9 @@ struct ConnectionOptions {
   Millis handshake_timeout{10000};     // for CNXN/AUTH round trips
   Millis user_confirm_timeout{60000};  // how long the user gets to tap "Allow"
   uint32_t max_payload = kMaxPayload;
-  std::function<void(ConnectionState)> on_state;  // called on the thread running Open()
+  // Handshake states arrive on the thread running Open(); kClosed may arrive on the reader
+  // thread, so the callback must not destroy the Connection.
+  std::function<void(ConnectionState)> on_state;
 };
 
 class Connection;
@@ -88,7 +90,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bool opened = false;
     bool refused = false;
     bool remote_closed = false;
-    bool local_closed = false;
+    bool lost = false;         // the connection died under the stream (not a CLSE)
     bool write_ready = false;  // the device acknowledged our last WRTE (or the OPEN)
     bool unacked = false;      // we owe the device an OKAY for data it wrote
     std::string inbox;

@@ -30,7 +30,7 @@ std::string EncodeMessage(const Message& m, uint32_t version) {
 
 Result<MessageHeader> DecodeHeader(std::string_view b, uint32_t max_payload) {
   if (b.size() < kHeaderSize) return ErrorStatus("adb: short message header");
-  MessageHeader h{GetU32(b, 0), GetU32(b, 4), GetU32(b, 8),
+  MessageHeader h{GetU32(b, 0),  GetU32(b, 4),  GetU32(b, 8),
                   GetU32(b, 12), GetU32(b, 16), GetU32(b, 20)};
   if (h.magic != (h.command ^ 0xFFFFFFFFu)) {
     return ErrorStatus("adb: bad message magic for " + CommandName(h.command));
@@ -45,14 +45,22 @@ Result<MessageHeader> DecodeHeader(std::string_view b, uint32_t max_payload) {
 
 std::string CommandName(uint32_t command) {
   switch (command) {
-    case kCmdSync: return "SYNC";
-    case kCmdCnxn: return "CNXN";
-    case kCmdAuth: return "AUTH";
-    case kCmdOpen: return "OPEN";
-    case kCmdOkay: return "OKAY";
-    case kCmdWrte: return "WRTE";
-    case kCmdClse: return "CLSE";
-    case kCmdStls: return "STLS";
+    case kCmdSync:
+      return "SYNC";
+    case kCmdCnxn:
+      return "CNXN";
+    case kCmdAuth:
+      return "AUTH";
+    case kCmdOpen:
+      return "OPEN";
+    case kCmdOkay:
+      return "OKAY";
+    case kCmdWrte:
+      return "WRTE";
+    case kCmdClse:
+      return "CLSE";
+    case kCmdStls:
+      return "STLS";
   }
   char buf[16];
   std::snprintf(buf, sizeof(buf), "0x%08x", command);

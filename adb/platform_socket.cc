@@ -17,6 +17,7 @@ using socklen_t = int;
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
 #include <cerrno>
 #endif
 

@@ -10,10 +10,14 @@ Result<uint32_t> ParseHex4(std::string_view s) {
   uint32_t v = 0;
   for (char c : s) {
     int d;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-    else return ErrorStatus("adb server: bad length field '" + std::string(s) + "'");
+    if (c >= '0' && c <= '9')
+      d = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      d = c - 'A' + 10;
+    else
+      return ErrorStatus("adb server: bad length field '" + std::string(s) + "'");
     v = v * 16 + static_cast<uint32_t>(d);
   }
   return v;
@@ -32,7 +36,8 @@ Result<std::string> ReadLengthPrefixed(Socket& s, Deadline d, const CancelToken&
 // OKAY, or FAIL + hex4 + reason turned into an error.
 Status ReadStatus(Socket& s, Deadline d, const CancelToken& c) {
   char st[4];
-  if (Status r = s.RecvExact(st, 4, d, c); !r.ok()) return ErrorStatus("adb server: " + r.message());
+  if (Status r = s.RecvExact(st, 4, d, c); !r.ok())
+    return ErrorStatus("adb server: " + r.message());
   std::string_view tag(st, 4);
   if (tag == "OKAY") return Status::Ok();
   if (tag == "FAIL") {
@@ -94,7 +99,8 @@ std::vector<DeviceEntry> ParseDeviceList(std::string_view text) {
     // "no permissions (...)" states contain spaces; anything without ':' joins the state.
     size_t k = 2;
     for (; k < tok.size() && tok[k].find(':') == std::string_view::npos; ++k) {
-      e.state += " " + std::string(tok[k]);
+      e.state += ' ';
+      e.state += tok[k];
     }
     for (; k < tok.size(); ++k) {
       size_t colon = tok[k].find(':');

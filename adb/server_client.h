@@ -28,7 +28,7 @@ struct ServerAddress {
 // One line of host:devices-l.
 struct DeviceEntry {
   std::string serial;
-  std::string state;  // device, unauthorized, offline, recovery, ...
+  std::string state;                              // device, unauthorized, offline, recovery, ...
   std::map<std::string, std::string> attributes;  // product, model, device, usb, transport_id
   std::string Attr(const std::string& k) const {
     auto it = attributes.find(k);

@@ -43,8 +43,8 @@ Result<ShellResult> RunShellV2(ByteStream& stream, std::string_view stdin_data, 
   // writes fail. Keep that error, but still collect the output and exit status.
   Status write_error;
   for (size_t at = 0; write_error.ok() && at < stdin_data.size(); at += kStdinChunk) {
-    write_error = stream.Write(EncodeShellPacket(ShellId::kStdin, stdin_data.substr(at, kStdinChunk)),
-                               deadline, cancel);
+    write_error = stream.Write(
+        EncodeShellPacket(ShellId::kStdin, stdin_data.substr(at, kStdinChunk)), deadline, cancel);
   }
   if (write_error.ok()) {
     write_error = stream.Write(EncodeShellPacket(ShellId::kCloseStdin, {}), deadline, cancel);
@@ -55,12 +55,17 @@ Result<ShellResult> RunShellV2(ByteStream& stream, std::string_view stdin_data, 
   while (true) {
     while (auto p = decoder.Next()) {
       switch (p->id) {
-        case ShellId::kStdout: result.out += p->data; break;
-        case ShellId::kStderr: result.err += p->data; break;
+        case ShellId::kStdout:
+          result.out += p->data;
+          break;
+        case ShellId::kStderr:
+          result.err += p->data;
+          break;
         case ShellId::kExit:
           result.exit_code = p->data.empty() ? -1 : static_cast<uint8_t>(p->data[0]);
           return result;
-        default: break;  // host-bound ids only; ignore anything else
+        default:
+          break;  // host-bound ids only; ignore anything else
       }
     }
     chunk.clear();

@@ -50,11 +50,20 @@ Result<std::string> SyncClient::ReadExact(size_t n, Deadline d, const CancelToke
 }
 
 Result<SyncStat> SyncClient::Stat(const std::string& path, Deadline d, const CancelToken& c) {
-  if (Status s = SendRequest(stat_v2_ ? kSyncSta2 : kSyncStat, path, d, c); !s.ok()) return s;
+  return StatRequest(kSyncSta2, path, d, c);
+}
+
+Result<SyncStat> SyncClient::Lstat(const std::string& path, Deadline d, const CancelToken& c) {
+  return StatRequest(kSyncLst2, path, d, c);
+}
+
+Result<SyncStat> SyncClient::StatRequest(uint32_t v2_id, const std::string& path, Deadline d,
+                                         const CancelToken& c) {
+  if (Status s = SendRequest(stat_v2_ ? v2_id : kSyncStat, path, d, c); !s.ok()) return s;
   if (stat_v2_) {
     auto r = ReadExact(4 + kStatV2Size, d, c);
     if (!r.ok()) return r.status();
-    if (GetU32(*r, 0) != kSyncSta2) return ErrorStatus("adb sync: bad STA2 reply");
+    if (GetU32(*r, 0) != v2_id) return ErrorStatus("adb sync: bad stat reply");
     uint32_t error = 0;
     SyncStat st = ParseStatV2(*r, 4, &error);
     if (error != 0) {

@@ -61,18 +61,20 @@ class SyncClient {
   // stat() (follows links) with stat_v2, else the v1 lstat-only STAT whose all-zero reply
   // means "failed, cause unknown".
   Result<SyncStat> Stat(const std::string& path, Deadline d, const CancelToken& c);
-  Result<std::vector<SyncDirEntry>> List(const std::string& path, Deadline d,
-                                         const CancelToken& c);
+  // lstat() (does not follow links): LST2 with stat_v2, else STAT (which is an lstat).
+  Result<SyncStat> Lstat(const std::string& path, Deadline d, const CancelToken& c);
+  Result<std::vector<SyncDirEntry>> List(const std::string& path, Deadline d, const CancelToken& c);
   // SEND "path,mode" + DATA chunks (≤ 64 KiB) + DONE mtime, then waits for OKAY/FAIL.
-  Status Push(std::string_view data, const std::string& remote_path, uint32_t mode,
-              uint32_t mtime, Deadline d, const CancelToken& c);
+  Status Push(std::string_view data, const std::string& remote_path, uint32_t mode, uint32_t mtime,
+              Deadline d, const CancelToken& c);
   // RECV: each DATA chunk goes to sink as it arrives.
-  Status Pull(const std::string& remote_path,
-              const std::function<Status(std::string_view)>& sink, Deadline d,
-              const CancelToken& c);
+  Status Pull(const std::string& remote_path, const std::function<Status(std::string_view)>& sink,
+              Deadline d, const CancelToken& c);
   Status Quit(Deadline d, const CancelToken& c);
 
  private:
+  Result<SyncStat> StatRequest(uint32_t v2_id, const std::string& path, Deadline d,
+                               const CancelToken& c);
   Status SendRequest(uint32_t id, std::string_view path, Deadline d, const CancelToken& c);
   Result<std::string> ReadExact(size_t n, Deadline d, const CancelToken& c);
 

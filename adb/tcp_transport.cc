@@ -40,8 +40,7 @@ Result<Message> TcpTransport::Receive(uint32_t max_payload, Deadline deadline,
   auto h = DecodeHeader(std::string_view(header, kHeaderSize), max_payload);
   if (!h.ok()) return h.status();
   Message m{h->command, h->arg0, h->arg1, std::string(h->data_length, '\0')};
-  if (Status s = socket_.RecvExact(m.payload.data(), m.payload.size(), deadline, cancel);
-      !s.ok()) {
+  if (Status s = socket_.RecvExact(m.payload.data(), m.payload.size(), deadline, cancel); !s.ok()) {
     return s;
   }
   return m;

@@ -30,8 +30,9 @@ Status UsbError(const std::string& what, int r) {
   if (r == LIBUSB_ERROR_ACCESS) {
     hint = " (no permissions: on Linux add a udev rule for the device)";
   } else if (r == LIBUSB_ERROR_BUSY) {
-    hint = " (another program holds the device, often a running adb server: use it, or run "
-           "`adb kill-server`)";
+    hint =
+        " (another program holds the device, often a running adb server: use it, or run "
+        "`adb kill-server`)";
   } else if (r == LIBUSB_ERROR_NOT_SUPPORTED) {
     hint = " (on Windows the ADB interface must use the WinUSB driver)";
   }
@@ -42,7 +43,10 @@ std::string PortPath(libusb_device* dev) {
   uint8_t ports[8];
   int n = libusb_get_port_numbers(dev, ports, sizeof(ports));
   std::string path = std::to_string(libusb_get_bus_number(dev)) + "-";
-  for (int i = 0; i < n; ++i) path += (i ? "." : "") + std::to_string(ports[i]);
+  for (int i = 0; i < n; ++i) {
+    if (i) path += '.';
+    path += std::to_string(ports[i]);
+  }
   return path;
 }
 
@@ -193,8 +197,8 @@ Status UsbTransport::Bulk(unsigned char endpoint, unsigned char* data, size_t si
     if (cancel.cancelled()) return ErrorStatus("cancelled");
     if (deadline.expired()) return ErrorStatus("usb: timed out");
     int transferred = 0;
-    auto slice = static_cast<unsigned int>(
-        std::max<long long>(1, deadline.Remaining(Millis(250)).count()));
+    auto slice =
+        static_cast<unsigned int>(std::max<long long>(1, deadline.Remaining(Millis(250)).count()));
     int r = libusb_bulk_transfer(handle_, endpoint, data + done,
                                  static_cast<int>(std::min<size_t>(size - done, 1 << 20)),
                                  &transferred, slice);
@@ -220,7 +224,8 @@ Status UsbTransport::Send(const Message& message, uint32_t version, Deadline dea
   auto* p = reinterpret_cast<unsigned char*>(const_cast<char*>(message.payload.data()));
   if (Status s = Bulk(out_, p, message.payload.size(), deadline, cancel); !s.ok()) return s;
   // Without a ZLP the device keeps waiting for the end of its 16 KiB read and stalls.
-  if (message.payload.size() % out_max_packet_ == 0) return Bulk(out_, nullptr, 0, deadline, cancel);
+  if (message.payload.size() % out_max_packet_ == 0)
+    return Bulk(out_, nullptr, 0, deadline, cancel);
   return Status::Ok();
 }
 
@@ -229,8 +234,8 @@ Result<Message> UsbTransport::Receive(uint32_t max_payload, Deadline deadline,
   while (true) {
     unsigned char header[kHeaderSize];
     if (Status s = Bulk(in_, header, kHeaderSize, deadline, cancel); !s.ok()) return s;
-    auto h = DecodeHeader(std::string_view(reinterpret_cast<char*>(header), kHeaderSize),
-                          max_payload);
+    auto h =
+        DecodeHeader(std::string_view(reinterpret_cast<char*>(header), kHeaderSize), max_payload);
     if (!h.ok()) {
       // Stale bytes from a crashed earlier client: skip until a valid header (spec §11).
       continue;

@@ -137,6 +137,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     if (progress && !progress(prog)) return ErrorStatus(name + ": load cancelled");
   }
   if (first) return ErrorStatus(At(name, 0) + "the file is empty");
+  if (std::string w = reader->end_warning(); !w.empty()) report_.warnings.push_back(name + ": " + w);
   if (!leftover.empty()) {
     uint64_t off = stream_offset - leftover.size();
     report_.warnings.push_back(At(name, off) + "trace is truncated: the last " +

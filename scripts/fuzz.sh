@@ -34,7 +34,7 @@ CC="$CC_BIN" CXX="$CXX_BIN" cmake -S . -B "$BUILD_DIR" -G Ninja \
   -DFATHOM_BUILD_FUZZ=ON -DFATHOM_BUILD_TESTS=ON -DFATHOM_BUILD_BENCH=OFF \
   -DCMAKE_C_FLAGS="$SAN_FLAGS" -DCMAKE_CXX_FLAGS="$SAN_FLAGS" \
   -DFATHOM_SHARED_DIR="$SHARED_DIR" >/dev/null
-CCACHE_BASEDIR="$ROOT" cmake --build "$BUILD_DIR" --target fathom_fuzz_trace
+CCACHE_BASEDIR="$ROOT" cmake --build "$BUILD_DIR" -j "${FUZZ_JOBS:-$(nproc)}" --target fathom_fuzz_trace
 
 # Seeds are copied so the shared data is never written to; libFuzzer adds what
 # it discovers to the first corpus directory.

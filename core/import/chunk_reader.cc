@@ -104,7 +104,11 @@ class GzipReader : public ChunkReader {
   }
   uint64_t file_offset() const override { return inner_->file_offset() - zs_.avail_in; }
   uint64_t file_size() const override { return inner_->file_size(); }
-  bool truncated() const { return truncated_; }
+  std::string end_warning() const override {
+    return truncated_ ? "the gzip stream ends before its end marker (file cut short); loaded what "
+                        "was there"
+                      : "";
+  }
 
  private:
   std::unique_ptr<ChunkReader> inner_;
@@ -140,19 +144,36 @@ class ZstdReader : public ChunkReader {
       size_t rc = ZSTD_decompressStream(ds_, &out, &input_);
       if (ZSTD_isError(rc))
         return ErrorStatus(std::string("zstd data is corrupt: ") + ZSTD_getErrorName(rc));
+      last_rc_ = rc;  // 0 once a frame is complete
     }
     return out.pos;
   }
   uint64_t file_offset() const override { return inner_->file_offset() - (input_.size - input_.pos); }
   uint64_t file_size() const override { return inner_->file_size(); }
+  std::string end_warning() const override {
+    return last_rc_ != 0 ? "the zstd stream ends inside a frame (file cut short); loaded what was "
+                           "there"
+                         : "";
+  }
 
  private:
   std::unique_ptr<ChunkReader> inner_;
   std::unique_ptr<uint8_t[]> in_;
+  size_t last_rc_ = 0;
   ZSTD_DStream* ds_;
   ZSTD_inBuffer input_{nullptr, 0, 0};
   bool eof_ = false;
 };
+
+// Adds the decompressor the leading bytes call for.
+std::unique_ptr<ChunkReader> Unwrap(std::unique_ptr<ChunkReader> reader, const uint8_t* magic,
+                                    size_t n) {
+  if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+    return std::make_unique<GzipReader>(std::move(reader));
+  if (n >= 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
+    return std::make_unique<ZstdReader>(std::move(reader));
+  return reader;
+}
 
 }  // namespace
 
@@ -163,15 +184,11 @@ Result<std::unique_ptr<ChunkReader>> OpenTraceFile(const std::string& path) {
   uint8_t magic[4] = {0, 0, 0, 0};
   size_t n = fread(magic, 1, sizeof magic, f);
   rewind(f);
-  std::unique_ptr<ChunkReader> reader = std::make_unique<FileReader>(f, size);
-  if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return std::unique_ptr<ChunkReader>(new GzipReader(std::move(reader)));
-  if (n >= 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)
-    return std::unique_ptr<ChunkReader>(new ZstdReader(std::move(reader)));
-  return reader;
+  return Unwrap(std::make_unique<FileReader>(f, size), magic, n);
 }
 
 std::unique_ptr<ChunkReader> MakeMemoryReader(const uint8_t* data, size_t size) {
-  return std::make_unique<MemoryReader>(data, size);
+  return Unwrap(std::make_unique<MemoryReader>(data, size), data, size < 4 ? size : 4);
 }
 
 Status InflateBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out) {

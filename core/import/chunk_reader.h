@@ -20,15 +20,19 @@ class ChunkReader {
   // Bytes consumed from the underlying file so far (for progress).
   virtual uint64_t file_offset() const = 0;
   virtual uint64_t file_size() const = 0;
-  // True when the stream is a decompression of the file.
+  // Name of the decompression wrapper ("gzip", "zstd"), or nullptr.
   virtual const char* wrapper() const { return nullptr; }
+  // After the end of the stream: a problem with the stream's end that did
+  // not stop reading (e.g. a gzip stream cut before its trailer), or "".
+  virtual std::string end_warning() const { return ""; }
 };
 
 // Opens `path` and wraps it in decompressors as its leading bytes require
 // (gzip 1F 8B, zstd 28 B5 2F FD). Detection is by content, never extension.
 Result<std::unique_ptr<ChunkReader>> OpenTraceFile(const std::string& path);
 
-// A reader over bytes already in memory (tests, fuzzers, nested payloads).
+// A reader over bytes already in memory (tests, fuzzers, nested payloads),
+// unwrapped like a file.
 std::unique_ptr<ChunkReader> MakeMemoryReader(const uint8_t* data, size_t size);
 
 // Inflates a whole zlib or gzip buffer (compressed_packets). Appends to `out`.

@@ -32,7 +32,7 @@ struct FtraceFieldInfo {
 };
 
 struct FtraceEventInfo {
-  StringId name = kNullStringId;  // kNullStringId: not an event we know
+  StringId name = kNullStringId;        // kNullStringId: not an event we know
   std::vector<FtraceFieldInfo> fields;  // indexed by field number
 };
 

@@ -25,6 +25,7 @@ void FtraceParser::MaybeTruncateSysWrite(int64_t ts, uint32_t pid) {
   // A B/E marker is written by a write() syscall: when syscalls are traced the
   // marker's slice would straddle sys_write slices. Like upstream, end the
   // ongoing sys_write at the marker so slices nest.
+  if (!saw_syscall_) return;  // nothing to truncate unless syscalls are traced
   auto utid = ctx_->process_tracker->GetThreadOrNull(pid);
   if (!utid) return;
   uint32_t track = ctx_->track_tracker->InternThreadTrack(*utid);
@@ -140,7 +141,7 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
   switch (m.phase) {
     case 'B': {
       uint32_t track = tt->InternThreadTrack(thread_for());
-      st->Begin(ts, track, kNullStringId, storage_->Intern(m.name));
+      st->Begin(ts, track, kNullStringId, InternCached(m.name));
       // lmkd (Android S+) reports kills as "lmk,<pid>,<reason>,<oom_adj>,...".
       if (m.name.substr(0, 4) == "lmk,") {
         std::string s(m.name.substr(4));
@@ -175,7 +176,7 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
         if (m.value != 0) AddLmkInstant(ts, static_cast<int64_t>(m.value));
         return;
       }
-      StringId name = storage_->Intern(m.name);
+      StringId name = InternCached(m.name);
       uint32_t track;
       if (m.name == "ScreenState" || m.name.substr(0, 14) == "battery_stats.") {
         // Same (name, type) as the sysprop/initial-display tracks of
@@ -234,8 +235,8 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
 void FtraceParser::ParseCpuFrequency(int64_t ts, proto::Bytes payload) {
   using E = pb::CpuFrequencyFtraceEvent;
   Flat m(payload);
-  uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(
-      m[E::kCpuIdFieldNumber].as_uint32(), cpufreq_, cpu_frequency_);
+  uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(m[E::kCpuIdFieldNumber].as_uint32(),
+                                                              cpufreq_, cpu_frequency_);
   ctx_->track_tracker->PushCounter(ts, m[E::kStateFieldNumber].as_uint32(), track);
 }
 
@@ -314,8 +315,7 @@ void FtraceParser::ParseSchedProcessFree(int64_t ts, proto::Bytes payload) {
 
 // ---- memory --------------------------------------------------------------------
 
-void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id,
-                                proto::Bytes payload) {
+void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, proto::Bytes payload) {
   Flat m(payload);
   int64_t member, size;
   std::optional<uint32_t> mm_id;
@@ -431,7 +431,7 @@ void FtraceParser::ParseLowmemoryKill(int64_t ts, proto::Bytes payload) {
 void FtraceParser::ParseMmEventRecord(int64_t ts, uint32_t pid, proto::Bytes payload) {
   using E = pb::MmEventRecordFtraceEvent;
   Flat m(payload);
-  static const char* const kTypes[] = {"min_flt", "maj_flt",  "read_io",   "compaction",
+  static const char* const kTypes[] = {"min_flt", "maj_flt", "read_io",   "compaction",
                                        "reclaim", "swp_flt", "kern_alloc"};
   uint32_t type = m[E::kTypeFieldNumber].as_uint32();
   if (type >= 7) return;
@@ -451,35 +451,114 @@ void FtraceParser::ParseMmEventRecord(int64_t ts, uint32_t pid, proto::Bytes pay
 // ---- syscalls ------------------------------------------------------------------
 
 StringId FtraceParser::SyscallName(int64_t id) {
+  SyncSystemInfo();
   struct Entry {
     int16_t nr;
     const char* name;
   };
   // The syscalls that matter for analysis; others are named sys_<nr>.
-  static const Entry kArm64[] = {
-      {17, "getcwd"},  {22, "epoll_pwait"}, {23, "dup"},      {24, "dup3"},     {25, "fcntl"},
-      {29, "ioctl"},   {48, "faccessat"},   {56, "openat"},   {57, "close"},    {59, "pipe2"},
-      {62, "lseek"},   {63, "read"},        {64, "write"},    {65, "readv"},    {66, "writev"},
-      {67, "pread64"}, {68, "pwrite64"},    {73, "ppoll"},    {78, "readlinkat"}, {79, "newfstatat"},
-      {80, "fstat"},   {82, "fsync"},       {83, "fdatasync"}, {93, "exit"},    {94, "exit_group"},
-      {98, "futex"},   {101, "nanosleep"},  {113, "clock_gettime"}, {115, "clock_nanosleep"},
-      {124, "sched_yield"}, {129, "kill"},  {131, "tgkill"},  {134, "rt_sigaction"},
-      {135, "rt_sigprocmask"}, {139, "rt_sigreturn"}, {172, "getpid"}, {178, "gettid"},
-      {198, "socket"}, {203, "connect"},    {206, "sendto"},  {207, "recvfrom"}, {211, "sendmsg"},
-      {212, "recvmsg"}, {214, "brk"},       {215, "munmap"},  {220, "clone"},   {221, "execve"},
-      {222, "mmap"},   {226, "mprotect"},   {233, "madvise"}, {260, "wait4"}};
-  static const Entry kX86_64[] = {
-      {0, "read"},      {1, "write"},      {2, "open"},      {3, "close"},     {4, "stat"},
-      {5, "fstat"},     {6, "lstat"},      {7, "poll"},      {8, "lseek"},     {9, "mmap"},
-      {10, "mprotect"}, {11, "munmap"},    {12, "brk"},      {13, "rt_sigaction"},
-      {14, "rt_sigprocmask"}, {15, "rt_sigreturn"}, {16, "ioctl"}, {17, "pread64"},
-      {18, "pwrite64"}, {19, "readv"},     {20, "writev"},   {24, "sched_yield"}, {28, "madvise"},
-      {32, "dup"},      {33, "dup2"},      {35, "nanosleep"}, {39, "getpid"},   {41, "socket"},
-      {42, "connect"},  {44, "sendto"},    {45, "recvfrom"}, {46, "sendmsg"},   {47, "recvmsg"},
-      {56, "clone"},    {59, "execve"},    {60, "exit"},     {61, "wait4"},     {62, "kill"},
-      {72, "fcntl"},    {74, "fsync"},     {75, "fdatasync"}, {186, "gettid"},  {202, "futex"},
-      {228, "clock_gettime"}, {230, "clock_nanosleep"}, {231, "exit_group"}, {232, "epoll_wait"},
-      {234, "tgkill"},  {257, "openat"},   {281, "epoll_pwait"}, {293, "pipe2"}};
+  static const Entry kArm64[] = {{17, "getcwd"},
+                                 {22, "epoll_pwait"},
+                                 {23, "dup"},
+                                 {24, "dup3"},
+                                 {25, "fcntl"},
+                                 {29, "ioctl"},
+                                 {48, "faccessat"},
+                                 {56, "openat"},
+                                 {57, "close"},
+                                 {59, "pipe2"},
+                                 {62, "lseek"},
+                                 {63, "read"},
+                                 {64, "write"},
+                                 {65, "readv"},
+                                 {66, "writev"},
+                                 {67, "pread64"},
+                                 {68, "pwrite64"},
+                                 {73, "ppoll"},
+                                 {78, "readlinkat"},
+                                 {79, "newfstatat"},
+                                 {80, "fstat"},
+                                 {82, "fsync"},
+                                 {83, "fdatasync"},
+                                 {93, "exit"},
+                                 {94, "exit_group"},
+                                 {98, "futex"},
+                                 {101, "nanosleep"},
+                                 {113, "clock_gettime"},
+                                 {115, "clock_nanosleep"},
+                                 {124, "sched_yield"},
+                                 {129, "kill"},
+                                 {131, "tgkill"},
+                                 {134, "rt_sigaction"},
+                                 {135, "rt_sigprocmask"},
+                                 {139, "rt_sigreturn"},
+                                 {172, "getpid"},
+                                 {178, "gettid"},
+                                 {198, "socket"},
+                                 {203, "connect"},
+                                 {206, "sendto"},
+                                 {207, "recvfrom"},
+                                 {211, "sendmsg"},
+                                 {212, "recvmsg"},
+                                 {214, "brk"},
+                                 {215, "munmap"},
+                                 {220, "clone"},
+                                 {221, "execve"},
+                                 {222, "mmap"},
+                                 {226, "mprotect"},
+                                 {233, "madvise"},
+                                 {260, "wait4"}};
+  static const Entry kX86_64[] = {{0, "read"},
+                                  {1, "write"},
+                                  {2, "open"},
+                                  {3, "close"},
+                                  {4, "stat"},
+                                  {5, "fstat"},
+                                  {6, "lstat"},
+                                  {7, "poll"},
+                                  {8, "lseek"},
+                                  {9, "mmap"},
+                                  {10, "mprotect"},
+                                  {11, "munmap"},
+                                  {12, "brk"},
+                                  {13, "rt_sigaction"},
+                                  {14, "rt_sigprocmask"},
+                                  {15, "rt_sigreturn"},
+                                  {16, "ioctl"},
+                                  {17, "pread64"},
+                                  {18, "pwrite64"},
+                                  {19, "readv"},
+                                  {20, "writev"},
+                                  {24, "sched_yield"},
+                                  {28, "madvise"},
+                                  {32, "dup"},
+                                  {33, "dup2"},
+                                  {35, "nanosleep"},
+                                  {39, "getpid"},
+                                  {41, "socket"},
+                                  {42, "connect"},
+                                  {44, "sendto"},
+                                  {45, "recvfrom"},
+                                  {46, "sendmsg"},
+                                  {47, "recvmsg"},
+                                  {56, "clone"},
+                                  {59, "execve"},
+                                  {60, "exit"},
+                                  {61, "wait4"},
+                                  {62, "kill"},
+                                  {72, "fcntl"},
+                                  {74, "fsync"},
+                                  {75, "fdatasync"},
+                                  {186, "gettid"},
+                                  {202, "futex"},
+                                  {228, "clock_gettime"},
+                                  {230, "clock_nanosleep"},
+                                  {231, "exit_group"},
+                                  {232, "epoll_wait"},
+                                  {234, "tgkill"},
+                                  {257, "openat"},
+                                  {281, "epoll_pwait"},
+                                  {293, "pipe2"}};
   const Entry* begin = nullptr;
   size_t n = 0;
   if (arch_ == Arch::kArm64) {
@@ -500,6 +579,7 @@ void FtraceParser::ParseSysEnter(int64_t ts, uint32_t pid, proto::Bytes payload)
   proto::Decoder d(payload);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next())
     if (f.id == E::kIdFieldNumber) id = f.as_int64();
+  saw_syscall_ = true;
   uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
   ctx_->slice_tracker->Begin(ts, ctx_->track_tracker->InternThreadTrack(utid), kNullStringId,
                              SyscallName(id));

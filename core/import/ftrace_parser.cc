@@ -1,9 +1,11 @@
 #include "core/import/ftrace_parser.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
 #include "core/import/args_tracker.h"
+#include "core/import/generic_kernel_parser.h"
 #include "core/import/process_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
 
@@ -60,12 +62,16 @@ FtraceParser::FtraceParser(TraceContext* ctx)
 
 FtraceParser::~FtraceParser() = default;
 
+void FtraceParser::ParseGenericKernelPacket(int64_t ts, uint32_t field_id, proto::Bytes payload) {
+  if (!generic_kernel_) generic_kernel_.reset(new GenericKernelParser(ctx_, &thread_state_));
+  generic_kernel_->ParsePacket(ts, field_id, payload);
+}
+
 // ---- setup -----------------------------------------------------------------
 
 void FtraceParser::OnSystemInfo(std::string_view release, std::string_view machine) {
   int major = 0, minor = 0;
-  if (!release.empty() &&
-      sscanf(std::string(release).c_str(), "%d.%d", &major, &minor) == 2) {
+  if (!release.empty() && sscanf(std::string(release).c_str(), "%d.%d", &major, &minor) == 2) {
     kernel_version_ = std::make_pair(major, minor);
     std::fill(task_state_cache_.begin(), task_state_cache_.end(), kNullStringId);
   }
@@ -85,15 +91,44 @@ void FtraceParser::OnBundlePreviousEnd(uint32_t cpu, int64_t ts) {
   if (ts > soft_drop_before_ts_) soft_drop_before_ts_ = ts;
 }
 
+void FtraceParser::ReserveTables() {
+  // Reserving from the file size avoids re-copying the biggest columns as
+  // they double (a large share of load time on sched-heavy traces). Untouched
+  // reserved pages cost no resident memory; the cap bounds the address space.
+  uint64_t bytes = std::min<uint64_t>(ctx_->trace_size_bytes, uint64_t{1} << 30);
+  if (bytes < (uint64_t{1} << 20)) return;
+  auto reserve = [](auto& table, size_t rows) {
+    for (ColumnBase* c : table.columns()) {
+      if (auto* i64 = dynamic_cast<Int64Column*>(c)) i64->Reserve(rows);
+      if (auto* u32 = dynamic_cast<UInt32Column*>(c)) u32->Reserve(rows);
+      if (auto* i32 = dynamic_cast<Int32Column*>(c)) i32->Reserve(rows);
+      if (auto* dbl = dynamic_cast<DoubleColumn*>(c)) dbl->Reserve(rows);
+      if (auto* str = dynamic_cast<StringColumn*>(c)) str->Reserve(rows);
+    }
+  };
+  reserve(storage_->args, bytes / 6);
+  reserve(storage_->ftrace_event, bytes / 20);
+  reserve(storage_->sched, bytes / 60);
+  reserve(storage_->thread_state, bytes / 30);
+}
+
 void FtraceParser::MaybeOnFirstEvent() {
   if (seen_first_event_) return;
   seen_first_event_ = true;
-  // SystemInfo may have been parsed into metadata without calling us.
+  ReserveTables();
+}
+
+void FtraceParser::SyncSystemInfo() {
+  // SystemInfo lands in the metadata table (system_release/system_machine);
+  // rescan only when that table grew and something is still unknown.
   const MetadataTable& md = storage_->metadata;
+  if (md.row_count() == metadata_rows_seen_) return;
+  metadata_rows_seen_ = md.row_count();
+  if (kernel_version_ && arch_ != Arch::kUnknown) return;
   std::string_view release, machine;
   for (uint32_t i = 0; i < md.row_count(); ++i) {
-    std::string_view name = storage_->GetString(md.name[i]);
     if (md.str_value[i] == kNullStringId) continue;
+    std::string_view name = storage_->GetString(md.name[i]);
     if (name == "system_release") release = storage_->GetString(md.str_value[i]);
     if (name == "system_machine") machine = storage_->GetString(md.str_value[i]);
   }
@@ -106,18 +141,61 @@ void FtraceParser::MaybeOnFirstEvent() {
 uint32_t FtraceParser::BeginArgSet() { return ctx_->args_tracker->AllocateArgSetId(); }
 
 StringId FtraceParser::IntDisplay(int64_t v) {
+  StringId* slot;
   if (v >= 0 && v < static_cast<int64_t>(int_display_cache_.size())) {
-    StringId& id = int_display_cache_[static_cast<size_t>(v)];
-    if (id == kNullStringId) {
-      char buf[24];
-      snprintf(buf, sizeof buf, "%" PRId64, v);
-      id = storage_->Intern(buf);
-    }
-    return id;
+    slot = &int_display_cache_[static_cast<size_t>(v)];
+  } else {
+    // Direct-mapped cache for big values (cpu_idle's 4294967295, pointers).
+    DisplayCacheEntry& e =
+        big_display_cache_[static_cast<uint64_t>(v) * 0x9E3779B97F4A7C15ull >> 56];
+    if (e.id != kNullStringId && e.value == v) return e.id;
+    e.value = v;
+    e.id = kNullStringId;
+    slot = &e.id;
   }
-  char buf[24];
-  snprintf(buf, sizeof buf, "%" PRId64, v);
-  return storage_->Intern(buf);
+  if (*slot == kNullStringId) {
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRId64, v);
+    *slot = storage_->Intern(buf);
+  }
+  return *slot;
+}
+
+uint32_t FtraceParser::Utid(int64_t tid) {
+  const TraceStorage& s = *storage_;
+  uint64_t epoch = (static_cast<uint64_t>(s.thread.row_count()) << 32) | s.process.row_count();
+  if (tid >= 0 && tid < (1 << 22)) {
+    if (static_cast<size_t>(tid) >= utid_cache_.size())
+      utid_cache_.resize(static_cast<size_t>(tid) + 1024);
+    UtidCacheEntry& e = utid_cache_[static_cast<size_t>(tid)];
+    if (e.epoch == epoch && s.thread.end_ts.IsNull(e.utid)) {
+      auto upid = s.thread.upid.Get(e.utid);
+      if (!upid || s.process.end_ts.IsNull(*upid)) return e.utid;
+    }
+    uint32_t utid = ctx_->process_tracker->GetOrCreateThread(tid);
+    e.utid = utid;
+    e.epoch = (static_cast<uint64_t>(s.thread.row_count()) << 32) | s.process.row_count();
+    return utid;
+  }
+  return ctx_->process_tracker->GetOrCreateThread(tid);
+}
+
+StringId FtraceParser::InternCached(std::string_view str) {
+  if (string_cache_.empty()) string_cache_.assign(1u << 16, kNullStringId);
+  size_t h = std::hash<std::string_view>{}(str);
+  StringId& slot = string_cache_[(h ^ (h >> 29)) & 0xffff];
+  if (slot != kNullStringId && storage_->GetString(slot) == str) return slot;
+  slot = storage_->Intern(str);
+  return slot;
+}
+
+StringId FtraceParser::InternComm(uint32_t utid, std::string_view comm) {
+  if (utid >= comm_cache_.size()) comm_cache_.resize(utid + 1 + utid / 2, kNullStringId);
+  StringId cached = comm_cache_[utid];
+  if (cached != kNullStringId && storage_->GetString(cached) == comm) return cached;
+  StringId id = storage_->Intern(comm);
+  comm_cache_[utid] = id;
+  return id;
 }
 
 void FtraceParser::AddIntArg(uint32_t set, StringId key, int64_t v) {
@@ -169,7 +247,7 @@ void FtraceParser::AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t
         AddIntArg(*set, fi.name, f.as_sint64());
         break;
       case FtraceArgType::kString:
-        AddStringArg(*set, fi.name, storage_->Intern(f.as_string()));
+        AddStringArg(*set, fi.name, InternCached(f.as_string()));
         break;
       case FtraceArgType::kDouble:
         AddRealArg(*set, fi.name, f.as_double());
@@ -219,8 +297,7 @@ void FtraceParser::ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event
   }
   if (event_id != FtraceEvent::kSchedSwitchFieldNumber) {
     // sched_switch writes its own raw row (its utid is prev's, not pid's).
-    uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
-    AddRawEvent(ts, cpu, utid, event_id, payload, common_flags);
+    AddRawEvent(ts, cpu, Utid(pid), event_id, payload, common_flags);
   }
   // Before every CPU's buffer covers the timeline only the raw row is kept:
   // a begin seen here could have its end lost on another CPU.
@@ -298,6 +375,7 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
 // ---- scheduling ------------------------------------------------------------------
 
 StringId FtraceParser::TaskStateString(int64_t raw_state) {
+  SyncSystemInfo();
   // Upstream keeps only the low 16 bits.
   uint16_t raw = static_cast<uint16_t>(raw_state);
   StringId& cached = task_state_cache_[raw];
@@ -305,9 +383,20 @@ StringId FtraceParser::TaskStateString(int64_t raw_state) {
 
   // Flags up to 0x20 (EXIT_ZOMBIE) never changed between kernels.
   enum : uint32_t {
-    kS = 1, kD = 2, kT = 4, kt = 8, kX = 0x10, kZ = 0x20,
-    kParked = 1 << 6, kDead = 1 << 7, kWakeKill = 1 << 8, kWaking = 1 << 9,
-    kNoLoad = 1 << 10, kIdle = 1 << 11, kPreempted = 1 << 12, kInvalid = 1 << 15
+    kS = 1,
+    kD = 2,
+    kT = 4,
+    kt = 8,
+    kX = 0x10,
+    kZ = 0x20,
+    kParked = 1 << 6,
+    kDead = 1 << 7,
+    kWakeKill = 1 << 8,
+    kWaking = 1 << 9,
+    kNoLoad = 1 << 10,
+    kIdle = 1 << 11,
+    kPreempted = 1 << 12,
+    kInvalid = 1 << 15
   };
   uint32_t parsed = raw & 0x3f;
   auto version = kernel_version_.value_or(std::make_pair(4, 4));
@@ -337,8 +426,8 @@ StringId FtraceParser::TaskStateString(int64_t raw_state) {
       struct {
         uint32_t flag;
         char c;
-      } const kChars[] = {{kS, 'S'},     {kD, 'D'},        {kT, 'T'},      {kt, 't'},
-                          {kX, 'X'},     {kZ, 'Z'},        {kParked, 'P'}, {kDead, 'x'},
+      } const kChars[] = {{kS, 'S'},        {kD, 'D'},      {kT, 'T'},      {kt, 't'},
+                          {kX, 'X'},        {kZ, 'Z'},      {kParked, 'P'}, {kDead, 'x'},
                           {kWakeKill, 'K'}, {kWaking, 'W'}, {kNoLoad, 'N'}, {kIdle, 'I'}};
       for (const auto& fc : kChars)
         if (parsed & fc.flag) buf[n++] = fc.c;
@@ -350,7 +439,7 @@ StringId FtraceParser::TaskStateString(int64_t raw_state) {
 }
 
 uint32_t FtraceParser::UpdateThreadFromFtrace(int64_t tid, StringId comm) {
-  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(tid);
+  uint32_t utid = Utid(tid);
   if (comm == kNullStringId) return utid;
   if (utid >= thread_named_by_ftrace_.size())
     thread_named_by_ftrace_.resize(utid + 1 + utid / 2, 0);
@@ -399,19 +488,19 @@ void FtraceParser::ParseSchedSwitch(int64_t ts, uint32_t cpu, proto::Bytes paylo
     return;
   }
   sched_max_ts_ = ts;
-  StringId next_comm_id = storage_->Intern(next_comm);
+  StringId next_comm_id = InternComm(Utid(next_pid), next_comm);
   uint32_t next_utid = UpdateThreadFromFtrace(next_pid, next_comm_id);
   // prev_comm can differ from the previous next_comm (renamed while running).
-  StringId prev_comm_id = storage_->Intern(prev_comm);
+  StringId prev_comm_id = InternComm(Utid(prev_pid), prev_comm);
   uint32_t prev_utid = UpdateThreadFromFtrace(prev_pid, prev_comm_id);
   PushSchedSwitch(ts, cpu, prev_pid, prev_comm_id, prev_prio, prev_state, prev_utid, next_pid,
                   next_comm_id, next_prio, next_utid);
 }
 
-void FtraceParser::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid,
-                                   StringId prev_comm, int32_t prev_prio, int64_t prev_state,
-                                   uint32_t prev_utid, int64_t next_pid, StringId next_comm,
-                                   int32_t next_prio, uint32_t next_utid) {
+void FtraceParser::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid, StringId prev_comm,
+                                   int32_t prev_prio, int64_t prev_state, uint32_t prev_utid,
+                                   int64_t next_pid, StringId next_comm, int32_t next_prio,
+                                   uint32_t next_utid) {
   PendingSched& pending = Pending(cpu);
   StringId state = TaskStateString(prev_state);
   if (pending.slice_row != kNone) {
@@ -473,8 +562,8 @@ void FtraceParser::ParseCompactSwitch(int64_t ts, uint32_t cpu, const CompactSwi
   StringId prev_comm = storage_->thread.name[prev_utid];
   // The compact form has no prev_pid: it is the previous next_pid, so the
   // pid check in PushSchedSwitch always passes.
-  PushSchedSwitch(ts, cpu, pending.last_pid, prev_comm, pending.last_prio, r.prev_state,
-                  prev_utid, r.next_pid, r.next_comm, r.next_prio, next_utid);
+  PushSchedSwitch(ts, cpu, pending.last_pid, prev_comm, pending.last_prio, r.prev_state, prev_utid,
+                  r.next_pid, r.next_comm, r.next_prio, next_utid);
 }
 
 void FtraceParser::ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWakingRecord& r) {
@@ -502,7 +591,7 @@ void FtraceParser::ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWak
   if (r.has_common_flags) flags = r.common_flags;
   storage_->ftrace_event.Insert(ts, sched_waking_name_, cpu, waker_utid, set, flags);
   if (ts < soft_drop_before_ts_) return;
-  uint32_t wakee = ctx_->process_tracker->GetOrCreateThread(r.pid);
+  uint32_t wakee = Utid(r.pid);
   thread_state_.PushWaking(ts, wakee, waker_utid);
 }
 
@@ -515,8 +604,8 @@ void FtraceParser::ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes paylo
     if (f.id == SW::kPidFieldNumber) wakee_pid = f.as_int32();
     if (f.id == SW::kCommFieldNumber) comm = f.as_string();
   }
-  uint32_t wakee = UpdateThreadFromFtrace(wakee_pid, storage_->Intern(comm));
-  uint32_t waker = ctx_->process_tracker->GetOrCreateThread(pid);
+  uint32_t wakee = UpdateThreadFromFtrace(wakee_pid, InternComm(Utid(wakee_pid), comm));
+  uint32_t waker = Utid(pid);
   if (is_new) {
     thread_state_.PushNewTask(ts, wakee, waker);
   } else {

@@ -22,6 +22,8 @@
 
 namespace fathom {
 
+class GenericKernelParser;
+
 class FtraceParser {
  public:
   explicit FtraceParser(TraceContext* ctx);
@@ -43,6 +45,10 @@ class FtraceParser {
   // table (not every CPU buffer covers that span yet), as upstream does.
   void OnBundlePreviousEnd(uint32_t cpu, int64_t ts);
 
+  // GenericKernel* TracePackets (non-ftrace kernel scheduling data); they
+  // share this parser's thread_state builder.
+  void ParseGenericKernelPacket(int64_t ts, uint32_t field_id, proto::Bytes payload);
+
   // Shared by print events and the kernel *_tracing_mark_write events; the
   // systrace text importer may call it too. `pid` is the writing thread.
   void ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceMarker& m);
@@ -58,21 +64,34 @@ class FtraceParser {
 
   // ---- ftrace_parser.cc ----
   void MaybeOnFirstEvent();
-  void AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t event_id,
-                   proto::Bytes payload, std::optional<uint32_t> common_flags);
+  void ReserveTables();
+  // Picks up SystemInfo (kernel release, machine) from the metadata table.
+  void SyncSystemInfo();
+  void AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t event_id, proto::Bytes payload,
+                   std::optional<uint32_t> common_flags);
   void DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_t event_id,
                      proto::Bytes payload);
   void ParseSchedSwitch(int64_t ts, uint32_t cpu, proto::Bytes payload);
   void PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid, StringId prev_comm,
-                       int32_t prev_prio, int64_t prev_state, uint32_t prev_utid,
-                       int64_t next_pid, StringId next_comm, int32_t next_prio,
-                       uint32_t next_utid);
+                       int32_t prev_prio, int64_t prev_state, uint32_t prev_utid, int64_t next_pid,
+                       StringId next_comm, int32_t next_prio, uint32_t next_utid);
   void ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes payload, bool is_new);
   void ParseSchedBlockedReason(proto::Bytes payload);
   StringId TaskStateString(int64_t raw_state);
   // Thread for `tid` named `comm` from a sched event. Names from ftrace do not
   // override names that came from higher-priority sources (process tree...).
   uint32_t UpdateThreadFromFtrace(int64_t tid, StringId comm);
+  // ProcessTracker::GetOrCreateThread behind a tid-indexed cache: the hot
+  // path asks for the same few hundred tids millions of times. An entry is
+  // trusted only while no thread/process row was created since it was
+  // filled and its thread/process has not ended (the tracker's own rules for
+  // which utid is current can only change at those points).
+  uint32_t Utid(int64_t tid);
+  // Interns a comm string, first comparing with the last comm of `utid`.
+  StringId InternComm(uint32_t utid, std::string_view comm);
+  // StringPool::Intern behind a direct-mapped cache: raw args repeat the same
+  // strings (print buffers, comms) and the cache avoids the pool's node walk.
+  StringId InternCached(std::string_view s);
   PendingSched& Pending(uint32_t cpu) {
     if (cpu >= pending_.size()) pending_.resize(cpu + 1);
     return pending_[cpu];
@@ -117,16 +136,31 @@ class FtraceParser {
   TraceStorage* storage_;
   FtraceDescriptors descriptors_;
   FtraceThreadStateTracker thread_state_;
+  std::unique_ptr<GenericKernelParser> generic_kernel_;
   std::vector<PendingSched> pending_;
   std::vector<StringId> task_state_cache_;  // raw prev_state (uint16) -> string + 1
   std::vector<StringId> int_display_cache_;
   std::vector<uint8_t> thread_named_by_ftrace_;  // by utid
+  struct UtidCacheEntry {
+    uint64_t epoch = ~uint64_t{0};
+    uint32_t utid = 0;
+  };
+  std::vector<UtidCacheEntry> utid_cache_;  // by tid (small tids only)
+  std::vector<StringId> comm_cache_;        // by utid
+  struct DisplayCacheEntry {
+    int64_t value = -1;
+    StringId id = kNullStringId;
+  };
+  DisplayCacheEntry big_display_cache_[256];
+  bool saw_syscall_ = false;
+  std::vector<StringId> string_cache_;  // 64K slots, by hash
   int64_t sched_max_ts_ = INT64_MIN;
 
   // Kernel version (major, minor) when known.
   std::optional<std::pair<int, int>> kernel_version_;
   enum class Arch : uint8_t { kUnknown, kArm64, kX86_64, kArm32 } arch_ = Arch::kUnknown;
   bool seen_first_event_ = false;
+  uint32_t metadata_rows_seen_ = 0;
   std::vector<uint8_t> cpu_seen_bundle_;
   int64_t soft_drop_before_ts_ = 0;
 

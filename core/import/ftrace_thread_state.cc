@@ -9,8 +9,8 @@ void FtraceThreadStateTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_
                                                StringId prev_state, uint32_t next_utid) {
   // If prev was not running we lost data in between: leave its row open-ended
   // rather than invent a duration.
-  bool data_loss = HasRows(prev_utid) &&
-                   storage_->thread_state.state[rows_[prev_utid].last] != running_;
+  bool data_loss =
+      HasRows(prev_utid) && storage_->thread_state.state[rows_[prev_utid].last] != running_;
   Close(ts, prev_utid, data_loss);
   Open(ts, prev_utid, prev_state, std::nullopt, std::nullopt);
   // The next thread may still look running on another CPU (forced
@@ -37,6 +37,17 @@ void FtraceThreadStateTracker::PushBlockedReason(uint32_t utid, std::optional<bo
   if (io_wait) storage_->thread_state.io_wait.Set(row, *io_wait ? 1 : 0);
   if (blocked_function != kNullStringId)
     storage_->thread_state.blocked_function.Set(row, blocked_function);
+}
+
+void FtraceThreadStateTracker::PushState(int64_t ts, uint32_t utid, StringId state,
+                                         std::optional<uint32_t> cpu) {
+  Close(ts, utid, false);
+  Open(ts, utid, state, cpu, std::nullopt);
+}
+
+void FtraceThreadStateTracker::UpdateOpenState(uint32_t utid, StringId state) {
+  if (!HasRows(utid)) return;
+  storage_->thread_state.state.Set(rows_[utid].last, state);
 }
 
 void FtraceThreadStateTracker::Close(int64_t ts, uint32_t utid, bool data_loss) {

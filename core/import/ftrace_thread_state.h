@@ -26,8 +26,14 @@ class FtraceThreadStateTracker {
                        uint32_t next_utid);
   void PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid);
   void PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid);
-  void PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,
-                         StringId blocked_function);
+  void PushBlockedReason(uint32_t utid, std::optional<bool> io_wait, StringId blocked_function);
+
+  // Generic (non-ftrace) kernel task states: close the thread's current row
+  // and open `state` (NULL = unknown) at ts.
+  void PushState(int64_t ts, uint32_t utid, StringId state, std::optional<uint32_t> cpu);
+  // Replaces the state of the thread's open row (an unknown row that learnt
+  // its state from an event at the same timestamp).
+  void UpdateOpenState(uint32_t utid, StringId state);
 
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();

@@ -60,7 +60,7 @@ class Reader {
         ++p_;
         auto member = ReadValue(depth + 1);
         if (!member) return Fail();
-        v.members.emplace_back(std::move(key), std::move(*member));
+        v.members.push_back(Member{std::move(key), std::move(*member)});
         SkipSpace();
         if (p_ < s_.size() && s_[p_] == ',') {
           ++p_;

@@ -13,6 +13,8 @@
 
 namespace fathom::json {
 
+struct Member;
+
 struct Value {
   enum Type : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject } type = kNull;
   bool b = false;
@@ -20,17 +22,24 @@ struct Value {
   double number = 0;
   std::string str;  // unescaped
   std::vector<Value> items;
-  std::vector<std::pair<std::string, Value>> members;
+  std::vector<Member> members;
 
-  const Value* Find(std::string_view key) const {
-    for (const auto& [k, v] : members)
-      if (k == key) return &v;
-    return nullptr;
-  }
+  const Value* Find(std::string_view key) const;
   bool is_number() const { return type == kNumber; }
   bool is_string() const { return type == kString; }
   bool is_object() const { return type == kObject; }
 };
+
+struct Member {
+  std::string key;
+  Value value;
+};
+
+inline const Value* Value::Find(std::string_view key) const {
+  for (const Member& m : members)
+    if (m.key == key) return &m.value;
+  return nullptr;
+}
 
 // Parses `text` (one JSON value). Returns nullopt and sets *error_offset on
 // malformed input.

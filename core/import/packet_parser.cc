@@ -1,5 +1,7 @@
 #include "core/import/packet_parser.h"
 
+#include "core/import/ftrace_parser.h"
+
 #include "core/import/heap_graph_parser.h"
 #include "core/import/profile_parser.h"
 #include "core/import/sequence_state.h"
@@ -39,6 +41,11 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
     }
   }
   switch (field_id) {
+    case TracePacket::kGenericKernelTaskStateEventFieldNumber:
+    case TracePacket::kGenericKernelTaskRenameEventFieldNumber:
+    case TracePacket::kGenericKernelCpuFreqEventFieldNumber:
+      ctx_->ftrace_parser->ParseGenericKernelPacket(ts, field_id, payload);
+      return;
     case TracePacket::kTrackEventFieldNumber:
     case TracePacket::kTrackDescriptorFieldNumber:
     case TracePacket::kThreadDescriptorFieldNumber:

@@ -75,10 +75,19 @@ Status ProtoTokenizer::TokenizeStream(const uint8_t* data, size_t size, uint64_t
     const uint8_t* field_start = p;
     uint64_t tag;
     const uint8_t* q = proto::ReadVarint(p, end, &tag);
-    if (!q) break;  // incomplete tag: wait for more bytes
+    uint64_t offset = stream_offset + static_cast<uint64_t>(field_start - data);
+    if (!q) {
+      // Fewer than 10 bytes left: the tag may complete in the next chunk.
+      // Ten or more without an end byte can never be a varint.
+      if (end - p >= 10) {
+        *consumed = static_cast<size_t>(field_start - data);
+        return ErrorStatus("byte offset " + std::to_string(offset) +
+                           ": invalid field tag (varint longer than 10 bytes)");
+      }
+      break;
+    }
     uint32_t wire = tag & 7;
     uint64_t field_id = tag >> 3;
-    uint64_t offset = stream_offset + static_cast<uint64_t>(field_start - data);
     if (field_id == 0 || (wire != 0 && wire != 1 && wire != 2 && wire != 5)) {
       *consumed = static_cast<size_t>(field_start - data);
       return ErrorStatus("byte offset " + std::to_string(offset) +
@@ -92,7 +101,14 @@ Status ProtoTokenizer::TokenizeStream(const uint8_t* data, size_t size, uint64_t
     if (wire == 2) {
       uint64_t len;
       const uint8_t* body = proto::ReadVarint(q, end, &len);
-      if (!body) break;
+      if (!body) {
+        if (end - q >= 10) {
+          *consumed = static_cast<size_t>(field_start - data);
+          return ErrorStatus("byte offset " + std::to_string(offset) +
+                             ": invalid packet length (varint longer than 10 bytes)");
+        }
+        break;
+      }
       if (len > static_cast<uint64_t>(end - body)) {
         // A length this large can never complete in a nested buffer.
         if (nested) {

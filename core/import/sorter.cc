@@ -27,7 +27,7 @@ uint32_t Sorter::SequenceQueue(uint32_t seq_id) {
 
 size_t Sorter::memory_bytes() const {
   size_t n = 0;
-  for (const auto& q : queues_) n += q.entries.capacity() * sizeof(SortEntry);
+  for (const auto& q : queues_) n += q.entries.size() * sizeof(SortEntry);
   return n;
 }
 

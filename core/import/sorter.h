@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <algorithm>
+#include <deque>
 #include <queue>
 #include <vector>
 
@@ -60,8 +61,10 @@ class Sorter {
   size_t DrainSorted(Sink&& sink);
 
  private:
+  // A deque grows in fixed blocks: no reallocation copies (and no moment with
+  // two copies) while pushing, and blocks are freed as the merge consumes them.
   struct Queue {
-    std::vector<SortEntry> entries;
+    std::deque<SortEntry> entries;
     bool out_of_order = false;
   };
   uint32_t NewQueue();
@@ -96,7 +99,6 @@ size_t Sorter::DrainSorted(Sink&& sink) {
     return a.ts != b.ts ? a.ts > b.ts : a.order > b.order;
   };
   std::priority_queue<Head, std::vector<Head>, decltype(greater)> heap(greater);
-  std::vector<size_t> pos(queues_.size(), 0);
   for (uint32_t i = 0; i < queues_.size(); ++i)
     if (!queues_[i].entries.empty())
       heap.push({queues_[i].entries[0].ts, queues_[i].entries[0].order, i});
@@ -104,19 +106,18 @@ size_t Sorter::DrainSorted(Sink&& sink) {
     Head h = heap.top();
     heap.pop();
     auto& entries = queues_[h.queue].entries;
-    size_t& p = pos[h.queue];
     // Emit the run of this queue that stays before the next queue's head.
     const Head* next = heap.empty() ? nullptr : &heap.top();
     do {
-      sink(entries[p]);
-      ++p;
-    } while (p < entries.size() &&
-             (!next || entries[p].ts < next->ts ||
-              (entries[p].ts == next->ts && entries[p].order < next->order)));
-    if (p < entries.size()) {
-      heap.push({entries[p].ts, entries[p].order, h.queue});
+      sink(entries.front());
+      entries.pop_front();
+    } while (!entries.empty() &&
+             (!next || entries.front().ts < next->ts ||
+              (entries.front().ts == next->ts && entries.front().order < next->order)));
+    if (!entries.empty()) {
+      heap.push({entries.front().ts, entries.front().order, h.queue});
     } else {
-      std::vector<SortEntry>().swap(entries);  // release as we go
+      std::deque<SortEntry>().swap(entries);
     }
   }
   queues_.clear();

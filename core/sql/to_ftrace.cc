@@ -74,16 +74,17 @@ std::string FormatFtraceEventLine(const TraceStorage& s, uint32_t row) {
   std::string flags = "....";
   if (auto cf = ev.common_flags.Get(row)) {
     uint32_t f = *cf;
-    flags[0] = (f & 0x01) ? 'd' : '.';                      // irqs off
-    flags[1] = (f & 0x08) ? 'N' : '.';                      // need resched
+    flags[0] = (f & 0x01) ? 'd' : '.';  // irqs off
+    flags[1] = (f & 0x08) ? 'N' : '.';  // need resched
     flags[2] = (f & 0x10) && (f & 0x20) ? 'H' : (f & 0x10) ? 'h' : (f & 0x20) ? 's' : '.';
     flags[3] = '.';
   }
   int64_t ts = ev.ts[row];
   char head[160];
-  snprintf(head, sizeof head, "%16s-%-5" PRId64 " (%5s) [%03u] %s %" PRId64 ".%06" PRId64 ": %s:",
-           comm.c_str(), tid, tgid.c_str(), ev.cpu[row], flags.c_str(), ts / 1000000000,
-           (ts / 1000) % 1000000, std::string(s.GetString(ev.name[row])).c_str());
+  snprintf(head, sizeof head,
+           "%16s-%-5" PRId64 " (%5s) [%03u] %s %" PRId64 ".%06" PRId64 ": %s:", comm.c_str(), tid,
+           tgid.c_str(), ev.cpu[row], flags.c_str(), ts / 1000000000, (ts / 1000) % 1000000,
+           std::string(s.GetString(ev.name[row])).c_str());
   std::string out = head;
   if (auto set = ev.arg_set_id.Get(row)) AppendArgs(s, *set, &out);
   return out;

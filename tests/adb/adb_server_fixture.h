@@ -15,8 +15,7 @@ namespace fathom::adb::testing {
 class RealAdbServer {
  public:
   // before_start may put files (an adbkey) into HOME/.android before the server reads them.
-  explicit RealAdbServer(
-      const std::function<void(const std::filesystem::path&)>& before_start = {})
+  explicit RealAdbServer(const std::function<void(const std::filesystem::path&)>& before_start = {})
       : port_(FreePort()) {
     std::filesystem::create_directories(home_.path() / ".android");
     if (before_start) before_start(home_.path() / ".android");
@@ -30,7 +29,10 @@ class RealAdbServer {
   const std::filesystem::path& home() const { return home_.path(); }
   // Environment prefix so `adb` CLI calls talk to this server.
   std::string Env() const {
-    return "HOME=" + home_.path().string() + " ANDROID_ADB_SERVER_PORT=" + std::to_string(port_);
+    // A max emulator port below 5555 stops the server from probing 5555..5585 at start, so
+    // other programs on this machine cannot show up as emulators in our device lists.
+    return "HOME=" + home_.path().string() + " ANDROID_ADB_SERVER_PORT=" + std::to_string(port_) +
+           " ADB_LOCAL_TRANSPORT_MAX_PORT=5553";
   }
   ServerClient Client() const {
     ServerAddress a;

@@ -42,9 +42,8 @@ TEST(AuthKeyTest, SignatureIsRawTokenWithSha1DigestInfo) {
   ASSERT_EQ(EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING), 1);
   unsigned char block[256];
   size_t len = sizeof(block);
-  ASSERT_EQ(EVP_PKEY_verify_recover(ctx, block, &len,
-                                    reinterpret_cast<const unsigned char*>(sig->data()),
-                                    sig->size()),
+  ASSERT_EQ(EVP_PKEY_verify_recover(
+                ctx, block, &len, reinterpret_cast<const unsigned char*>(sig->data()), sig->size()),
             1);
   EVP_PKEY_CTX_free(ctx);
   ASSERT_EQ(len, 256u);

@@ -173,7 +173,8 @@ TEST(ConnectionTest, DeviceGoneFailsPendingRead) {
   s.device->Stop();
   std::string out;
   auto r = (*st)->Read(&out, Deadline::After(kTimeout), {});
-  EXPECT_TRUE(!r.ok() || *r == 0);
+  ASSERT_FALSE(r.ok());  // lost, not a clean end of stream
+  EXPECT_NE(r.status().message().find("lost"), std::string::npos) << r.status().message();
   EXPECT_EQ((*c)->state(), ConnectionState::kClosed);
   EXPECT_FALSE((*c)->OpenStream("shell:", Deadline::After(kTimeout)).ok());
 }

@@ -87,8 +87,8 @@ struct FakeDevice::Stream {
   uint32_t host_id = 0, dev_id = 0;
   std::string kind;  // shell2, shell1, exec, sync
   std::string command;
-  std::string in;              // unparsed input
-  std::string stdin_data;      // shell v2 stdin collected so far
+  std::string in;               // unparsed input
+  std::string stdin_data;       // shell v2 stdin collected so far
   std::deque<std::string> out;  // WRTE payloads waiting
   bool host_ready = true;       // the host acknowledged our last WRTE
   bool close_when_flushed = false;

@@ -55,8 +55,8 @@ class FakeDevice {
 
   void PutFile(const std::string& path, FakeFile f);
   bool GetFile(const std::string& path, FakeFile* f);
-  std::vector<std::string> services();        // OPEN payloads seen, NULs stripped
-  std::vector<std::string> public_keys();     // AUTH(RSAPUBLICKEY) payloads
+  std::vector<std::string> services();     // OPEN payloads seen, NULs stripped
+  std::vector<std::string> public_keys();  // AUTH(RSAPUBLICKEY) payloads
   int signatures_seen() const { return signatures_; }
   void Stop();
 

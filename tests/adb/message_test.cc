@@ -10,8 +10,8 @@ TEST(MessageTest, EncodesGoogleHostCnxnExactly) {
   const std::string banner =
       "host::features=remount_shell,abb_exec,abb,apex,fixed_push_mkdir,ls_v2,stat_v2,"
       "fixed_push_symlink_timestamp,cmd,shell_v2";
-  std::string bytes = EncodeMessage(Message::Make(kCmdCnxn, 0x01000001, 0x00100000, banner),
-                                    kVersionMin);
+  std::string bytes =
+      EncodeMessage(Message::Make(kCmdCnxn, 0x01000001, 0x00100000, banner), kVersionMin);
   const unsigned char want[] = {0x43, 0x4e, 0x58, 0x4e, 0x01, 0x00, 0x00, 0x01,
                                 0x00, 0x00, 0x10, 0x00, 0x77, 0x00, 0x00, 0x00,
                                 0x40, 0x2e, 0x00, 0x00, 0xbc, 0xb1, 0xa7, 0xb1};

@@ -76,7 +76,20 @@ TEST_F(RealAdbToFakeDeviceTest, SignsWithOurKeyFileAndRunsServices) {
   o.max_wrte = 1000;  // our shell/sync parsers must reassemble across WRTEs
   FakeDeviceServer device(o);
   ASSERT_NE(device.port(), 0);
+  auto tracker = server->Client().TrackDevices();
+  ASSERT_TRUE(tracker.ok()) << tracker.status().message();
+  auto initial = tracker->Next(Deadline::After(kTimeout), {});
+  ASSERT_TRUE(initial.ok());
+  EXPECT_TRUE(initial->empty());
   const std::string serial = ConnectAndWait(*server, device.port(), "device");
+  // The tracker reports the new device (possibly after intermediate states).
+  bool tracked = false;
+  for (int i = 0; i < 5 && !tracked; ++i) {
+    auto update = tracker->Next(Deadline::After(kTimeout), {});
+    ASSERT_TRUE(update.ok()) << update.status().message();
+    for (const auto& d : *update) tracked |= d.serial == serial && d.state == "device";
+  }
+  EXPECT_TRUE(tracked);
   ASSERT_NE(device.last_device(), nullptr);
   // Real adb signed the token with the key we wrote; our verifier accepted it.
   EXPECT_GE(device.last_device()->signatures_seen(), 1);
@@ -97,7 +110,8 @@ TEST_F(RealAdbToFakeDeviceTest, SignsWithOurKeyFileAndRunsServices) {
   EXPECT_EQ(*state, "device");
 
   // Shell v2 through the server.
-  auto shell = server->Client().OpenService(serial, ShellServiceName("echo via-smart-socket", true));
+  auto shell =
+      server->Client().OpenService(serial, ShellServiceName("echo via-smart-socket", true));
   ASSERT_TRUE(shell.ok()) << shell.status().message();
   auto r = RunShellV2(**shell, "", Deadline::After(kTimeout), {});
   ASSERT_TRUE(r.ok()) << r.status().message();
@@ -141,9 +155,7 @@ TEST_F(RealAdbToFakeDeviceTest, SignsWithOurKeyFileAndRunsServices) {
   // framing constants) must store exactly what it sent, and adb pull must read it back.
   testing::TempDir local;
   std::string file_data(300000, 'z');
-  {
-    std::ofstream(local.path() / "in.bin", std::ios::binary) << file_data;
-  }
+  { std::ofstream(local.path() / "in.bin", std::ios::binary) << file_data; }
   RunCommand(server->Env() + " adb -s " + serial + " push " + (local.path() / "in.bin").string() +
                  " /data/local/tmp/theirs.bin >/dev/null 2>&1",
              &rc);

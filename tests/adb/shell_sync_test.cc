@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "adb/connection.h"
+#include "adb/device_services.h"
 #include "adb/shell_protocol.h"
 #include "adb/sync_protocol.h"
 #include "fake_device.h"
@@ -112,6 +113,9 @@ void SyncRoundTrip(FakeDevice* device, Connection* conn, bool v2, size_t size) {
   if (v2) {
     EXPECT_EQ(st->uid, 2000u);
   }
+  auto lst = sync.Lstat("/data/local/tmp/a.bin", d, {});
+  ASSERT_TRUE(lst.ok()) << lst.status().message();
+  EXPECT_EQ(lst->size, payload.size());
   auto missing = sync.Stat("/nope", d, {});
   EXPECT_FALSE(missing.ok());
 
@@ -153,6 +157,52 @@ TEST_P(DeviceTest, SyncV1) {
 
 // 0: one WRTE per reply; 5 and 3: every frame split across WRTEs.
 INSTANTIATE_TEST_SUITE_P(WrteSizes, DeviceTest, ::testing::Values(size_t{0}, size_t{5}, size_t{3}));
+
+}  // namespace
+}  // namespace fathom::adb
+
+namespace fathom::adb {
+namespace {
+
+std::shared_ptr<Connection> ConnectTo(testing::FakeDeviceOptions o,
+                                      std::unique_ptr<testing::FakeDevice>* device) {
+  auto [h, d] = testing::MakePipe();
+  *device = std::make_unique<testing::FakeDevice>(std::move(d), std::move(o));
+  auto c = Connection::Open(std::move(h), {});
+  EXPECT_TRUE(c.ok()) << c.status().message();
+  return c.ok() ? *c : nullptr;
+}
+
+TEST(DeviceServicesTest, ShellPicksV2OrFallsBack) {
+  std::unique_ptr<testing::FakeDevice> dev;
+  auto conn = ConnectTo({}, &dev);
+  ASSERT_TRUE(conn);
+  auto r = RunShell(*conn, "fail 5", "", Deadline::After(Millis(5000)));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 5);
+  EXPECT_EQ(dev->services().back(), "shell,v2,raw:fail 5");
+
+  testing::FakeDeviceOptions old;
+  old.banner = "device::ro.product.model=Old;features=cmd;";
+  std::unique_ptr<testing::FakeDevice> old_dev;
+  auto old_conn = ConnectTo(old, &old_dev);
+  ASSERT_TRUE(old_conn);
+  auto r2 = RunShell(*old_conn, "fail 5", "", Deadline::After(Millis(5000)));
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2->out, "failing\n");  // merged, no exit code
+  EXPECT_EQ(r2->exit_code, -1);
+  EXPECT_EQ(old_dev->services().back(), "shell:fail 5");
+  EXPECT_FALSE(RunShell(*old_conn, "cat", "x", Deadline::After(Millis(5000))).ok());
+
+  // Sync on the old device falls back to v1 requests.
+  old_dev->PutFile("/sdcard/f", {"data", 0100644, 7});
+  auto sync = OpenSync(*old_conn, Deadline::After(Millis(5000)));
+  ASSERT_TRUE(sync.ok());
+  auto st = sync->client->Stat("/sdcard/f", Deadline::After(Millis(5000)), {});
+  ASSERT_TRUE(st.ok()) << st.status().message();
+  EXPECT_EQ(st->size, 4u);
+  EXPECT_EQ(st->uid, 0u);  // v1 STAT has no owner
+}
 
 }  // namespace
 }  // namespace fathom::adb

@@ -59,7 +59,13 @@ int main(int argc, char** argv) {
 
   fathom::TraceProcessor tp;
   auto t0 = Clock::now();
-  fathom::Status st = tp.LoadFile(path);
+  // The last progress report of the reading phase comes right after the last
+  // chunk is tokenized: it splits read+tokenize from sort+parse.
+  auto t_sort = t0;
+  fathom::Status st = tp.LoadFile(path, [&](const fathom::LoadProgress& p) {
+    if (p.phase == fathom::LoadProgress::kReading) t_sort = Clock::now();
+    return true;
+  });
   auto t1 = Clock::now();
   if (!st.ok()) {
     fprintf(stderr, "load failed: %s\n", st.message().c_str());
@@ -89,6 +95,9 @@ int main(int argc, char** argv) {
            static_cast<unsigned long long>(r.packets), events);
     printf("load             %.2f s  (%.1f MB/s, %.0f events/s)\n", load_s, mb / load_s,
            events / load_s);
+    printf("phases           read+tokenize %.2f s, sort+parse %.2f s\n",
+           std::chrono::duration<double>(t_sort - t0).count(),
+           std::chrono::duration<double>(t1 - t_sort).count());
     printf("bytes/event      %.1f\n", bytes_per_event);
     printf("peak RSS         %.0f MB  (%.2fx file size; sorter peak %.0f MB)\n", rss,
            mb > 0 ? rss / mb : 0, static_cast<double>(r.peak_sort_bytes) / (1 << 20));

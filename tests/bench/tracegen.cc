@@ -70,14 +70,24 @@ class TraceWriter {
   uint64_t packets_ = 0;
 };
 
-const char* kAppNames[] = {"com.android.systemui", "com.google.android.gms", "surfaceflinger",
-                           "system_server",        "com.example.mail",       "com.example.maps",
-                           "com.example.camera",   "media.codec",            "logd",
-                           "com.example.browser",  "kworker",                "com.example.music"};
-const char* kThreadNames[] = {"main", "RenderThread", "HwBinder:1", "binder:2", "Jit thread pool",
-                              "FinalizerDaemon", "worker", "GLThread", "AsyncTask #1", "OkHttp"};
-const char* kSliceNames[] = {"Choreographer#doFrame", "traversal", "measure", "layout", "draw",
-                             "inflate", "binder transaction", "Lock contention", "GC", "decode"};
+const char* kAppNames[] = {"com.android.systemui",
+                           "com.google.android.gms",
+                           "surfaceflinger",
+                           "system_server",
+                           "com.example.mail",
+                           "com.example.maps",
+                           "com.example.camera",
+                           "media.codec",
+                           "logd",
+                           "com.example.browser",
+                           "kworker",
+                           "com.example.music"};
+const char* kThreadNames[] = {
+    "main",   "RenderThread", "HwBinder:1",   "binder:2", "Jit thread pool", "FinalizerDaemon",
+    "worker", "GLThread",     "AsyncTask #1", "OkHttp"};
+const char* kSliceNames[] = {
+    "Choreographer#doFrame", "traversal",       "measure", "layout", "draw", "inflate",
+    "binder transaction",    "Lock contention", "GC",      "decode"};
 const char* kCounterNames[] = {"aq:pending", "fps", "queued_buffers", "vsync", "mem.heap"};
 const uint32_t kFreqs[] = {300000, 576000, 768000, 1017600, 1248000, 1497600, 1804800, 2208000};
 
@@ -113,9 +123,9 @@ class Generator {
     p.set_timestamp(now_);
     auto* cs = p.mutable_clock_snapshot();
     const std::pair<uint32_t, uint64_t> clocks[] = {
-        {6, static_cast<uint64_t>(now_)},               // BOOTTIME
+        {6, static_cast<uint64_t>(now_)},                  // BOOTTIME
         {3, static_cast<uint64_t>(now_) - 5'000'000'000},  // MONOTONIC (suspended 5 s)
-        {1, 1'700'000'000'000'000'000ull}};              // REALTIME
+        {1, 1'700'000'000'000'000'000ull}};                // REALTIME
     for (auto [id, ts] : clocks) {
       auto* c = cs->add_clocks();
       c->set_clock_id(id);
@@ -201,7 +211,8 @@ class Generator {
           cs->add_switch_prev_state(cur && Rand(3) == 0 ? 1 : 0);
           cs->add_switch_next_pid(next ? next->tid : 0);
           cs->add_switch_next_prio(next ? 120 : 120);
-          cs->add_switch_next_comm_index(Intern(cs, next ? next->comm : "swapper/" + std::to_string(cpu)));
+          cs->add_switch_next_comm_index(
+              Intern(cs, next ? next->comm : "swapper/" + std::to_string(cpu)));
         } else {
           FtraceEvent* e = NewEvent(b, t, cur);
           auto* sw = e->mutable_sched_switch();

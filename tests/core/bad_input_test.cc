@@ -116,7 +116,8 @@ class RealTraces : public ::testing::Test {
     return b;
   }
   static const std::string& Nested() {
-    static const std::string b = ReadFileBytes(TestData("track_event_nested_tracks.perfetto-trace"));
+    static const std::string b =
+        ReadFileBytes(TestData("track_event_nested_tracks.perfetto-trace"));
     return b;
   }
 };
@@ -301,8 +302,7 @@ TEST(BadInput, WrongWireTypesInsidePacketsNeverCrash) {
                         VarintField(FtraceEvent::kTimestampFieldNumber, 50) +
                             LenField(FtraceEvent::kSchedSwitchFieldNumber,
                                      LenField(1, "x") + LenField(2, "y") + LenField(3, "z") +
-                                         LenField(4, "w") + LenField(5, "v") +
-                                         LenField(7, "u")))),
+                                         LenField(4, "w") + LenField(5, "v") + LenField(7, "u")))),
       // compact_sched with mismatched array lengths
       LenField(TracePacket::kFtraceEventsFieldNumber,
                LenField(FtraceEventBundle::kCompactSchedFieldNumber,
@@ -398,7 +398,8 @@ std::string Recompress(const std::string& bytes, int group, bool corrupt_one) {
   perfetto::protos::Trace out;
   for (int i = 0; i < in.packet_size(); i += group) {
     perfetto::protos::Trace chunk;
-    for (int j = i; j < std::min(in.packet_size(), i + group); ++j) *chunk.add_packet() = in.packet(j);
+    for (int j = i; j < std::min(in.packet_size(), i + group); ++j)
+      *chunk.add_packet() = in.packet(j);
     std::string deflated = Deflate(chunk.SerializeAsString(), /*gzip=*/false);
     if (corrupt_one && i == group) deflated = deflated.substr(0, deflated.size() / 2) + "garbage";
     out.add_packet()->set_compressed_packets(deflated);

@@ -28,8 +28,8 @@ namespace fs = std::filesystem;
 struct Facts {
   uint64_t framed_packets = 0;
   int parsed_packets = -1;  // libprotobuf; -1 = did not parse
-  uint64_t ftrace_events = 0, sched_switch = 0, sched_waking = 0, cpu_frequency = 0,
-           cpu_idle = 0, print = 0, print_begin = 0, print_end = 0, print_counter = 0;
+  uint64_t ftrace_events = 0, sched_switch = 0, sched_waking = 0, cpu_frequency = 0, cpu_idle = 0,
+           print = 0, print_begin = 0, print_end = 0, print_counter = 0;
   uint64_t compact_switch = 0, compact_waking = 0;
   std::set<uint32_t> compact_cpus;
   uint64_t track_slice_begin = 0, track_slice_end = 0, track_instant = 0, track_counter = 0;
@@ -106,11 +106,20 @@ void CollectPacket(const perfetto::protos::TracePacket& p, Facts* f) {
   }
   if (p.has_track_event()) {
     switch (p.track_event().type()) {
-      case perfetto::protos::TrackEvent::TYPE_SLICE_BEGIN: ++f->track_slice_begin; break;
-      case perfetto::protos::TrackEvent::TYPE_SLICE_END: ++f->track_slice_end; break;
-      case perfetto::protos::TrackEvent::TYPE_INSTANT: ++f->track_instant; break;
-      case perfetto::protos::TrackEvent::TYPE_COUNTER: ++f->track_counter; break;
-      default: break;
+      case perfetto::protos::TrackEvent::TYPE_SLICE_BEGIN:
+        ++f->track_slice_begin;
+        break;
+      case perfetto::protos::TrackEvent::TYPE_SLICE_END:
+        ++f->track_slice_end;
+        break;
+      case perfetto::protos::TrackEvent::TYPE_INSTANT:
+        ++f->track_instant;
+        break;
+      case perfetto::protos::TrackEvent::TYPE_COUNTER:
+        ++f->track_counter;
+        break;
+      default:
+        break;
     }
   }
 }
@@ -142,16 +151,15 @@ std::vector<std::string> AllPerfettoTraces() {
 const std::map<std::string, std::string>& Pending() {
   // Example entry: {"*:slice", "TODO(C): TrackEvent slices (track_event_parser)"}.
   // Empty: every check passes with the parsers as they are.
-  static const std::map<std::string, std::string> kPending = {
-  };
+  static const std::map<std::string, std::string> kPending = {};
   return kPending;
 }
 
 // GTEST_SKIP() must run in the test body itself to end the test.
-#define SKIP_IF_PENDING(fact)                                   \
-  do {                                                          \
-    std::string why = PendingReason(fact);                      \
-    if (!why.empty()) GTEST_SKIP() << why;                      \
+#define SKIP_IF_PENDING(fact)              \
+  do {                                     \
+    std::string why = PendingReason(fact); \
+    if (!why.empty()) GTEST_SKIP() << why; \
   } while (0)
 
 class RealTrace : public ::testing::TestWithParam<std::string> {

@@ -74,9 +74,9 @@ inline bool TestReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* out)
 }
 
 struct FramingWalk {
-  uint64_t packets = 0;       // whole `packet` (field 1) entries
-  uint64_t whole_bytes = 0;   // bytes covered by whole top-level fields
-  bool clean = true;          // no bad tag was met
+  uint64_t packets = 0;      // whole `packet` (field 1) entries
+  uint64_t whole_bytes = 0;  // bytes covered by whole top-level fields
+  bool clean = true;         // no bad tag was met
 };
 
 // Counts the whole top-level `Trace.packet` entries in data[0, size): what a

@@ -1,0 +1,161 @@
+#include "core/import/generic_kernel_parser.h"
+
+#include "core/import/process_tracker.h"
+#include "core/import/track_tracker.h"
+#include "perfetto/trace/trace.pb.h"
+
+namespace fathom {
+
+using perfetto::protos::GenericKernelCpuFrequencyEvent;
+using perfetto::protos::GenericKernelTaskRenameEvent;
+using perfetto::protos::GenericKernelTaskStateEvent;
+using perfetto::protos::TracePacket;
+
+GenericKernelParser::GenericKernelParser(TraceContext* ctx, FtraceThreadStateTracker* ts)
+    : ctx_(ctx), storage_(ctx->storage.get()), thread_state_(ts) {
+  // Indexed by GenericKernelTaskStateEvent.TaskStateEnum.
+  const char* const kNames[] = {"Unknown", "Created", "R", "Running", "S", "D", "T", "Z", "X"};
+  for (int i = 0; i < 9; ++i) states_[i] = storage_->Intern(kNames[i]);
+  running_ = states_[GenericKernelTaskStateEvent::TASK_STATE_RUNNING];
+  dead_ = states_[GenericKernelTaskStateEvent::TASK_STATE_DEAD];
+  destroyed_ = states_[GenericKernelTaskStateEvent::TASK_STATE_DESTROYED];
+  cpufreq_ = storage_->Intern("cpufreq");
+  cpu_frequency_ = storage_->Intern("cpu_frequency");
+}
+
+void GenericKernelParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes payload) {
+  storage_->UpdateBounds(ts);
+  switch (field_id) {
+    case TracePacket::kGenericKernelTaskStateEventFieldNumber:
+      return ParseTaskState(ts, payload);
+    case TracePacket::kGenericKernelTaskRenameEventFieldNumber:
+      return ParseTaskRename(payload);
+    case TracePacket::kGenericKernelCpuFreqEventFieldNumber:
+      return ParseCpuFrequency(ts, payload);
+    default:
+      return;
+  }
+}
+
+void GenericKernelParser::SetName(uint32_t utid, StringId comm) {
+  if (comm != kNullStringId) ctx_->process_tracker->SetThreadName(utid, comm);
+}
+
+std::optional<uint32_t> GenericKernelParser::UtidForState(int64_t ts, int64_t tid, StringId comm,
+                                                          uint32_t state) {
+  ProcessTracker* pt = ctx_->process_tracker.get();
+  auto invalid = [&]() -> std::optional<uint32_t> {
+    storage_->stats.Increment(Stat::kGenericTaskStateInvalidOrder);
+    return std::nullopt;
+  };
+  switch (state) {
+    case GenericKernelTaskStateEvent::TASK_STATE_CREATED: {
+      if (pt->GetThreadOrNull(tid)) return invalid();
+      ended_.erase(tid);
+      uint32_t utid = pt->StartNewThread(ts, tid);
+      SetName(utid, comm);
+      return utid;
+    }
+    case GenericKernelTaskStateEvent::TASK_STATE_DESTROYED: {
+      auto utid = pt->GetThreadOrNull(tid);
+      if (!utid) return std::nullopt;  // unknown, or already ended by DEAD
+      pt->EndThread(ts, tid);
+      ended_[tid] = destroyed_;
+      return utid;
+    }
+    case GenericKernelTaskStateEvent::TASK_STATE_DEAD: {
+      auto it = ended_.find(tid);
+      if (it != ended_.end() && it->second == destroyed_) return invalid();
+      auto utid = pt->GetThreadOrNull(tid);
+      if (!utid) {
+        utid = pt->GetOrCreateThread(tid);
+        SetName(*utid, comm);
+      }
+      pt->EndThread(ts, tid);
+      ended_[tid] = dead_;
+      return utid;
+    }
+    case GenericKernelTaskStateEvent::TASK_STATE_RUNNABLE:
+    case GenericKernelTaskStateEvent::TASK_STATE_RUNNING:
+    case GenericKernelTaskStateEvent::TASK_STATE_INTERRUPTIBLE_SLEEP:
+    case GenericKernelTaskStateEvent::TASK_STATE_UNINTERRUPTIBLE_SLEEP:
+    case GenericKernelTaskStateEvent::TASK_STATE_STOPPED: {
+      // A task that died must be CREATED again before it can run.
+      if (ended_.count(tid)) return invalid();
+      uint32_t utid = pt->GetOrCreateThread(tid);
+      SetName(utid, comm);
+      return utid;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+void GenericKernelParser::ParseTaskState(int64_t ts, proto::Bytes payload) {
+  using E = GenericKernelTaskStateEvent;
+  proto::FlatMessage<8> m(payload);
+  uint32_t cpu = m[E::kCpuFieldNumber].as_uint32();
+  int64_t tid = m[E::kTidFieldNumber].as_int64();
+  int32_t prio = m[E::kPrioFieldNumber].as_int32();
+  uint32_t state = m[E::kStateFieldNumber].as_uint32();
+  StringId comm = m.has(E::kCommFieldNumber) ? storage_->Intern(m[E::kCommFieldNumber].as_string())
+                                             : kNullStringId;
+  auto utid_opt = UtidForState(ts, tid, comm, state);
+  if (!utid_opt) return;
+  uint32_t utid = *utid_opt;
+  StringId st = states_[state];
+  if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
+  CpuState& c = cpus_[cpu];
+  auto& sched = storage_->sched;
+
+  if (st == running_) {
+    if (c.slice_row != kNone) {
+      // Switched out by this task: its own state may follow at the same ts.
+      sched.dur.Set(c.slice_row, ts - sched.ts[c.slice_row]);
+      if (c.utid >= hanging_.size()) hanging_.resize(c.utid + 1);
+      hanging_[c.utid].slice_row = c.slice_row;
+      thread_state_->PushState(ts, c.utid, kNullStringId, std::nullopt);
+    }
+    c.slice_row = sched.Insert(ts, -1, cpu, utid, kNullStringId, prio);
+    c.utid = utid;
+    c.tid = tid;
+    thread_state_->PushState(ts, utid, st, cpu);
+    return;
+  }
+  if (c.slice_row != kNone && tid == c.tid) {
+    sched.dur.Set(c.slice_row, ts - sched.ts[c.slice_row]);
+    sched.end_state.Set(c.slice_row, st);
+    c = CpuState{};
+    thread_state_->PushState(ts, utid, st, std::nullopt);
+    return;
+  }
+  if (utid < hanging_.size() && hanging_[utid].slice_row != kNone) {
+    uint32_t row = hanging_[utid].slice_row;
+    if (sched.ts[row] + sched.dur[row] == ts) {
+      sched.end_state.Set(row, st);
+      hanging_[utid].slice_row = kNone;
+      thread_state_->UpdateOpenState(utid, st);
+      return;
+    }
+  }
+  thread_state_->PushState(ts, utid, st, std::nullopt);
+}
+
+void GenericKernelParser::ParseTaskRename(proto::Bytes payload) {
+  using E = GenericKernelTaskRenameEvent;
+  proto::FlatMessage<4> m(payload);
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(m[E::kTidFieldNumber].as_int64());
+  ctx_->process_tracker->SetThreadName(utid, storage_->Intern(m[E::kCommFieldNumber].as_string()));
+}
+
+void GenericKernelParser::ParseCpuFrequency(int64_t ts, proto::Bytes payload) {
+  using E = GenericKernelCpuFrequencyEvent;
+  proto::FlatMessage<4> m(payload);
+  uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(m[E::kCpuFieldNumber].as_uint32(),
+                                                              cpufreq_, cpu_frequency_);
+  // Hz in the event, kHz in the cpufreq track (as ftrace's cpu_frequency).
+  ctx_->track_tracker->PushCounter(
+      ts, static_cast<double>(m[E::kFreqHzFieldNumber].as_int64()) / 1000, track);
+}
+
+}  // namespace fathom

@@ -1,0 +1,58 @@
+// GenericKernel* packets: kernel scheduling data from non-ftrace producers
+// (other OSes, hypervisors), one task state change per event. Builds the same
+// sched / thread_state / thread rows as ftrace, with upstream's rules:
+// - RUNNING on a CPU closes the CPU's running slice (end_state unknown) and
+//   gives the switched-out task an unknown (NULL) thread state; if that task's
+//   own state event arrives at the same timestamp, it fills in both;
+// - a non-running state of the task running on its CPU closes the slice with
+//   that state as end_state;
+// - CREATED starts a thread, DEAD/DESTROYED end it; events out of that order
+//   are dropped and counted (generic_task_state_invalid_order).
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "core/import/ftrace_thread_state.h"
+#include "core/import/proto_decoder.h"
+#include "core/import/trace_context.h"
+
+namespace fathom {
+
+class GenericKernelParser {
+ public:
+  GenericKernelParser(TraceContext* ctx, FtraceThreadStateTracker* thread_state);
+
+  // `field_id`: the TracePacket field (generic_kernel_*).
+  void ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes payload);
+
+ private:
+  static constexpr uint32_t kNone = 0xffffffffu;
+  struct CpuState {
+    uint32_t slice_row = kNone;
+    uint32_t utid = kNone;
+    int64_t tid = -1;
+  };
+  struct Hanging {
+    uint32_t slice_row = kNone;  // slice closed by another task's RUNNING
+  };
+
+  void ParseTaskState(int64_t ts, proto::Bytes payload);
+  void ParseTaskRename(proto::Bytes payload);
+  void ParseCpuFrequency(int64_t ts, proto::Bytes payload);
+  // The thread an event of `state` refers to, nullopt if the event is invalid.
+  std::optional<uint32_t> UtidForState(int64_t ts, int64_t tid, StringId comm, uint32_t state);
+  void SetName(uint32_t utid, StringId comm);
+
+  TraceContext* ctx_;
+  TraceStorage* storage_;
+  FtraceThreadStateTracker* thread_state_;
+  std::vector<CpuState> cpus_;
+  std::vector<Hanging> hanging_;                 // by utid
+  std::unordered_map<int64_t, StringId> ended_;  // tid -> final state (Z/X) of its last thread
+  StringId states_[9];
+  StringId running_, dead_, destroyed_, cpufreq_, cpu_frequency_;
+};
+
+}  // namespace fathom
