@@ -171,7 +171,8 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     if (cancelled) return;
     switch (e.kind) {
       case SortKind::kFtraceEvent:
-        ctx->ftrace_parser->ParseFtraceEvent(e.ts, e.cpu, proto::Bytes{e.data, e.size});
+        ctx->ftrace_parser->ParseFtraceEvent(e.ts, e.cpu, proto::Bytes{e.data, e.size},
+                                             &proto_tokenizer->generation(e.aux));
         break;
       case SortKind::kCompactSwitch:
         ctx->ftrace_parser->ParseCompactSwitch(e.ts, e.cpu, proto_tokenizer->compact_switch(e.aux));

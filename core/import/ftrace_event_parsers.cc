@@ -5,10 +5,13 @@
 
 #include "core/import/args_tracker.h"
 #include "core/import/ftrace_parser.h"
+
+#include "core/import/sequence_state.h"
 #include "core/import/process_tracker.h"
 #include "core/import/slice_tracker.h"
 #include "core/import/track_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
+#include "perfetto/trace/interned_data.pb.h"
 
 namespace fathom {
 
@@ -571,6 +574,42 @@ StringId FtraceParser::SyscallName(int64_t id) {
   for (size_t i = 0; i < n; ++i)
     if (begin[i].nr == id) return storage_->Intern(std::string("sys_") + begin[i].name);
   return storage_->Intern("sys_" + std::to_string(id));
+}
+
+void FtraceParser::ParseFuncgraph(int64_t ts, uint32_t pid, proto::Bytes payload, bool entry) {
+  // Both events carry `func` (field 2 in entry and exit): an interned kernel
+  // symbol id of the bundle's sequence.
+  uint64_t func = 0;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if ((entry && f.id == pb::FuncgraphEntryFtraceEvent::kFuncFieldNumber) ||
+        (!entry && f.id == pb::FuncgraphExitFtraceEvent::kFuncFieldNumber))
+      func = f.int_value;
+  }
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
+  uint32_t track = ctx_->track_tracker->InternThreadTrack(utid);
+  if (!entry) {
+    ctx_->slice_tracker->End(ts, track);
+    return;
+  }
+  StringId name = kNullStringId;
+  if (current_generation_) {
+    if (const proto::Bytes* sym = current_generation_->GetInterned(
+            pb::InternedData::kKernelSymbolsFieldNumber, func)) {
+      proto::Decoder sd(*sym);
+      for (proto::Field f = sd.Next(); f.valid(); f = sd.Next())
+        if (f.id == pb::InternedString::kStrFieldNumber) name = storage_->Intern(f.as_string());
+    }
+  }
+  if (name == kNullStringId) {
+    storage_->stats.Increment(Stat::kInternedDataErrors);
+    name = storage_->Intern("0x" + [&] {
+      char b[24];
+      snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(func));
+      return std::string(b);
+    }());
+  }
+  ctx_->slice_tracker->Begin(ts, track, kNullStringId, name);
 }
 
 void FtraceParser::ParseSysEnter(int64_t ts, uint32_t pid, proto::Bytes payload) {

@@ -264,7 +264,9 @@ void FtraceParser::AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t
 
 // ---- dispatch ------------------------------------------------------------------
 
-void FtraceParser::ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event) {
+void FtraceParser::ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event,
+                                    const SequenceGeneration* gen) {
+  current_generation_ = gen;
   MaybeOnFirstEvent();
   storage_->UpdateBounds(ts);
   uint32_t pid = 0;
@@ -310,6 +312,10 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
   switch (event_id) {
     case FtraceEvent::kSchedSwitchFieldNumber:
       return ParseSchedSwitch(ts, cpu, p);
+    case FtraceEvent::kFuncgraphEntryFieldNumber:
+      return ParseFuncgraph(ts, pid, p, true);
+    case FtraceEvent::kFuncgraphExitFieldNumber:
+      return ParseFuncgraph(ts, pid, p, false);
     case FtraceEvent::kSchedWakingFieldNumber:
     case FtraceEvent::kSchedWakeupFieldNumber:
       return ParseSchedWaking(ts, pid, p, false);

@@ -24,12 +24,17 @@ namespace fathom {
 
 class GenericKernelParser;
 
+struct SequenceGeneration;
+
 class FtraceParser {
  public:
   explicit FtraceParser(TraceContext* ctx);
   ~FtraceParser();
 
-  void ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event);
+  // `gen` is the sequence state of the bundle's packet (interned kernel
+  // symbols for funcgraph); may be null.
+  void ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event,
+                        const SequenceGeneration* gen = nullptr);
   void ParseCompactSwitch(int64_t ts, uint32_t cpu, const CompactSwitchRecord& r);
   void ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWakingRecord& r);
   // Closes what is still open (last sched slice per CPU keeps dur -1).
@@ -123,6 +128,9 @@ class FtraceParser {
   void ParseLowmemoryKill(int64_t ts, proto::Bytes payload);
   void ParseMmEventRecord(int64_t ts, uint32_t pid, proto::Bytes payload);
   void ParseSysEnter(int64_t ts, uint32_t pid, proto::Bytes payload);
+  // funcgraph_entry/exit: kernel function slices named from interned symbols.
+  void ParseFuncgraph(int64_t ts, uint32_t pid, proto::Bytes payload, bool entry);
+  const SequenceGeneration* current_generation_ = nullptr;
   void ParseSysExit(int64_t ts, uint32_t pid, proto::Bytes payload);
   void ParseSchedCpuUtilCfs(int64_t ts, proto::Bytes payload);
   void ParseThermalExynosBulk(proto::Bytes payload);

@@ -7,7 +7,6 @@ namespace fathom {
 
 namespace {
 constexpr uint64_t kCloneThread = 0x00010000;  // kernel sched.h
-constexpr int64_t kKthreaddPid = 2;
 constexpr int64_t kInitPid = 1;
 }  // namespace
 
@@ -273,8 +272,9 @@ void ProcessTracker::OnTaskNewtask(int64_t ts, int64_t parent_tid, int64_t new_t
   // Boot-time tracing shows init "creating" the swapper tasks: not real.
   if (new_tid == 0) return;
   StringId name = storage_->Intern(comm);
-  // Kernel threads are forked by kthreadd; upstream keeps them as its threads.
-  if (!(clone_flags & kCloneThread) && parent_tid != kKthreaddPid) {
+  // Without CLONE_THREAD the child is a new process, kthreadd's children
+  // (kernel threads) included: each has its own pid and name.
+  if (!(clone_flags & kCloneThread)) {
     StartNewProcess(ts, parent_tid, new_tid, name, ThreadNamePriority::kFtrace);
     return;
   }

@@ -229,7 +229,7 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
 
   switch (pv.data_field) {
     case TracePacket::kFtraceEventsFieldNumber:
-      TokenizeFtraceBundle(pv.payload);
+      TokenizeFtraceBundle(pv.payload, pv.generation);
       return;
     case TracePacket::kClockSnapshotFieldNumber:
       ParseClockSnapshot(pv.sequence_id, pv.payload);
@@ -346,7 +346,7 @@ void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offse
   blobs_.push_back(std::move(blob));
 }
 
-void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle) {
+void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
   uint32_t cpu = 0;
   bool lost = false;
   int64_t clock_offset = 0;  // ftrace clock -> boot clock
@@ -420,6 +420,7 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle) {
       se.data = f.bytes.data;
       se.size = static_cast<uint32_t>(f.bytes.size);
       se.cpu = static_cast<uint16_t>(cpu);
+      se.aux = generation;  // interned kernel symbols (funcgraph) live there
       se.kind = SortKind::kFtraceEvent;
       sorter_->Push(queue, se);
       if (se.ts > latest_ts_) latest_ts_ = se.ts;

@@ -14,7 +14,7 @@
 namespace fathom {
 
 enum class SortKind : uint8_t {
-  kFtraceEvent,    // data/size: FtraceEvent; cpu
+  kFtraceEvent,    // data/size: FtraceEvent; cpu; aux: sequence generation index
   kCompactSwitch,  // aux: index into the compact switch records; cpu
   kCompactWaking,  // aux: index into the compact waking records; cpu
   kTracePacket,    // data/size: TracePacket; aux: sequence generation index

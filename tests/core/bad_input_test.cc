@@ -383,9 +383,6 @@ TEST_F(RealTraces, ZstdWrappedTraceLoadsLikeThePlainOne) {
 TEST_F(RealTraces, GzipBufferLoadsLikeAGzipFile) {
   std::string gz = Deflate(Nested(), true);
   auto o = LoadBytes(gz, "buffer.gz");
-  if (!o.status.ok() && o.status.message().find("unknown trace format") != std::string::npos)
-    GTEST_SKIP() << "TODO(lead): LoadBuffer does not unwrap gzip/zstd (only OpenTraceFile "
-                    "detects the wrapper)";
   ASSERT_TRUE(o.status.ok()) << o.status.message();
   EXPECT_EQ(o.report.packets, LoadBytes(Nested(), "plain").report.packets);
 }
