@@ -253,6 +253,9 @@ void ProcessTracker::UpdateThreadNameAndMaybeProcessName(int64_t tid, StringId n
                                                          ThreadNamePriority priority) {
   uint32_t utid = GetOrCreateThread(tid);
   UpdateThreadName(utid, name, priority);
+  // tid 0 is every CPU's idle task ("swapper/N"): its comm must not rename
+  // the idle process.
+  if (tid == 0) return;
   auto upid = GetUpidOfThread(utid);
   if (upid && storage_->process.pid[*upid] == tid) storage_->process.name.Set(*upid, name);
 }
