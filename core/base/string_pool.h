@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace fathom {
@@ -29,11 +28,11 @@ class StringPool {
   size_t bytes_used() const { return bytes_used_; }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
+  // Short, fast string hash (8 bytes per step); quality is enough for an
+  // open-addressing table that also compares the stored 32-bit hash.
+  static uint64_t HashOf(std::string_view s);
   std::string_view Store(std::string_view s);
+  void Grow();
 
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::vector<std::unique_ptr<char[]>> big_strings_;
@@ -41,7 +40,14 @@ class StringPool {
   size_t block_size_ = 0;
   size_t bytes_used_ = 0;
   std::vector<std::string_view> views_;
-  std::unordered_map<std::string_view, StringId, Hash, std::equal_to<>> index_;
+  // Open addressing, linear probing: each slot holds (hash high bits, id);
+  // id 0 marks an empty slot (id 0 is NULL and never indexed).
+  struct Slot {
+    uint32_t hash;
+    StringId id;
+  };
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
 };
 
 }  // namespace fathom

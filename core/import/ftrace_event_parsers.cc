@@ -138,9 +138,7 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
   ProcessTracker* pt = ctx_->process_tracker.get();
   TrackTracker* tt = ctx_->track_tracker.get();
   SliceTracker* st = ctx_->slice_tracker.get();
-  auto thread_for = [&]() {
-    return m.tgid == 0 ? pt->GetOrCreateThread(pid) : pt->UpdateThread(pid, m.tgid);
-  };
+  auto thread_for = [&]() { return m.tgid == 0 ? Utid(pid) : UpdateThreadCached(pid, m.tgid); };
   switch (m.phase) {
     case 'B': {
       uint32_t track = tt->InternThreadTrack(thread_for());
@@ -163,7 +161,7 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
       if (m.tgid == 0) {
         utid = pt->GetThreadOrNull(pid);  // no thread, no begin: nothing to end
       } else {
-        utid = pt->UpdateThread(pid, m.tgid);
+        utid = UpdateThreadCached(pid, m.tgid);
       }
       if (utid) st->End(ts, tt->InternThreadTrack(*utid));
       return;

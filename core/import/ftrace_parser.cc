@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 
 #include "core/import/args_tracker.h"
 #include "core/import/generic_kernel_parser.h"
@@ -21,8 +22,7 @@ FtraceParser::FtraceParser(TraceContext* ctx)
       storage_(ctx->storage.get()),
       descriptors_(ctx->storage.get()),
       thread_state_(ctx->storage.get()),
-      task_state_cache_(1u << 16, kNullStringId),
-      int_display_cache_(1u << 16, kNullStringId) {
+      task_state_cache_(1u << 16, kNullStringId) {
   TraceStorage* s = storage_;
   const FtraceEventInfo* ss = descriptors_.Get(FtraceEvent::kSchedSwitchFieldNumber);
   const FtraceEventInfo* sw = descriptors_.Get(FtraceEvent::kSchedWakingFieldNumber);
@@ -34,6 +34,11 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   type_uint_ = s->Intern("uint");
   type_string_ = s->Intern("string");
   type_real_ = s->Intern("real");
+  arg_type_int_ = s->args.ResolveType(type_int_, ArgsTable::kIntKind);
+  arg_type_uint_ = s->args.ResolveType(type_uint_, ArgsTable::kIntKind);
+  arg_type_string_ = s->args.ResolveType(type_string_, ArgsTable::kStringKind);
+  arg_type_null_string_ = s->args.ResolveType(type_string_, ArgsTable::kNullKind);
+  arg_type_real_ = s->args.ResolveType(type_real_, ArgsTable::kRealKind);
   cpufreq_ = s->Intern("cpufreq");
   cpu_frequency_ = s->Intern("cpu_frequency");
   cpuidle_ = s->Intern("cpuidle");
@@ -140,53 +145,38 @@ void FtraceParser::SyncSystemInfo() {
 
 uint32_t FtraceParser::BeginArgSet() { return ctx_->args_tracker->AllocateArgSetId(); }
 
-StringId FtraceParser::IntDisplay(int64_t v) {
-  StringId* slot;
-  if (v >= 0 && v < static_cast<int64_t>(int_display_cache_.size())) {
-    slot = &int_display_cache_[static_cast<size_t>(v)];
-  } else {
-    // Direct-mapped cache for big values (cpu_idle's 4294967295, pointers).
-    DisplayCacheEntry& e =
-        big_display_cache_[static_cast<uint64_t>(v) * 0x9E3779B97F4A7C15ull >> 56];
-    if (e.id != kNullStringId && e.value == v) return e.id;
-    e.value = v;
-    e.id = kNullStringId;
-    slot = &e.id;
-  }
-  if (*slot == kNullStringId) {
-    char buf[24];
-    snprintf(buf, sizeof buf, "%" PRId64, v);
-    *slot = storage_->Intern(buf);
-  }
-  return *slot;
-}
-
 uint32_t FtraceParser::Utid(int64_t tid) {
-  const TraceStorage& s = *storage_;
-  uint64_t epoch = (static_cast<uint64_t>(s.thread.row_count()) << 32) | s.process.row_count();
+  ProcessTracker* pt = ctx_->process_tracker.get();
   if (tid >= 0 && tid < (1 << 22)) {
     if (static_cast<size_t>(tid) >= utid_cache_.size())
       utid_cache_.resize(static_cast<size_t>(tid) + 1024);
     UtidCacheEntry& e = utid_cache_[static_cast<size_t>(tid)];
-    if (e.epoch == epoch && s.thread.end_ts.IsNull(e.utid)) {
-      auto upid = s.thread.upid.Get(e.utid);
-      if (!upid || s.process.end_ts.IsNull(*upid)) return e.utid;
-    }
-    uint32_t utid = ctx_->process_tracker->GetOrCreateThread(tid);
+    // Same tracker generation: GetOrCreateThread would find the same thread.
+    if (e.epoch == pt->generation()) return e.utid;
+    uint32_t utid = pt->GetOrCreateThread(tid);
     e.utid = utid;
-    e.epoch = (static_cast<uint64_t>(s.thread.row_count()) << 32) | s.process.row_count();
+    e.epoch = pt->generation();
     return utid;
   }
-  return ctx_->process_tracker->GetOrCreateThread(tid);
+  return pt->GetOrCreateThread(tid);
+}
+
+uint32_t FtraceParser::UpdateThreadCached(int64_t tid, int64_t tgid) {
+  ProcessTracker* pt = ctx_->process_tracker.get();
+  if (pt->has_pending_associations()) return pt->UpdateThread(tid, tgid);
+  uint64_t key = static_cast<uint64_t>(tid) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(tgid);
+  TgidCacheEntry& e = tgid_cache_[(key >> 54) & (kTgidCacheSize - 1)];
+  if (e.generation == pt->generation() && e.tid == tid && e.tgid == tgid) return e.utid;
+  uint32_t utid = pt->UpdateThread(tid, tgid);
+  // Only cache a state UpdateThread leaves alone: repeating the call right
+  // now would find the same thread and change nothing.
+  if (!pt->has_pending_associations()) e = {pt->generation(), tid, tgid, utid};
+  return utid;
 }
 
 StringId FtraceParser::InternCached(std::string_view str) {
-  if (string_cache_.empty()) string_cache_.assign(1u << 16, kNullStringId);
-  size_t h = std::hash<std::string_view>{}(str);
-  StringId& slot = string_cache_[(h ^ (h >> 29)) & 0xffff];
-  if (slot != kNullStringId && storage_->GetString(slot) == str) return slot;
-  slot = storage_->Intern(str);
-  return slot;
+  // The pool's open-addressing lookup is as cheap as a separate cache.
+  return storage_->Intern(str);
 }
 
 StringId FtraceParser::InternComm(uint32_t utid, std::string_view comm) {
@@ -198,29 +188,24 @@ StringId FtraceParser::InternComm(uint32_t utid, std::string_view comm) {
   return id;
 }
 
+// No display strings: the args table formats display_value on read (and
+// ignores the argument), so interning one string per number only cost time
+// and pool memory.
 void FtraceParser::AddIntArg(uint32_t set, StringId key, int64_t v) {
-  storage_->args.Insert(set, key, key, v, kNullStringId, std::nullopt, type_int_, IntDisplay(v));
+  storage_->args.AppendResolved(set, key, v, arg_type_int_);
 }
 void FtraceParser::AddUintArg(uint32_t set, StringId key, uint64_t v) {
-  StringId display;
-  if (v <= static_cast<uint64_t>(INT64_MAX)) {
-    display = IntDisplay(static_cast<int64_t>(v));
-  } else {
-    char buf[24];
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
-    display = storage_->Intern(buf);
-  }
-  storage_->args.Insert(set, key, key, static_cast<int64_t>(v), kNullStringId, std::nullopt,
-                        type_uint_, display);
+  storage_->args.AppendResolved(set, key, static_cast<int64_t>(v), arg_type_uint_);
 }
 void FtraceParser::AddStringArg(uint32_t set, StringId key, StringId v) {
-  storage_->args.Insert(set, key, key, std::nullopt, v, std::nullopt, type_string_, v);
+  // A NULL string is stored as a typed NULL (as ArgsTable::Insert does).
+  storage_->args.AppendResolved(set, key, v,
+                                v == kNullStringId ? arg_type_null_string_ : arg_type_string_);
 }
 void FtraceParser::AddRealArg(uint32_t set, StringId key, double v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%g", v);
-  storage_->args.Insert(set, key, key, std::nullopt, kNullStringId, v, type_real_,
-                        storage_->Intern(buf));
+  int64_t slot;
+  memcpy(&slot, &v, sizeof slot);
+  storage_->args.AppendResolved(set, key, slot, arg_type_real_);
 }
 
 void FtraceParser::AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t event_id,

@@ -88,10 +88,13 @@ class FtraceParser {
   uint32_t UpdateThreadFromFtrace(int64_t tid, StringId comm);
   // ProcessTracker::GetOrCreateThread behind a tid-indexed cache: the hot
   // path asks for the same few hundred tids millions of times. An entry is
-  // trusted only while no thread/process row was created since it was
-  // filled and its thread/process has not ended (the tracker's own rules for
-  // which utid is current can only change at those points).
+  // trusted while the tracker's generation is unchanged (nothing that decides
+  // which utid is current has changed since it was filled).
   uint32_t Utid(int64_t tid);
+  // ProcessTracker::UpdateThread(tid, tgid) (atrace markers) behind a cache
+  // keyed by the tracker's generation: a repeated call with no tracker change
+  // in between returns the same thread and has no side effects.
+  uint32_t UpdateThreadCached(int64_t tid, int64_t tgid);
   // Interns a comm string, first comparing with the last comm of `utid`.
   StringId InternComm(uint32_t utid, std::string_view comm);
   // StringPool::Intern behind a direct-mapped cache: raw args repeat the same
@@ -108,7 +111,6 @@ class FtraceParser {
   void AddUintArg(uint32_t set, StringId key, uint64_t v);
   void AddStringArg(uint32_t set, StringId key, StringId v);
   void AddRealArg(uint32_t set, StringId key, double v);
-  StringId IntDisplay(int64_t v);
 
   // ---- ftrace_event_parsers.cc ----
   void ParsePrint(int64_t ts, uint32_t pid, proto::Bytes payload);
@@ -146,8 +148,7 @@ class FtraceParser {
   FtraceThreadStateTracker thread_state_;
   std::unique_ptr<GenericKernelParser> generic_kernel_;
   std::vector<PendingSched> pending_;
-  std::vector<StringId> task_state_cache_;  // raw prev_state (uint16) -> string + 1
-  std::vector<StringId> int_display_cache_;
+  std::vector<StringId> task_state_cache_;       // raw prev_state (uint16) -> string + 1
   std::vector<uint8_t> thread_named_by_ftrace_;  // by utid
   struct UtidCacheEntry {
     uint64_t epoch = ~uint64_t{0};
@@ -155,11 +156,14 @@ class FtraceParser {
   };
   std::vector<UtidCacheEntry> utid_cache_;  // by tid (small tids only)
   std::vector<StringId> comm_cache_;        // by utid
-  struct DisplayCacheEntry {
-    int64_t value = -1;
-    StringId id = kNullStringId;
+  struct TgidCacheEntry {
+    uint64_t generation = ~uint64_t{0};
+    int64_t tid = -1;
+    int64_t tgid = -1;
+    uint32_t utid = 0;
   };
-  DisplayCacheEntry big_display_cache_[256];
+  static constexpr size_t kTgidCacheSize = 1024;
+  TgidCacheEntry tgid_cache_[kTgidCacheSize];
   bool saw_syscall_ = false;
   std::vector<StringId> string_cache_;  // 64K slots, by hash
   int64_t sched_max_ts_ = INT64_MIN;
@@ -187,6 +191,8 @@ class FtraceParser {
   StringId ss_keys_[8];  // SchedSwitchFtraceEvent field names by number
   StringId sw_keys_[6];  // SchedWakingFtraceEvent field names by number
   StringId type_int_, type_uint_, type_string_, type_real_;
+  // The same types as args-table type indices (ArgsTable::ResolveType).
+  uint8_t arg_type_int_, arg_type_uint_, arg_type_string_, arg_type_null_string_, arg_type_real_;
   StringId cpufreq_, cpu_frequency_, cpuidle_, cpu_idle_, gpufreq_, gpu_frequency_;
   StringId sys_write_, mem_lmk_, mem_oom_kill_, oom_score_adj_, screen_state_;
   StringId suspend_resume_, binder_transaction_, binder_reply_, binder_async_rcv_;

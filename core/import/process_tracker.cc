@@ -26,6 +26,7 @@ ProcessTracker::ProcessTracker(TraceStorage* storage) : storage_(storage) {
 // ---- threads ---------------------------------------------------------------
 
 uint32_t ProcessTracker::StartNewThread(std::optional<int64_t> ts, int64_t tid) {
+  ++generation_;
   uint32_t utid = storage_->thread.Insert(tid);
   if (ts) storage_->thread.start_ts.Set(utid, *ts);
   tids_[tid].push_back(utid);
@@ -80,6 +81,7 @@ void ProcessTracker::EndThread(int64_t ts, int64_t tid) {
   // worker after its process already ended).
   auto utid = GetThreadOrNull(tid);
   if (!utid) return;
+  ++generation_;
   storage_->thread.end_ts.Set(*utid, ts);
   auto& v = tids_[tid];
   v.erase(std::remove(v.begin(), v.end(), *utid), v.end());
@@ -147,6 +149,7 @@ void ProcessTracker::ResolvePendingAssociations(uint32_t utid_arg, uint32_t upid
 }
 
 void ProcessTracker::AssociateThreadToProcess(uint32_t utid, uint32_t upid) {
+  ++generation_;
   storage_->thread.upid.Set(utid, upid);
   bool main = storage_->thread.tid[utid] == storage_->process.pid[upid];
   storage_->thread.is_main_thread.Set(utid, main ? 1 : 0);
@@ -161,6 +164,7 @@ std::optional<uint32_t> ProcessTracker::GetProcessOrNull(int64_t pid) const {
 }
 
 uint32_t ProcessTracker::CreateProcessRow(int64_t pid) {
+  ++generation_;
   uint32_t upid = storage_->process.Insert(pid);
   pids_[pid] = upid;
   return upid;
@@ -180,6 +184,7 @@ uint32_t ProcessTracker::StartNewProcess(std::optional<int64_t> ts,
                                          StringId name, ThreadNamePriority priority) {
   // A pid is never used by two live processes: forget the old one and its
   // threads entirely.
+  ++generation_;
   pids_.erase(pid);
   tids_.erase(pid);
 

@@ -102,6 +102,15 @@ class ProcessTracker {
     return storage_->thread.upid.Get(utid);
   }
 
+  // Changes whenever something that decides which utid a tid resolves to
+  // changes (new rows, ended threads, associations, pid takeovers), so
+  // callers can cache lookups; UpdateThread also resolves pending
+  // associations, so a cached UpdateThread is only exact while none pend.
+  uint64_t generation() const { return generation_; }
+  bool has_pending_associations() const {
+    return !pending_assocs_.empty() || !pending_parent_assocs_.empty();
+  }
+
  private:
   uint32_t CreateProcessRow(int64_t pid);
   bool IsThreadAlive(uint32_t utid) const;
@@ -114,6 +123,7 @@ class ProcessTracker {
   std::vector<ThreadNamePriority> name_priorities_;                   // by utid
   std::vector<std::pair<uint32_t, uint32_t>> pending_assocs_;         // (utid, utid)
   std::vector<std::pair<uint32_t, uint32_t>> pending_parent_assocs_;  // (parent utid, child upid)
+  uint64_t generation_ = 0;
 };
 
 }  // namespace fathom

@@ -51,7 +51,7 @@ std::optional<uint32_t> SliceTracker::StartSlice(int64_t ts, int64_t dur, uint32
   if (arg_set_id) storage_->slice.arg_set_id.Set(id, *arg_set_id);
   storage_->UpdateBounds(ts);
   if (dur > 0) storage_->UpdateBounds(ts + dur);
-  stack.push_back({id, std::move(args)});
+  stack.push_back({id, ts, dur, std::move(args)});
   return id;
 }
 
@@ -72,7 +72,8 @@ std::optional<uint32_t> SliceTracker::EndSlice(int64_t ts, uint32_t track, Strin
   }
   StackEntry& entry = stack[*idx];
   uint32_t id = entry.id;
-  storage_->slice.dur.Set(id, ts - storage_->slice.ts[id]);
+  entry.dur = ts - entry.ts;
+  storage_->slice.dur.Set(id, entry.dur);
   storage_->UpdateBounds(ts);
   if (args && !args->empty()) {
     if (entry.args) {
@@ -86,12 +87,11 @@ std::optional<uint32_t> SliceTracker::EndSlice(int64_t ts, uint32_t track, Strin
 }
 
 bool SliceTracker::MaybeCloseStack(Stack& stack, int64_t ts, int64_t dur) {
-  const SliceTable& slices = storage_->slice;
   bool open_descendant = false;
   for (int i = static_cast<int>(stack.size()) - 1; i >= 0; --i) {
-    uint32_t id = stack[static_cast<size_t>(i)].id;
-    int64_t start = slices.ts[id];
-    int64_t slice_dur = slices.dur[id];
+    const StackEntry& entry = stack[static_cast<size_t>(i)];
+    int64_t start = entry.ts;
+    int64_t slice_dur = entry.dur;
     int64_t end = start + slice_dur;
     if (slice_dur == kPending) {
       open_descendant = true;
@@ -103,8 +103,8 @@ bool SliceTracker::MaybeCloseStack(Stack& stack, int64_t ts, int64_t dur) {
       // them out of order. Truncate them to the parent's end and pop them.
       storage_->stats.Increment(Stat::kMisplacedEndEvent);
       for (int j = static_cast<int>(stack.size()) - 1; j > i; --j) {
-        uint32_t child = stack.back().id;
-        storage_->slice.dur.Set(child, end - slices.ts[child]);
+        const StackEntry& child = stack.back();
+        storage_->slice.dur.Set(child.id, end - child.ts);
         Pop(stack);
       }
       Pop(stack);
@@ -129,8 +129,9 @@ std::optional<size_t> SliceTracker::MatchingOpenSlice(const Stack& stack, String
                                                       StringId name) const {
   const SliceTable& slices = storage_->slice;
   for (int i = static_cast<int>(stack.size()) - 1; i >= 0; --i) {
-    uint32_t id = stack[static_cast<size_t>(i)].id;
-    if (slices.dur[id] != kPending) continue;
+    const StackEntry& entry = stack[static_cast<size_t>(i)];
+    if (entry.dur != kPending) continue;
+    uint32_t id = entry.id;
     if (category != kNullStringId && slices.category[id] != category) continue;
     if (name != kNullStringId && slices.name[id] != kNullStringId && slices.name[id] != name)
       continue;

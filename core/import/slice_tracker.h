@@ -59,6 +59,10 @@ class SliceTracker {
  private:
   struct StackEntry {
     uint32_t id;
+    // Copies of the slice's ts/dur: the stack walks run per event and would
+    // otherwise miss the cache on the slice table.
+    int64_t ts;
+    int64_t dur;
     std::optional<ArgsTracker::Builder> args;  // pending, written on pop
   };
   using Stack = std::vector<StackEntry>;

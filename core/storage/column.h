@@ -3,6 +3,7 @@
 // viewer reads them directly (no SQL on the hot path).
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <limits>
@@ -71,16 +72,19 @@ class IdColumn final : public ColumnBase {
 };
 
 // Numeric column of T (int32/uint32/int64/double...). NULL is tracked in a
-// separate bitmap only for nullable columns.
+// separate bitmap only for nullable columns. A nullable column that has only
+// seen NULLs stores nothing but its length (many thread_state/raw columns are
+// NULL for every row); the first non-NULL value materializes it.
 template <typename T>
 class NumericColumn final : public ColumnBase {
  public:
   static constexpr SqlType kType = std::is_floating_point_v<T> ? SqlType::kDouble : SqlType::kInt;
 
   NumericColumn(Table* table, std::string name, uint32_t flags = kNoFlags)
-      : ColumnBase(table, std::move(name), kType, flags) {}
+      : ColumnBase(table, std::move(name), kType, flags), lazy_(flags & kNullable) {}
 
   void Append(T v) {
+    if (lazy_) Materialize();
     data_.push_back(v);
     if (flags() & kNullable) nulls_.push_back(false);
   }
@@ -93,26 +97,40 @@ class NumericColumn final : public ColumnBase {
   }
   void AppendNull() {
     assert(flags() & kNullable);
+    if (lazy_) {
+      ++lazy_rows_;
+      return;
+    }
     data_.push_back(T{});
     nulls_.push_back(true);
   }
   void Set(uint32_t row, T v) {
+    if (lazy_) Materialize();
     data_[row] = v;
     if (flags() & kNullable) nulls_[row] = false;
   }
   void SetNull(uint32_t row) {
     assert(flags() & kNullable);
+    if (lazy_) return;
     data_[row] = T{};
     nulls_[row] = true;
   }
-  T operator[](uint32_t row) const { return data_[row]; }
+  T operator[](uint32_t row) const { return lazy_ ? T{} : data_[row]; }
   std::optional<T> Get(uint32_t row) const {
     if (IsNull(row)) return std::nullopt;
     return data_[row];
   }
-  const std::vector<T>& data() const { return data_; }
-  size_t size() const { return data_.size(); }
+  // Only for non-nullable columns (a lazy column has no data to expose).
+  const std::vector<T>& data() const {
+    assert(!lazy_);
+    return data_;
+  }
+  size_t size() const { return lazy_ ? lazy_rows_ : data_.size(); }
   void Reserve(size_t n) {
+    if (lazy_) {
+      reserve_hint_ = n;
+      return;
+    }
     data_.reserve(n);
     if (flags() & kNullable) nulls_.reserve(n);
   }
@@ -121,35 +139,98 @@ class NumericColumn final : public ColumnBase {
     nulls_.shrink_to_fit();
   }
 
-  bool IsNull(uint32_t row) const override { return !nulls_.empty() && nulls_[row]; }
-  int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>(data_[row]); }
-  double GetDouble(uint32_t row) const override { return static_cast<double>(data_[row]); }
+  bool IsNull(uint32_t row) const override { return lazy_ || (!nulls_.empty() && nulls_[row]); }
+  int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>((*this)[row]); }
+  double GetDouble(uint32_t row) const override { return static_cast<double>((*this)[row]); }
 
  private:
+  void Materialize() {
+    lazy_ = false;
+    data_.reserve(std::max(reserve_hint_, lazy_rows_ + 1));
+    nulls_.reserve(std::max(reserve_hint_, lazy_rows_ + 1));
+    data_.assign(lazy_rows_, T{});
+    nulls_.assign(lazy_rows_, true);
+  }
+
+  bool lazy_;
+  size_t lazy_rows_ = 0;
+  size_t reserve_hint_ = 0;
   std::vector<T> data_;
   std::vector<bool> nulls_;
 };
 
-// Interned strings; kNullStringId is NULL.
+// Interned strings; kNullStringId is NULL. Like numeric columns, a column that
+// has only seen NULLs stores only its length.
 class StringColumn final : public ColumnBase {
  public:
   StringColumn(Table* table, std::string name, uint32_t flags = kNullable)
       : ColumnBase(table, std::move(name), SqlType::kString, flags | kNullable) {}
-  void Append(StringId v) { data_.push_back(v); }
-  void Set(uint32_t row, StringId v) { data_[row] = v; }
-  StringId operator[](uint32_t row) const { return data_[row]; }
-  const std::vector<StringId>& data() const { return data_; }
-  size_t size() const { return data_.size(); }
-  void Reserve(size_t n) { data_.reserve(n); }
+  void Append(StringId v) {
+    if (lazy_) {
+      if (v == kNullStringId) {
+        ++lazy_rows_;
+        return;
+      }
+      Materialize();
+    }
+    data_.push_back(v);
+  }
+  void Set(uint32_t row, StringId v) {
+    if (lazy_) {
+      if (v == kNullStringId) return;
+      Materialize();
+    }
+    data_[row] = v;
+  }
+  StringId operator[](uint32_t row) const { return lazy_ ? kNullStringId : data_[row]; }
+  const std::vector<StringId>& data() const {
+    assert(!lazy_);
+    return data_;
+  }
+  size_t size() const { return lazy_ ? lazy_rows_ : data_.size(); }
+  void Reserve(size_t n) {
+    if (lazy_) {
+      reserve_hint_ = n;
+      return;
+    }
+    data_.reserve(n);
+  }
   void ShrinkToFit() { data_.shrink_to_fit(); }
 
-  bool IsNull(uint32_t row) const override { return data_[row] == kNullStringId; }
+  bool IsNull(uint32_t row) const override { return (*this)[row] == kNullStringId; }
   int64_t GetInt(uint32_t row) const override { return 0; }
   double GetDouble(uint32_t row) const override { return 0; }
-  StringId GetStringId(uint32_t row) const override { return data_[row]; }
+  StringId GetStringId(uint32_t row) const override { return (*this)[row]; }
 
  private:
+  void Materialize() {
+    lazy_ = false;
+    data_.reserve(std::max(reserve_hint_, lazy_rows_ + 1));
+    data_.assign(lazy_rows_, kNullStringId);
+  }
+
+  bool lazy_ = true;
+  size_t lazy_rows_ = 0;
+  size_t reserve_hint_ = 0;
   std::vector<StringId> data_;
+};
+
+// A column that shows another column of the same table under a second name
+// (e.g. ucpu = cpu while there is a single machine): no storage of its own.
+template <typename Source>
+class MirrorColumn final : public ColumnBase {
+ public:
+  MirrorColumn(Table* table, std::string name, const Source* source)
+      : ColumnBase(table, std::move(name), source->type(), source->flags() & ~kSorted),
+        source_(source) {}
+  auto operator[](uint32_t row) const { return (*source_)[row]; }
+  bool IsNull(uint32_t row) const override { return source_->IsNull(row); }
+  int64_t GetInt(uint32_t row) const override { return source_->GetInt(row); }
+  double GetDouble(uint32_t row) const override { return source_->GetDouble(row); }
+  StringId GetStringId(uint32_t row) const override { return source_->GetStringId(row); }
+
+ private:
+  const Source* source_;
 };
 
 using Int64Column = NumericColumn<int64_t>;

@@ -86,7 +86,7 @@ struct SchedSliceTable : Table {
   UInt32Column utid{this, "utid"};
   StringColumn end_state{this, "end_state"};
   Int32Column priority{this, "priority"};
-  UInt32Column ucpu{this, "ucpu"};
+  MirrorColumn<UInt32Column> ucpu{this, "ucpu", &cpu};
 
   uint32_t Insert(int64_t t, int64_t d, uint32_t c, uint32_t u, StringId state, int32_t prio) {
     ts.Append(t);
@@ -95,7 +95,6 @@ struct SchedSliceTable : Table {
     utid.Append(u);
     end_state.Append(state);
     priority.Append(prio);
-    ucpu.Append(c);
     return CommitRow();
   }
 };
@@ -113,7 +112,7 @@ struct ThreadStateTable : Table {
   UInt32Column waker_utid{this, "waker_utid", kNullable};
   UInt32Column waker_id{this, "waker_id", kNullable};
   Int64Column irq_context{this, "irq_context", kNullable};
-  UInt32Column ucpu{this, "ucpu", kNullable};
+  MirrorColumn<UInt32Column> ucpu{this, "ucpu", &cpu};
 
   uint32_t Insert(int64_t t, int64_t d, optional<uint32_t> c, uint32_t u, StringId st) {
     ts.Append(t);
@@ -126,7 +125,6 @@ struct ThreadStateTable : Table {
     waker_utid.AppendNull();
     waker_id.AppendNull();
     irq_context.AppendNull();
-    ucpu.Append(c);
     return CommitRow();
   }
 };
@@ -251,7 +249,7 @@ struct FtraceEventTable : Table {
   UInt32Column utid{this, "utid"};
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
   UInt32Column common_flags{this, "common_flags", kNullable};
-  UInt32Column ucpu{this, "ucpu"};
+  MirrorColumn<UInt32Column> ucpu{this, "ucpu", &cpu};
 
   uint32_t Insert(int64_t t, StringId n, uint32_t c, uint32_t u, optional<uint32_t> args,
                   optional<uint32_t> flags) {
@@ -261,7 +259,6 @@ struct FtraceEventTable : Table {
     utid.Append(u);
     arg_set_id.Append(args);
     common_flags.Append(flags);
-    ucpu.Append(c);
     return CommitRow();
   }
 };
@@ -280,11 +277,11 @@ struct ArgsTable : Table {
     IntValue(ArgsTable* t) : ColumnBase(t, "int_value", SqlType::kInt, kNullable), t_(t) {}
     std::optional<int64_t> Get(uint32_t row) const {
       if (IsNull(row)) return std::nullopt;
-      return t_->slot_[row];
+      return t_->Slot(row);
     }
     bool IsNull(uint32_t row) const override { return t_->kind(row) != kIntKind; }
-    int64_t GetInt(uint32_t row) const override { return t_->slot_[row]; }
-    double GetDouble(uint32_t row) const override { return static_cast<double>(t_->slot_[row]); }
+    int64_t GetInt(uint32_t row) const override { return t_->Slot(row); }
+    double GetDouble(uint32_t row) const override { return static_cast<double>(t_->Slot(row)); }
     const ArgsTable* t_;
   };
   struct RealValue final : ColumnBase {
@@ -297,7 +294,8 @@ struct ArgsTable : Table {
     int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>(GetDouble(row)); }
     double GetDouble(uint32_t row) const override {
       double d;
-      memcpy(&d, &t_->slot_[row], sizeof d);
+      int64_t v = t_->Slot(row);
+      memcpy(&d, &v, sizeof d);
       return d;
     }
     const ArgsTable* t_;
@@ -306,7 +304,7 @@ struct ArgsTable : Table {
     StringValue(ArgsTable* t, const char* name)
         : ColumnBase(t, name, SqlType::kString, kNullable), t_(t) {}
     StringId operator[](uint32_t row) const {
-      return t_->kind(row) == kStringKind ? static_cast<StringId>(t_->slot_[row]) : kNullStringId;
+      return t_->kind(row) == kStringKind ? static_cast<StringId>(t_->Slot(row)) : kNullStringId;
     }
     bool IsNull(uint32_t row) const override { return (*this)[row] == kNullStringId; }
     int64_t GetInt(uint32_t) const override { return 0; }
@@ -316,7 +314,7 @@ struct ArgsTable : Table {
   };
   struct ValueType final : ColumnBase {
     ValueType(ArgsTable* t) : ColumnBase(t, "value_type", SqlType::kString, kNullable), t_(t) {}
-    StringId operator[](uint32_t row) const { return t_->types_[t_->type_[row]].name; }
+    StringId operator[](uint32_t row) const { return t_->types_[t_->type_[row] & kTypeMask].name; }
     bool IsNull(uint32_t row) const override { return (*this)[row] == kNullStringId; }
     int64_t GetInt(uint32_t) const override { return 0; }
     double GetDouble(uint32_t) const override { return 0; }
@@ -328,7 +326,7 @@ struct ArgsTable : Table {
     DisplayValue(ArgsTable* t) : ColumnBase(t, "display_value", SqlType::kString, kNullable), t_(t) {}
     // The interned string for string values (kNullStringId otherwise).
     StringId operator[](uint32_t row) const {
-      return t_->kind(row) == kStringKind ? static_cast<StringId>(t_->slot_[row]) : kNullStringId;
+      return t_->kind(row) == kStringKind ? static_cast<StringId>(t_->Slot(row)) : kNullStringId;
     }
     bool IsNull(uint32_t row) const override { return t_->kind(row) == kNullKind; }
     int64_t GetInt(uint32_t) const override { return 0; }
@@ -339,9 +337,32 @@ struct ArgsTable : Table {
     const ArgsTable* t_;
   };
 
+  // flat_key equals key except for array elements ("a[0]" -> "a"), so only
+  // the differing rows are stored (none at all until the first one).
+  struct FlatKey final : ColumnBase {
+    FlatKey(ArgsTable* t) : ColumnBase(t, "flat_key", SqlType::kString, kNullable), t_(t) {}
+    void Append(StringId flat, StringId key) {
+      if (flat == key && differing_.empty()) return;
+      if (differing_.empty()) differing_.assign(t_->slot_lo_.size(), kNullStringId);
+      differing_.push_back(flat == key ? kNullStringId : flat == kNullStringId ? kNullFlat : flat);
+    }
+    StringId operator[](uint32_t row) const {
+      StringId d = differing_.empty() ? kNullStringId : differing_[row];
+      if (d == kNullFlat) return kNullStringId;
+      return d != kNullStringId ? d : t_->key[row];
+    }
+    static constexpr StringId kNullFlat = ~StringId{0};
+    bool IsNull(uint32_t row) const override { return (*this)[row] == kNullStringId; }
+    int64_t GetInt(uint32_t) const override { return 0; }
+    double GetDouble(uint32_t) const override { return 0; }
+    StringId GetStringId(uint32_t row) const override { return (*this)[row]; }
+    const ArgsTable* t_;
+    std::vector<StringId> differing_;  // empty, or kNullStringId = same as key
+  };
+
   IdColumn id{this, "id"};
   UInt32Column arg_set_id{this, "arg_set_id", kSorted};
-  StringColumn flat_key{this, "flat_key"};
+  FlatKey flat_key{this};
   StringColumn key{this, "key"};
   IntValue int_value{this};
   StringValue string_value{this, "string_value"};
@@ -367,18 +388,38 @@ struct ArgsTable : Table {
       slot = sv;
     }
     arg_set_id.Append(set);
-    flat_key.Append(fk);
+    flat_key.Append(fk, k);  // before slot_lo_ grows: it sizes from it
     key.Append(k);
-    slot_.push_back(slot);
-    type_.push_back(TypeIndex(vt, kind));
+    uint8_t type = TypeIndex(vt, kind);
+    if (slot != static_cast<int32_t>(slot)) {
+      type |= kWide;
+      wide_.push_back({static_cast<uint32_t>(slot_lo_.size()), slot});
+    }
+    slot_lo_.push_back(static_cast<int32_t>(slot));
+    type_.push_back(type);
+    return CommitRow();
+  }
+
+  // Hot path for callers that insert many args of a few fixed types (raw
+  // ftrace events): resolve the type once, then append with no optionals.
+  uint8_t ResolveType(StringId vt, Kind kind) { return TypeIndex(vt, kind); }
+  uint32_t AppendResolved(uint32_t set, StringId k, int64_t slot, uint8_t type) {
+    arg_set_id.Append(set);
+    flat_key.Append(k, k);
+    key.Append(k);
+    if (slot != static_cast<int32_t>(slot)) {
+      type |= kWide;
+      wide_.push_back({static_cast<uint32_t>(slot_lo_.size()), slot});
+    }
+    slot_lo_.push_back(static_cast<int32_t>(slot));
+    type_.push_back(type);
     return CommitRow();
   }
 
   void Reserve(size_t n) {
     arg_set_id.Reserve(n);
-    flat_key.Reserve(n);
     key.Reserve(n);
-    slot_.reserve(n);
+    slot_lo_.reserve(n);
     type_.reserve(n);
   }
   // The type name strings used by display_value ("bool", "uint", "pointer").
@@ -393,15 +434,28 @@ struct ArgsTable : Table {
     StringId name;
     Kind kind;
   };
-  Kind kind(uint32_t row) const { return types_[type_[row]].kind; }
+  Kind kind(uint32_t row) const { return types_[type_[row] & kTypeMask].kind; }
+  // Most values (ids, pids, small ints) fit 32 bits: rows store the low half
+  // and the few wide values (pointers, doubles, big uints) sit in a side
+  // list ordered by row, flagged by the top bit of the row's type byte.
+  int64_t Slot(uint32_t row) const {
+    if (!(type_[row] & kWide)) return slot_lo_[row];
+    auto it = std::lower_bound(
+        wide_.begin(), wide_.end(), row,
+        [](const std::pair<uint32_t, int64_t>& w, uint32_t r) { return w.first < r; });
+    return it->second;
+  }
+  static constexpr uint8_t kWide = 0x80, kTypeMask = 0x7f;
   uint8_t TypeIndex(StringId name, Kind kind) {
     for (size_t i = 0; i < types_.size(); ++i)
       if (types_[i].name == name && types_[i].kind == kind) return static_cast<uint8_t>(i);
     types_.push_back({name, kind});
+    assert(types_.size() <= kTypeMask + 1u);  // the top bit is kWide
     return static_cast<uint8_t>(types_.size() - 1);
   }
 
-  std::vector<int64_t> slot_;
+  std::vector<int32_t> slot_lo_;
+  std::vector<std::pair<uint32_t, int64_t>> wide_;  // (row, value), by row
   std::vector<uint8_t> type_;
   std::vector<TypeEntry> types_;
   StringId bool_name_ = kNullStringId, uint_name_ = kNullStringId, pointer_name_ = kNullStringId;
@@ -409,8 +463,8 @@ struct ArgsTable : Table {
 
 inline std::string ArgsTable::DisplayValue::ComputedText(uint32_t row,
                                                          const StringPool& pool) const {
-  const TypeEntry& type = t_->types_[t_->type_[row]];
-  int64_t v = t_->slot_[row];
+  const TypeEntry& type = t_->types_[t_->type_[row] & kTypeMask];
+  int64_t v = t_->Slot(row);
   char buf[64];
   switch (type.kind) {
     case kNullKind: return {};

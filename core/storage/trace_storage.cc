@@ -21,7 +21,6 @@ void TraceStorage::ReserveForImport(size_t ftrace_events, size_t compact_switche
   sched.utid.Reserve(switches);
   sched.end_state.Reserve(switches);
   sched.priority.Reserve(switches);
-  sched.ucpu.Reserve(switches);
   size_t states = 2 * switches + compact_wakings + ftrace_events / 4;
   thread_state.ts.Reserve(states);
   thread_state.dur.Reserve(states);
@@ -33,14 +32,12 @@ void TraceStorage::ReserveForImport(size_t ftrace_events, size_t compact_switche
   thread_state.waker_utid.Reserve(states);
   thread_state.waker_id.Reserve(states);
   thread_state.irq_context.Reserve(states);
-  thread_state.ucpu.Reserve(states);
   ftrace_event.ts.Reserve(raw);
   ftrace_event.name.Reserve(raw);
   ftrace_event.cpu.Reserve(raw);
   ftrace_event.utid.Reserve(raw);
   ftrace_event.arg_set_id.Reserve(raw);
   ftrace_event.common_flags.Reserve(raw);
-  ftrace_event.ucpu.Reserve(raw);
   args.Reserve(raw * 7 + packets * 4);
 }
 
