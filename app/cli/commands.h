@@ -8,6 +8,7 @@ namespace fathom::cli {
 
 int RunInfo(const std::vector<std::string>& args);
 int RunQuery(const std::vector<std::string>& args);
+int RunDevices(const std::vector<std::string>& args);
 
 
 }  // namespace fathom::cli

@@ -16,6 +16,7 @@ void PrintUsage(FILE* out) {
           "  info TRACE                           duration, bounds, rows per table, import problems\n"
           "  query TRACE (SQL | -f FILE) [--format table|csv|json]\n"
           "                                       run SQL; csv matches upstream diff-test output\n"
+          "  devices                              Android devices via the adb server and USB\n"
           "  --version                            print the version\n");
 }
 
@@ -38,6 +39,9 @@ int main(int argc, char** argv) {
   }
   if (cmd == "info") return fathom::cli::RunInfo(args);
   if (cmd == "query") return fathom::cli::RunQuery(args);
+#if defined(FATHOM_CLI_HAVE_ADB)
+  if (cmd == "devices") return fathom::cli::RunDevices(args);
+#endif
   fprintf(stderr, "fathom-cli: unknown command '%s'\n", cmd.c_str());
   PrintUsage(stderr);
   return 2;

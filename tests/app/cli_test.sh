@@ -51,5 +51,21 @@ out=$("$CLI" info "$TMP/cut.pftrace" 2>"$TMP/err"); rc=$?
 check "truncated trace still loads (exit 0)" $rc
 grep -q "cut.pftrace: byte offset [0-9]*: trace is truncated" "$TMP/err"; check "truncated trace: warning with offset" $?
 
+# devices: the adb server (Debian's adb, on a private port and HOME) and USB.
+if "$CLI" devices --help >/dev/null 2>&1 || "$CLI" 2>&1 | grep -q devices; then
+  port=$((20000 + RANDOM % 20000))
+  out=$(ANDROID_ADB_SERVER_PORT=$port "$CLI" devices); rc=$?
+  [ $rc -eq 0 ] && echo "$out" | grep -q "127.0.0.1:$port: not reachable"; check "devices: no server is reported, not fatal" $?
+  echo "$out" | grep -q '^usb: '; check "devices: USB line" $?
+  if command -v adb >/dev/null 2>&1; then
+    home="$TMP/adbhome"; mkdir -p "$home"
+    if HOME="$home" ANDROID_ADB_SERVER_PORT=$port adb start-server >/dev/null 2>&1; then
+      out=$(HOME="$home" ANDROID_ADB_SERVER_PORT=$port "$CLI" devices)
+      echo "$out" | grep -q "127.0.0.1:$port: 0 devices"; check "devices: real adb server answers host:devices-l" $?
+      HOME="$home" ANDROID_ADB_SERVER_PORT=$port adb kill-server >/dev/null 2>&1
+    fi
+  fi
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
