@@ -157,7 +157,9 @@ TEST_F(AndroidSchedBinder, ThreadStateHasARunningRowPerSwitchToATask) {
   // 0 also ends in "R", without one). Wakings of running tasks are ignored,
   // so there can be fewer than there were wakings.
   int64_t woken = QueryInt(*tp_, "select count(*) from thread_state where waker_utid is not null");
-  if (facts_->full_wakings + facts_->full_wakeups > 0) EXPECT_GT(woken, 0);
+  if (facts_->full_wakings + facts_->full_wakeups > 0) {
+    EXPECT_GT(woken, 0);
+  }
   EXPECT_LE(woken, static_cast<int64_t>(facts_->full_wakings + facts_->full_wakeups));
   EXPECT_EQ(QueryInt(*tp_,
                      "select count(*) from thread_state where waker_utid is not null "
