@@ -54,11 +54,23 @@ if [ -d "$SHARED_DIR/difftests" ]; then
   done
 fi
 
+# Inputs that once crashed the loader must keep loading cleanly.
+REGRESSIONS="$ROOT/tests/fuzz/regressions"
+if ls "$REGRESSIONS"/* >/dev/null 2>&1; then
+  if ! ASAN_OPTIONS="detect_leaks=1" "$BUILD_DIR/bin/fathom_fuzz_trace" -rss_limit_mb=4096 \
+       "$REGRESSIONS"/* >"$BUILD_DIR/regressions.log" 2>&1; then
+    tail -n 25 "$BUILD_DIR/regressions.log"
+    echo "fuzz.sh: FAILED on a saved regression input (tests/fuzz/regressions)" >&2
+    exit 1
+  fi
+  echo "fuzz.sh: $(ls "$REGRESSIONS" | wc -l) regression input(s) load cleanly"
+fi
+
 echo "fuzz.sh: fuzzing for ${SECONDS_TO_RUN}s with $(ls "$SEEDS" | wc -l) seeds"
 set +e
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
   "$BUILD_DIR/bin/fathom_fuzz_trace" \
-  -max_total_time="$SECONDS_TO_RUN" -timeout=30 -rss_limit_mb=4096 -max_len=1048576 \
+  -seed=1 -max_total_time="$SECONDS_TO_RUN" -timeout=30 -rss_limit_mb=4096 -max_len=1048576 \
   -print_final_stats=1 -artifact_prefix="$ARTIFACTS/" \
   "$CORPUS" "$SEEDS" 2>"$BUILD_DIR/fuzz.log"
 rc=$?

@@ -6,6 +6,11 @@
 
 namespace fathom {
 
+namespace {
+// Same bound as the ftrace tokenizer applies to bundle CPUs.
+constexpr uint32_t kMaxCpus = 4096;
+}  // namespace
+
 using perfetto::protos::GenericKernelCpuFrequencyEvent;
 using perfetto::protos::GenericKernelTaskRenameEvent;
 using perfetto::protos::GenericKernelTaskStateEvent;
@@ -95,6 +100,11 @@ void GenericKernelParser::ParseTaskState(int64_t ts, proto::Bytes payload) {
   using E = GenericKernelTaskStateEvent;
   proto::FlatMessage<8> m(payload);
   uint32_t cpu = m[E::kCpuFieldNumber].as_uint32();
+  // The cpu indexes per-CPU state: a corrupt value must not size a vector.
+  if (cpu >= kMaxCpus) {
+    storage_->stats.Increment(Stat::kGenericTaskStateInvalidOrder);
+    return;
+  }
   int64_t tid = m[E::kTidFieldNumber].as_int64();
   int32_t prio = m[E::kPrioFieldNumber].as_int32();
   uint32_t state = m[E::kStateFieldNumber].as_uint32();
