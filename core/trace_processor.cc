@@ -8,6 +8,7 @@
 #include "core/import/json_trace_parser.h"
 #include "core/import/packet_parser.h"
 #include "core/import/proto_tokenizer.h"
+#include "core/import/systrace_text_tokenizer.h"
 #include "core/import/sorter.h"
 #include "core/import/trace_context.h"
 #include "core/import/trace_format.h"
@@ -61,6 +62,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
   std::unique_ptr<ChunkedTokenizer> tokenizer;
   ProtoTokenizer* proto_tokenizer = nullptr;
   JsonTokenizer* json_tokenizer = nullptr;
+  SystraceTextTokenizer* text_tokenizer = nullptr;
   JsonTraceParser json_parser(ctx_.get());
   TraceFormat format = TraceFormat::kUnknown;
   LoadProgress prog;
@@ -98,6 +100,11 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
       } else if (fmt == TraceFormat::kJson) {
         json_tokenizer = new JsonTokenizer(ctx_.get(), &sorter);
         tokenizer.reset(json_tokenizer);
+      } else if (fmt == TraceFormat::kSystraceText || fmt == TraceFormat::kSystraceHtml) {
+        // HTML pages keep the same text lines in their trace-data blocks (or
+        // an escaped JavaScript string); lines that are not events are skipped.
+        text_tokenizer = new SystraceTextTokenizer(ctx_.get(), &sorter);
+        tokenizer.reset(text_tokenizer);
       } else {
         return ErrorStatus(name + ": " + TraceFormatName(fmt) +
                            " traces are not supported by this build yet");
@@ -138,6 +145,12 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
   }
   if (first) return ErrorStatus(At(name, 0) + "the file is empty");
   if (std::string w = reader->end_warning(); !w.empty()) report_.warnings.push_back(name + ": " + w);
+  if (text_tokenizer && !leftover.empty()) {
+    // Text may end without a newline: the last line is whole.
+    text_tokenizer->FinishLastLine(
+        std::string_view(reinterpret_cast<const char*>(leftover.data()), leftover.size()));
+    leftover.clear();
+  }
   if (!leftover.empty()) {
     uint64_t off = stream_offset - leftover.size();
     report_.warnings.push_back(At(name, off) + "trace is truncated: the last " +
@@ -172,7 +185,8 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     switch (e.kind) {
       case SortKind::kFtraceEvent:
         ctx->ftrace_parser->ParseFtraceEvent(e.ts, e.cpu, proto::Bytes{e.data, e.size},
-                                             &proto_tokenizer->generation(e.aux));
+                                             proto_tokenizer ? &proto_tokenizer->generation(e.aux)
+                                                             : nullptr);
         break;
       case SortKind::kCompactSwitch:
         ctx->ftrace_parser->ParseCompactSwitch(e.ts, e.cpu, proto_tokenizer->compact_switch(e.aux));

@@ -1,0 +1,46 @@
+// Reads ftrace/atrace text ("# tracer: nop" dumps, trace_pipe captures, the
+// text inside catapult's escaped JavaScript strings) line by line and turns
+// each event line into the same FtraceEvent bytes a Perfetto trace carries,
+// so sched, thread_state, atrace slices, counters and the raw table come out
+// of the one ftrace parser with no special cases.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/import/chunked_tokenizer.h"
+#include "core/import/sorter.h"
+#include "core/import/trace_context.h"
+
+namespace fathom {
+
+class SystraceTextTokenizer : public ChunkedTokenizer {
+ public:
+  SystraceTextTokenizer(TraceContext* ctx, Sorter* sorter);
+  Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) override;
+  uint64_t units() const override { return events_; }
+  size_t retained_bytes() const override { return retained_bytes_; }
+  // Call once the stream ended, with its unterminated last line (if any).
+  void FinishLastLine(std::string_view line);
+
+ private:
+  void TokenizeLine(std::string_view line);
+
+  TraceContext* ctx_;
+  Sorter* sorter_;
+  std::deque<std::string> encoded_;  // serialized FtraceEvents the sorter points into
+  uint64_t events_ = 0;
+  size_t retained_bytes_ = 0;
+};
+
+// Parses one text event line into serialized FtraceEvent bytes and its CPU.
+// Returns false for headers, comments, and events this importer does not
+// translate. Exposed for tests.
+bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t* cpu,
+                               int64_t* ts);
+
+}  // namespace fathom
