@@ -17,7 +17,9 @@ class ChunkedTokenizer {
   // Tokenizes every whole unit (packet, event) in `blob`, whose first byte is
   // at `stream_offset`. Returns how many trailing bytes did not form a whole
   // unit (the caller prepends them to the next chunk), or an error for bytes
-  // that can never be valid (after keeping what came before).
+  // that can never be valid (after keeping what came before). The blob must
+  // stay alive at least until the next Feed: the caller copies the trailing
+  // bytes out of it after this returns.
   virtual Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) = 0;
   // Whole units tokenized so far.
   virtual uint64_t units() const = 0;

@@ -198,8 +198,9 @@ Result<size_t> SystraceTextTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint
     TokenizeLine(line);
     start = nl + 1;
   }
-  // Lines are copied into encoded events, so the blob itself can go.
-  return text.size() - start;
+  size_t leftover = text.size() - start;
+  last_blob_ = std::move(blob);
+  return leftover;
 }
 
 }  // namespace fathom

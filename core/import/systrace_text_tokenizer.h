@@ -33,6 +33,9 @@ class SystraceTextTokenizer : public ChunkedTokenizer {
   TraceContext* ctx_;
   Sorter* sorter_;
   std::deque<std::string> encoded_;  // serialized FtraceEvents the sorter points into
+  // Events are copies, so only the newest chunk is kept: the loader reads the
+  // unfinished last line from it after Feed returns.
+  std::unique_ptr<TraceBlob> last_blob_;
   uint64_t events_ = 0;
   size_t retained_bytes_ = 0;
 };
