@@ -1,15 +1,11 @@
 #include "core/import/generic_kernel_parser.h"
 
 #include "core/import/process_tracker.h"
+#include "core/import/sorter.h"
 #include "core/import/track_tracker.h"
 #include "perfetto/trace/trace.pb.h"
 
 namespace fathom {
-
-namespace {
-// Same bound as the ftrace tokenizer applies to bundle CPUs.
-constexpr uint32_t kMaxCpus = 4096;
-}  // namespace
 
 using perfetto::protos::GenericKernelCpuFrequencyEvent;
 using perfetto::protos::GenericKernelTaskRenameEvent;

@@ -381,7 +381,7 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
         break;
     }
   }
-  if (d.error() || cpu > 4096) {
+  if (d.error() || cpu >= kMaxCpus) {
     ctx_->storage->stats.Increment(Stat::kFtraceBundleErrors);
     return;
   }

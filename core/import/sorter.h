@@ -21,6 +21,10 @@ enum class SortKind : uint8_t {
   kJsonEvent,      // data/size: one Chrome JSON event object
 };
 
+// CPU numbers index per-CPU queues and parser state; a larger value in a
+// trace is corruption, rejected by every importer before it sizes anything.
+inline constexpr uint32_t kMaxCpus = 4096;
+
 struct SortEntry {
   int64_t ts;
   const uint8_t* data;

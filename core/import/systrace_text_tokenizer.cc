@@ -100,7 +100,7 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
   size_t close = line.find(']', bracket);
   if (close == std::string_view::npos) return false;
   *cpu = static_cast<uint32_t>(ToInt(line.substr(bracket + 2, close - bracket - 2)));
-  if (*cpu >= 4096) return false;
+  if (*cpu >= kMaxCpus) return false;
   std::string_view rest = Trim(line.substr(close + 1));
   size_t colon = rest.find(": ");
   if (colon == std::string_view::npos) return false;
