@@ -1,0 +1,253 @@
+#include "app/gui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+#include "app/gui/trace_workspace.h"
+#include "app/gui/welcome_page.h"
+#include "widgets/common/format.h"
+#include "widgets/common/trace_session.h"
+
+namespace fathom::gui {
+namespace {
+constexpr int kMaxRecent = 12;
+const char* kRecentKey = "recentFiles";
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle(QStringLiteral("Fathom"));
+  setWindowIcon(QIcon(QStringLiteral(":/icons/fathom.svg")));
+  setAcceptDrops(true);
+
+  stack_ = new QStackedWidget(this);
+  welcome_ = new WelcomePage;
+  stack_->addWidget(welcome_);
+  setCentralWidget(stack_);
+  connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::showOpenDialog);
+  connect(welcome_, &WelcomePage::recentFileActivated, this, &MainWindow::openTrace);
+
+  progress_ = new QProgressBar;
+  progress_->setMaximumWidth(260);
+  progress_->setTextVisible(true);
+  progress_->hide();
+  cancel_ = new QPushButton(tr("Cancel"));
+  cancel_->hide();
+  status_ = new QLabel;
+  warnings_ = new QPushButton;
+  warnings_->setFlat(true);
+  warnings_->hide();
+  connect(warnings_, &QPushButton::clicked, this, &MainWindow::showLoadReport);
+  statusBar()->addWidget(status_, 1);
+  statusBar()->addPermanentWidget(warnings_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+
+  buildMenus();
+  QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  if (!settings.contains(QStringLiteral("window/geometry"))) resize(1400, 900);
+  rebuildRecentMenu();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(QIcon(QStringLiteral(":/icons/open.svg")), tr("&Open…"), this,
+                                  &MainWindow::showOpenDialog);
+  open->setShortcut(QKeySequence::Open);
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  auto add_view = [&](const QString& name, TraceWorkspace::View v, const QString& keys) {
+    QAction* a = view->addAction(name, this, [this, v] {
+      if (workspace_) workspace_->setView(v);
+    });
+    a->setShortcut(QKeySequence(keys));
+  };
+  add_view(tr("&Timeline"), TraceWorkspace::View::kTimeline, QStringLiteral("Ctrl+1"));
+  add_view(tr("&Flamegraph"), TraceWorkspace::View::kFlamegraph, QStringLiteral("Ctrl+2"));
+  add_view(tr("&Query (SQL)"), TraceWorkspace::View::kQuery, QStringLiteral("Ctrl+3"));
+  add_view(tr("&Logs"), TraceWorkspace::View::kLogs, QStringLiteral("Ctrl+4"));
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts)
+      ->setShortcut(QKeySequence::HelpContents);
+  help->addAction(tr("&About Fathom"), this, [this] {
+    QMessageBox::about(this, tr("About Fathom"),
+                       tr("<b>Fathom %1</b><p>Trace recorder and flamegraph viewer for Android "
+                          "and Linux.</p>")
+                           .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::showShortcuts() {
+  QMessageBox box(this);
+  box.setWindowTitle(tr("Keyboard shortcuts"));
+  box.setTextFormat(Qt::RichText);
+  box.setText(tr(
+      "<table cellspacing=6>"
+      "<tr><td><b>Ctrl+O</b></td><td>Open a trace</td></tr>"
+      "<tr><td><b>Ctrl+1 … 4</b></td><td>Timeline, flamegraph, query, logs</td></tr>"
+      "<tr><td><b>W / S</b></td><td>Zoom in / out (physical keys: Z/S on AZERTY)</td></tr>"
+      "<tr><td><b>A / D</b></td><td>Pan left / right (physical keys: Q/D on AZERTY)</td></tr>"
+      "<tr><td><b>Wheel, Ctrl+Wheel</b></td><td>Scroll tracks, zoom at the mouse</td></tr>"
+      "<tr><td><b>Drag</b></td><td>Select a time range (aggregates below)</td></tr>"
+      "<tr><td><b>F</b></td><td>Fit the selection</td></tr>"
+      "<tr><td><b>Alt+Left / Alt+Right</b></td><td>Zoom history back / forward</td></tr>"
+      "<tr><td><b>Ctrl+F</b></td><td>Filter tracks / search the flamegraph</td></tr>"
+      "<tr><td><b>Ctrl+Enter</b></td><td>Run the query</td></tr>"
+      "</table>"));
+  box.exec();
+}
+
+void MainWindow::showOpenDialog() {
+  QSettings settings;
+  const QString dir = settings.value(QStringLiteral("lastOpenDir")).toString();
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open trace"), dir,
+      tr("Traces (*.perfetto-trace *.pftrace *.pb *.trace *.json *.html *.txt *.gz *.zst);;"
+         "All files (*)"));
+  if (path.isEmpty()) return;
+  settings.setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());
+  openTrace(path);
+}
+
+void MainWindow::openTrace(const QString& path) {
+  if (workspace_) {
+    stack_->removeWidget(workspace_);
+    workspace_->deleteLater();
+    workspace_ = nullptr;
+  }
+  if (session_) session_->deleteLater();
+  session_ = new TraceSession(this);
+  connect(session_, &TraceSession::loadProgress, this, &MainWindow::onProgress);
+  connect(session_, &TraceSession::loaded, this, &MainWindow::onLoaded);
+  connect(session_, &TraceSession::loadFailed, this, &MainWindow::onLoadFailed);
+  connect(cancel_, &QPushButton::clicked, session_, &TraceSession::cancel,
+          Qt::UniqueConnection);
+
+  workspace_ = new TraceWorkspace(session_);
+  stack_->addWidget(workspace_);
+  warnings_->hide();
+  progress_->setRange(0, 1000);
+  progress_->setValue(0);
+  progress_->show();
+  cancel_->show();
+  status_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+  setWindowTitle(QFileInfo(path).fileName() + QStringLiteral(" — Fathom"));
+  addRecentFile(QFileInfo(path).absoluteFilePath());
+  session_->open(path);
+}
+
+void MainWindow::onProgress(quint64 bytes, quint64 total, quint64 events, int phase) {
+  static const char* kPhases[] = {"Reading", "Parsing", "Indexing"};
+  const double fraction = total ? double(bytes) / double(total) : 0;
+  // Reading is most of the time; parsing the sorted tail and indexing the rest.
+  const int value = phase == 0 ? int(fraction * 800) : phase == 1 ? 850 : 950;
+  progress_->setValue(value);
+  progress_->setFormat(QStringLiteral("%1 %2 / %3 — %4 events")
+                           .arg(QLatin1String(kPhases[qBound(0, phase, 2)]))
+                           .arg(formatBytes(double(bytes)))
+                           .arg(formatBytes(double(total)))
+                           .arg(formatCount(qint64(events))));
+}
+
+void MainWindow::onLoaded() {
+  progress_->hide();
+  cancel_->hide();
+  const LoadOutcome& o = session_->outcome();
+  stack_->setCurrentWidget(workspace_);
+  status_->setText(tr("%1 · %2 · %3 events · loaded in %4 s")
+                       .arg(o.format, formatBytes(double(o.fileBytes)),
+                            formatCount(qint64(o.events)))
+                       .arg(o.seconds, 0, 'f', 2));
+  if (!o.warnings.isEmpty()) {
+    warnings_->setText(tr("⚠ %n problem(s) while loading", "", int(o.warnings.size())));
+    warnings_->show();
+  }
+  emit traceOpened(true);
+}
+
+void MainWindow::onLoadFailed() {
+  progress_->hide();
+  cancel_->hide();
+  const LoadOutcome& o = session_->outcome();
+  stack_->setCurrentWidget(welcome_);
+  status_->setText(o.cancelled ? tr("Loading cancelled") : tr("Could not open the trace"));
+  setWindowTitle(QStringLiteral("Fathom"));
+  if (!o.cancelled) showLoadReport();
+  emit traceOpened(false);
+}
+
+void MainWindow::showLoadReport() {
+  if (!session_) return;
+  const LoadOutcome& o = session_->outcome();
+  QMessageBox box(this);
+  box.setIcon(o.ok ? QMessageBox::Information : QMessageBox::Warning);
+  box.setWindowTitle(o.ok ? tr("Load report") : tr("Could not open the trace"));
+  QString text = o.ok ? tr("%1 loaded, but some data was dropped.").arg(QFileInfo(o.path).fileName())
+                      : o.error;
+  box.setText(text);
+  if (!o.warnings.isEmpty()) box.setDetailedText(o.warnings.join(QLatin1Char('\n')));
+  box.exec();
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue(QLatin1String(kRecentKey), recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+  recent_menu_->clear();
+  for (const QString& path : recent) {
+    recent_menu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openTrace(path); })
+        ->setToolTip(path);
+  }
+  recent_menu_->setEnabled(!recent.isEmpty());
+  welcome_->setRecentFiles(recent);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings settings;
+  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("window/state"), saveState());
+  if (session_) session_->cancel();
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.first().isLocalFile()) openTrace(urls.first().toLocalFile());
+}
+
+}  // namespace fathom::gui

@@ -1,0 +1,64 @@
+// The main window: the welcome page until a trace is open, then the trace
+// workspace. Owns the menus, recent files, drag and drop, the load progress
+// in the status bar, and the remembered window state.
+#pragma once
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include "widgets/common/trace_session.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+class QMenu;
+
+namespace fathom::gui {
+
+class TraceWorkspace;
+class WelcomePage;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens `path` in this window (replacing what is open). Asynchronous.
+  void openTrace(const QString& path);
+  TraceSession* session() const { return session_; }
+  TraceWorkspace* workspace() const { return workspace_; }
+
+ signals:
+  // Emitted after loaded() or loadFailed() has been handled.
+  void traceOpened(bool ok);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void buildMenus();
+  void showOpenDialog();
+  void addRecentFile(const QString& path);
+  void rebuildRecentMenu();
+  void onLoaded();
+  void onLoadFailed();
+  void onProgress(quint64 bytes, quint64 total, quint64 events, int phase);
+  void showLoadReport();
+  void showShortcuts();
+
+  QStackedWidget* stack_ = nullptr;
+  WelcomePage* welcome_ = nullptr;
+  TraceWorkspace* workspace_ = nullptr;
+  QPointer<TraceSession> session_;
+  QMenu* recent_menu_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QLabel* status_ = nullptr;
+  QPushButton* warnings_ = nullptr;
+};
+
+}  // namespace fathom::gui

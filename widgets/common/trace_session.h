@@ -1,0 +1,126 @@
+// The loaded trace as the GUI sees it. The core is never touched on the UI
+// thread: loading, SQL, flamegraph building and timeline lookups run on worker
+// threads and hand their results back to the UI thread through queued calls.
+//
+// Two serial lanes:
+//  - the query lane (load, SQL, flamegraphs, exports): long work in order;
+//  - the view lane (timeline lookups through TimelineIndex): short reads that
+//    must not wait behind a slow user query.
+// After a load has finished the storage is immutable, so both lanes read it
+// at the same time; only the query lane owns the SQLite connection.
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+#include <QThreadPool>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+#include "core/storage/timeline_index.h"
+#include "core/trace_processor.h"
+
+namespace fathom::gui {
+
+// What a finished (or failed) load produced, for the status bar and the
+// "what happened" panel.
+struct LoadOutcome {
+  bool ok = false;
+  bool cancelled = false;
+  QString path;
+  QString error;         // the core's message (names the file and offset)
+  QStringList warnings;  // what was dropped; the trace still opened
+  QString format;
+  quint64 fileBytes = 0;
+  quint64 events = 0;
+  double seconds = 0;
+};
+
+// Handed to jobs. Valid only inside the job.
+struct Core {
+  TraceProcessor& tp;
+  const TimelineIndex& index;
+  const TraceStorage& storage() const { return tp.storage(); }
+};
+
+class TraceSession : public QObject {
+  Q_OBJECT
+ public:
+  explicit TraceSession(QObject* parent = nullptr);
+  ~TraceSession() override;
+
+  // Starts loading `path` (any format the core reads) on the query lane.
+  // Progress, then loaded() or loadFailed(), arrive on the UI thread.
+  // A session loads one trace; open a new session for the next file.
+  void open(const QString& path);
+  // Asks a running load to stop; loadFailed() follows with cancelled = true.
+  void cancel();
+
+  bool isLoaded() const { return loaded_; }
+  bool isLoading() const { return loading_; }
+  QString path() const { return path_; }
+  const LoadOutcome& outcome() const { return outcome_; }
+  // Trace bounds in trace-clock nanoseconds (valid after loaded()).
+  qint64 traceStart() const { return start_; }
+  qint64 traceEnd() const { return end_; }
+
+  // Runs `work` on the query lane, then `done(result)` on `context`'s thread.
+  // `done` is dropped when `context` is destroyed first or no trace is loaded.
+  template <typename R>
+  void query(std::function<R(Core&)> work, QObject* context, std::function<void(R)> done) {
+    post(&query_lane_, std::move(work), context, std::move(done));
+  }
+  // The same on the view lane: short read-only lookups for painting.
+  template <typename R>
+  void view(std::function<R(Core&)> work, QObject* context, std::function<void(R)> done) {
+    post(&view_lane_, std::move(work), context, std::move(done));
+  }
+
+  // Blocks until both lanes are idle (tests, --screenshot). Not for UI code.
+  void waitForIdle();
+
+ signals:
+  // phase: 0 reading, 1 sorting/parsing, 2 building indexes.
+  void loadProgress(quint64 bytesRead, quint64 fileSize, quint64 events, int phase);
+  void loaded();
+  void loadFailed(const fathom::gui::LoadOutcome& outcome);
+
+ private:
+  template <typename R>
+  void post(QThreadPool* lane, std::function<R(Core&)> work, QObject* context,
+            std::function<void(R)> done) {
+    QPointer<QObject> guard(context);
+    lane->start([this, work = std::move(work), guard, done = std::move(done)]() mutable {
+      Core* core = core_.load(std::memory_order_acquire);
+      if (!core) return;
+      R result = work(*core);
+      if (!guard) return;
+      QMetaObject::invokeMethod(
+          guard.data(),
+          [guard, done = std::move(done), result = std::move(result)]() mutable {
+            if (guard) done(std::move(result));
+          },
+          Qt::QueuedConnection);
+    });
+  }
+  void finishLoad(LoadOutcome outcome);
+
+  QThreadPool query_lane_;
+  QThreadPool view_lane_;
+  std::unique_ptr<TraceProcessor> tp_;
+  std::unique_ptr<TimelineIndex> index_;
+  std::unique_ptr<Core> core_owner_;
+  std::atomic<Core*> core_{nullptr};  // published once the load succeeded
+  std::atomic<bool> cancel_{false};
+  bool loaded_ = false;
+  bool loading_ = false;
+  QString path_;
+  LoadOutcome outcome_;
+  qint64 start_ = 0, end_ = 0;
+};
+
+}  // namespace fathom::gui
+
+Q_DECLARE_METATYPE(fathom::gui::LoadOutcome)
