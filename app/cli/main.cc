@@ -17,6 +17,8 @@ void PrintUsage(FILE* out) {
           "  query TRACE (SQL | -f FILE) [--format table|csv|json]\n"
           "                                       run SQL; csv matches upstream diff-test output\n"
           "  devices                              Android devices via the adb server and USB\n"
+          "  record [-s SERIAL|--local] (-c CONFIG [--txt]|--preset NAME) [--time 10s]\n"
+          "         [--app NAME] -o OUT           record a trace on a device or this computer\n"
           "  --version                            print the version\n");
 }
 
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
   if (cmd == "query") return fathom::cli::RunQuery(args);
 #if defined(FATHOM_CLI_HAVE_ADB)
   if (cmd == "devices") return fathom::cli::RunDevices(args);
+  if (cmd == "record") return fathom::cli::RunRecord(args, argv[0]);
 #endif
   fprintf(stderr, "fathom-cli: unknown command '%s'\n", cmd.c_str());
   PrintUsage(stderr);

@@ -1,5 +1,11 @@
 #include "core/base/platform.h"
 
+#if defined(_WIN32)
+#include <io.h>
+#else
+#include <unistd.h>
+#endif
+
 namespace fathom::platform {
 
 uint64_t FileSizeAndRewind(FILE* f) {
@@ -12,6 +18,14 @@ uint64_t FileSizeAndRewind(FILE* f) {
   fseeko(f, 0, SEEK_SET);
 #endif
   return size;
+}
+
+bool StderrIsTerminal() {
+#if defined(_WIN32)
+  return _isatty(_fileno(stderr)) != 0;
+#else
+  return isatty(fileno(stderr)) != 0;
+#endif
 }
 
 }  // namespace fathom::platform

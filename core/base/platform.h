@@ -9,5 +9,7 @@ namespace fathom::platform {
 
 // Size of an open file in bytes (64-bit safe); leaves the position at 0.
 uint64_t FileSizeAndRewind(FILE* f);
+// Whether stderr is a terminal (progress lines use \r only there).
+bool StderrIsTerminal();
 
 }  // namespace fathom::platform

@@ -1,0 +1,48 @@
+// A place to record on, reached one of three ways: an Android/Linux device
+// over adb (direct TCP or USB, or through a running adb server), or this
+// computer. The recording session only needs these four verbs, so it runs
+// the same steps on all of them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "adb/cancel.h"
+#include "adb/shell_protocol.h"
+#include "core/base/status.h"
+
+namespace fathom::record {
+
+using adb::CancelToken;
+using adb::Deadline;
+using adb::Millis;
+
+class TargetShell {
+ public:
+  virtual ~TargetShell() = default;
+  // "127.0.0.1:5555 (adb)", "this computer".
+  virtual std::string Describe() const = 0;
+  // Runs `command` with /bin/sh (or the device's shell) to completion.
+  virtual Result<adb::ShellResult> Run(const std::string& command, std::string_view stdin_data,
+                                       Deadline deadline, const CancelToken& cancel) = 0;
+  virtual Status Push(const std::string& local_path, const std::string& remote_path,
+                      uint32_t mode, Deadline deadline, const CancelToken& cancel) = 0;
+  // Streams the file into `local_path` (created or truncated); `progress`
+  // gets the bytes received so far.
+  virtual Status Pull(const std::string& remote_path, const std::string& local_path,
+                      const std::function<void(uint64_t)>& progress, Deadline deadline,
+                      const CancelToken& cancel) = 0;
+};
+
+// Opens an adb target. `serial` "HOST:PORT" connects directly over TCP unless
+// a running adb server already lists that serial; other serials go through
+// the adb server when it has them, else straight to USB.
+Result<std::unique_ptr<TargetShell>> OpenAdbTarget(const std::string& serial,
+                                                   const CancelToken& cancel);
+// This computer (Linux only; elsewhere an error saying so).
+Result<std::unique_ptr<TargetShell>> OpenLocalTarget();
+
+}  // namespace fathom::record

@@ -1,0 +1,482 @@
+#include "host_adbd.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <random>
+
+#include "adb/shell_protocol.h"
+#include "adb/sync_protocol.h"
+#include "adb/tcp_transport.h"
+
+namespace fathom::adb::testing {
+
+struct HostAdbdSession::Stream {
+  uint32_t host_id = 0, dev_id = 0;
+  std::string kind;  // sync, shell2, shell1, exec
+  std::string command;
+  std::string in;  // unparsed input
+  std::deque<std::string> out;
+  bool host_ready = true;
+  bool close_when_flushed = false;
+  // Child process (shell/exec).
+  pid_t pid = -1;
+  int stdin_fd = -1;
+  std::thread reader;
+  // Sync SEND in progress.
+  bool in_send = false;
+  std::string send_path;
+  mode_t send_mode = 0644;
+  int send_fd = -1;
+};
+
+namespace {
+
+std::string StripNul(std::string s) {
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+std::string Stat2(uint32_t id, const std::string& path, bool follow) {
+  struct stat st{};
+  int rc = follow ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st);
+  std::string r;
+  PutU32(r, id);
+  PutU32(r, rc == 0 ? 0 : static_cast<uint32_t>(errno));
+  PutU64(r, rc == 0 ? st.st_dev : 0);
+  PutU64(r, rc == 0 ? st.st_ino : 0);
+  PutU32(r, rc == 0 ? st.st_mode : 0);
+  PutU32(r, rc == 0 ? static_cast<uint32_t>(st.st_nlink) : 0);
+  PutU32(r, rc == 0 ? st.st_uid : 0);
+  PutU32(r, rc == 0 ? st.st_gid : 0);
+  PutU64(r, rc == 0 ? static_cast<uint64_t>(st.st_size) : 0);
+  PutU64(r, rc == 0 ? static_cast<uint64_t>(st.st_atime) : 0);
+  PutU64(r, rc == 0 ? static_cast<uint64_t>(st.st_mtime) : 0);
+  PutU64(r, rc == 0 ? static_cast<uint64_t>(st.st_ctime) : 0);
+  return r;
+}
+
+std::string SyncFail(const std::string& why) { return EncodeSyncRequest(kSyncFail, why); }
+
+}  // namespace
+
+HostAdbdSession::HostAdbdSession(std::unique_ptr<Transport> transport,
+                                 const HostAdbdOptions& options)
+    : transport_(std::move(transport)), options_(options) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+HostAdbdSession::~HostAdbdSession() {
+  cancel_.Cancel();
+  transport_->Close();
+  if (thread_.joinable()) thread_.join();
+  std::vector<std::shared_ptr<Stream>> children;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    streams_.clear();
+    children.swap(children_);
+  }
+  for (auto& s : children) {
+    ::kill(-s->pid, SIGKILL);
+    if (s->reader.joinable()) s->reader.join();
+  }
+}
+
+void HostAdbdSession::Run() {
+  while (!cancel_.cancelled()) {
+    auto m = transport_->Receive(kMaxPayload, Deadline::Never(), cancel_);
+    if (!m.ok()) break;
+    Handle(*m);
+  }
+  // The cable is gone: like adbd, end every shell the host started.
+  std::lock_guard<std::mutex> l(mu_);
+  for (auto& [id, s] : streams_) {
+    if (s->pid > 0) ::kill(-s->pid, SIGHUP);
+  }
+  finished_ = true;
+}
+
+void HostAdbdSession::Send(const Message& m) {
+  transport_->Send(m, version_, Deadline::After(Millis(5000)), cancel_);
+}
+
+void HostAdbdSession::Handle(const Message& m) {
+  auto send_cnxn = [&] {
+    Send(Message::Make(kCmdCnxn, kVersion, kMaxPayload, options_.banner));
+    authed_ = true;
+  };
+  auto send_token = [&] {
+    std::random_device rd;
+    token_.assign(kAuthTokenSize, '\0');
+    for (char& c : token_) c = static_cast<char>(rd());
+    Send(Message::Make(kCmdAuth, kAuthToken, 0, token_));
+  };
+  switch (m.command) {
+    case kCmdCnxn:
+      version_ = std::min(kVersion, m.arg0);
+      max_payload_ = std::min<uint32_t>(kMaxPayload, m.arg1);
+      if (options_.require_auth && !authed_) {
+        send_token();
+      } else {
+        send_cnxn();
+      }
+      return;
+    case kCmdAuth:
+      if (m.arg0 == kAuthSignature) {
+        for (const auto& k : options_.trusted) {
+          if (k.VerifyToken(token_, m.payload)) {
+            send_cnxn();
+            return;
+          }
+        }
+        send_token();  // try the next key
+      } else if (m.arg0 == kAuthRsaPublicKey && options_.accept_any_key &&
+                 AuthPublicKey::FromAndroidText(StripNul(m.payload)).ok()) {
+        send_cnxn();
+      }
+      return;
+    case kCmdOpen:
+      if (authed_) OnOpen(m.arg0, StripNul(m.payload));
+      return;
+    case kCmdOkay: {
+      std::lock_guard<std::mutex> l(mu_);
+      auto it = streams_.find(m.arg1);
+      if (it == streams_.end()) return;
+      it->second->host_ready = true;
+      Pump(*it->second);
+      return;
+    }
+    case kCmdWrte: {
+      std::shared_ptr<Stream> s;
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        auto it = streams_.find(m.arg1);
+        if (it == streams_.end()) return;
+        s = it->second;
+        Send(Message::Make(kCmdOkay, s->dev_id, s->host_id));
+      }
+      OnData(*s, m.payload);
+      return;
+    }
+    case kCmdClse:
+      CloseStream(m.arg1);
+      return;
+  }
+}
+
+void HostAdbdSession::CloseStream(uint32_t dev_id) {
+  std::shared_ptr<Stream> s;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = streams_.find(dev_id);
+    if (it == streams_.end()) return;
+    s = it->second;
+    Send(Message::Make(kCmdClse, s->dev_id, s->host_id));
+    streams_.erase(it);
+  }
+  // The host hung up on a running command: adbd hangs up on it too.
+  if (s->pid > 0) ::kill(-s->pid, SIGHUP);
+  if (s->stdin_fd >= 0) ::close(s->stdin_fd);
+  if (s->send_fd >= 0) ::close(s->send_fd);
+  s->stdin_fd = s->send_fd = -1;
+}
+
+void HostAdbdSession::OnOpen(uint32_t host_id, const std::string& service) {
+  auto s = std::make_shared<Stream>();
+  s->host_id = host_id;
+  if (service == "sync:") {
+    s->kind = "sync";
+  } else if (service.rfind("shell", 0) == 0 && service.find(':') != std::string::npos) {
+    const std::string args = service.substr(0, service.find(':'));
+    s->kind = args.find("v2") != std::string::npos ? "shell2" : "shell1";
+    s->command = service.substr(service.find(':') + 1);
+  } else if (service.rfind("exec:", 0) == 0) {
+    s->kind = "exec";
+    s->command = service.substr(5);
+  } else {
+    Send(Message::Make(kCmdClse, 0, host_id));
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    s->dev_id = next_id_++;
+    streams_[s->dev_id] = s;
+    Send(Message::Make(kCmdOkay, s->dev_id, s->host_id));
+  }
+  if (s->kind != "sync") StartChild(*s);
+}
+
+void HostAdbdSession::OnData(Stream& s, const std::string& data) {
+  s.in += data;
+  if (s.kind == "sync") {
+    HandleSync(s);
+    return;
+  }
+  if (s.kind != "shell2") {
+    if (s.stdin_fd >= 0) (void)!::write(s.stdin_fd, s.in.data(), s.in.size());
+    s.in.clear();
+    return;
+  }
+  ShellDecoder dec;
+  dec.Feed(s.in);
+  size_t used = 0;
+  while (auto p = dec.Next()) {
+    used += 5 + p->data.size();
+    if (p->id == ShellId::kStdin && s.stdin_fd >= 0) {
+      const char* at = p->data.data();
+      size_t left = p->data.size();
+      while (left > 0) {
+        ssize_t n = ::write(s.stdin_fd, at, left);
+        if (n <= 0) break;
+        at += n;
+        left -= static_cast<size_t>(n);
+      }
+    } else if (p->id == ShellId::kCloseStdin && s.stdin_fd >= 0) {
+      ::close(s.stdin_fd);
+      s.stdin_fd = -1;
+    }
+  }
+  s.in.erase(0, used);
+}
+
+void HostAdbdSession::StartChild(Stream& s) {
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 ||
+      ::pipe2(err, O_CLOEXEC) != 0) {
+    Output(s.dev_id, EncodeShellPacket(ShellId::kExit, std::string(1, '\x7f')), true);
+    return;
+  }
+  const bool merged = s.kind != "shell2";
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();  // own process group, so a hang-up reaches the whole pipeline
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::dup2(merged ? out[1] : err[1], 2);
+    ::signal(SIGPIPE, SIG_DFL);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed double takes its commands along
+    const char* home = ::getenv("HOME");
+    if (home && ::chdir(home) != 0) {
+    }
+    ::execl("/bin/sh", "sh", "-c", s.command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  if (s.kind == "shell2") {
+    s.stdin_fd = in[1];
+  } else {
+    ::close(in[1]);  // legacy shell: no way to end stdin, so give the child none
+  }
+  s.pid = pid;
+  const uint32_t dev_id = s.dev_id;
+  const std::string kind = s.kind;
+  int out_fd = out[0], err_fd = err[0];
+  std::shared_ptr<Stream> keep;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    keep = streams_[dev_id];
+    children_.push_back(keep);  // joined when the session ends
+  }
+  s.reader = std::thread([this, keep, dev_id, kind, pid, out_fd, err_fd] {
+    pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
+    int open = 2;
+    char buf[64 * 1024];
+    while (open > 0) {
+      if (::poll(fds, 2, 200) < 0 && errno != EINTR) break;
+      for (int i = 0; i < 2; ++i) {
+        if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+        if (n <= 0) {
+          ::close(fds[i].fd);
+          fds[i].fd = -1;
+          --open;
+          continue;
+        }
+        std::string data(buf, static_cast<size_t>(n));
+        if (kind == "shell2") {
+          data = EncodeShellPacket(i == 0 ? ShellId::kStdout : ShellId::kStderr, data);
+        }
+        Output(dev_id, std::move(data), false);
+      }
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    Output(dev_id,
+           kind == "shell2"
+               ? EncodeShellPacket(ShellId::kExit, std::string(1, static_cast<char>(code)))
+               : std::string(),
+           true);
+  });
+}
+
+void HostAdbdSession::HandleSync(Stream& s) {
+  while (true) {
+    if (s.in.size() < 8) return;
+    const uint32_t id = GetU32(s.in, 0), len = GetU32(s.in, 4);
+    if (s.in_send) {
+      if (id == kSyncData) {
+        if (s.in.size() < 8 + len) return;
+        if (s.send_fd >= 0 && ::write(s.send_fd, s.in.data() + 8, len) != ssize_t(len)) {
+          ::close(s.send_fd);
+          s.send_fd = -1;
+        }
+        s.in.erase(0, 8 + len);
+      } else if (id == kSyncDone) {
+        s.in.erase(0, 8);
+        s.in_send = false;
+        std::string r;
+        if (s.send_fd < 0) {
+          r = SyncFail("write failed: " + s.send_path);
+        } else {
+          ::fchmod(s.send_fd, s.send_mode & 07777);
+          ::close(s.send_fd);
+          s.send_fd = -1;
+          timeval times[2] = {{static_cast<time_t>(len), 0}, {static_cast<time_t>(len), 0}};
+          ::utimes(s.send_path.c_str(), times);
+          PutU32(r, kSyncOkay);
+          PutU32(r, 0);
+        }
+        Output(s.dev_id, r, false);
+      } else {
+        return;
+      }
+      continue;
+    }
+    if (s.in.size() < 8 + len) return;
+    std::string path = s.in.substr(8, len);
+    s.in.erase(0, 8 + len);
+    std::string r;
+    if (id == kSyncStat) {
+      struct stat st{};
+      bool ok = ::stat(path.c_str(), &st) == 0;
+      PutU32(r, kSyncStat);
+      PutU32(r, ok ? st.st_mode : 0);
+      PutU32(r, ok ? static_cast<uint32_t>(st.st_size) : 0);
+      PutU32(r, ok ? static_cast<uint32_t>(st.st_mtime) : 0);
+    } else if (id == kSyncSta2 || id == kSyncLst2) {
+      r = Stat2(id, path, id == kSyncSta2);
+    } else if (id == kSyncList || id == kSyncLis2) {
+      if (DIR* d = ::opendir(path.c_str())) {
+        while (dirent* e = ::readdir(d)) {
+          std::string name = e->d_name;
+          std::string full = path + "/" + name;
+          if (id == kSyncList) {
+            struct stat st{};
+            ::lstat(full.c_str(), &st);
+            PutU32(r, kSyncDent);
+            PutU32(r, st.st_mode);
+            PutU32(r, static_cast<uint32_t>(st.st_size));
+            PutU32(r, static_cast<uint32_t>(st.st_mtime));
+          } else {
+            r += Stat2(kSyncDnt2, full, false);
+          }
+          PutU32(r, static_cast<uint32_t>(name.size()));
+          r += name;
+        }
+        ::closedir(d);
+      }
+      PutU32(r, kSyncDone);
+      r.append(id == kSyncList ? 16 : 72, '\0');
+    } else if (id == kSyncSend) {
+      const size_t comma = path.rfind(',');
+      s.send_path = path.substr(0, comma);
+      s.send_mode = comma == std::string::npos ? 0644 : std::stoul(path.substr(comma + 1));
+      std::error_code ec;
+      std::filesystem::create_directories(std::filesystem::path(s.send_path).parent_path(), ec);
+      s.send_fd = ::open(s.send_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+      s.in_send = true;
+    } else if (id == kSyncRecv) {
+      int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) {
+        r = SyncFail(std::string(std::strerror(errno)));
+      } else {
+        std::string chunk(kSyncDataMax, '\0');
+        while (true) {
+          ssize_t n = ::read(fd, chunk.data(), chunk.size());
+          if (n <= 0) break;
+          r += EncodeSyncRequest(kSyncData, std::string_view(chunk.data(), size_t(n)));
+          if (r.size() >= 4 * kSyncDataMax) {
+            Output(s.dev_id, std::move(r), false);
+            r.clear();
+          }
+        }
+        ::close(fd);
+        PutU32(r, kSyncDone);
+        PutU32(r, 0);
+      }
+    } else if (id == kSyncQuit) {
+      Output(s.dev_id, std::string(), true);
+      return;
+    }
+    if (!r.empty()) Output(s.dev_id, std::move(r), false);
+  }
+}
+
+void HostAdbdSession::Output(uint32_t dev_id, std::string bytes, bool then_close) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = streams_.find(dev_id);
+  if (it == streams_.end()) return;
+  Stream& s = *it->second;
+  for (size_t at = 0; at < bytes.size(); at += max_payload_) {
+    s.out.push_back(bytes.substr(at, max_payload_));
+  }
+  if (then_close) s.close_when_flushed = true;
+  Pump(s);
+}
+
+void HostAdbdSession::Pump(Stream& s) {
+  if (s.host_ready && !s.out.empty()) {
+    s.host_ready = false;  // one unacknowledged WRTE at a time
+    Send(Message::Make(kCmdWrte, s.dev_id, s.host_id, s.out.front()));
+    s.out.pop_front();
+  }
+  if (s.out.empty() && s.close_when_flushed && s.host_ready) {
+    const uint32_t dev = s.dev_id, host = s.host_id;
+    s.close_when_flushed = false;
+    Send(Message::Make(kCmdClse, dev, host));
+    auto it = streams_.find(dev);
+    if (it != streams_.end()) streams_.erase(it);
+  }
+}
+
+HostAdbdServer::HostAdbdServer(uint16_t port, HostAdbdOptions options)
+    : options_(std::move(options)) {
+  auto l = Listener::Listen(port);
+  if (!l.ok()) return;
+  listener_ = std::move(*l);
+  port_ = listener_.port();
+  ok_ = true;
+  thread_ = std::thread([this] {
+    while (!cancel_.cancelled()) {
+      auto sock = listener_.Accept(Deadline::After(Millis(200)), cancel_);
+      if (!sock.ok()) continue;
+      auto t = std::make_unique<TcpTransport>(std::move(*sock), "test-adbd");
+      std::lock_guard<std::mutex> lock(mu_);
+      std::erase_if(sessions_, [](const auto& s) { return s->finished(); });
+      sessions_.push_back(std::make_unique<HostAdbdSession>(std::move(t), options_));
+    }
+  });
+}
+
+HostAdbdServer::~HostAdbdServer() {
+  cancel_.Cancel();
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard<std::mutex> lock(mu_);
+  sessions_.clear();
+}
+
+}  // namespace fathom::adb::testing

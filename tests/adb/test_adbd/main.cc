@@ -1,0 +1,75 @@
+// fathom-test-adbd: a test double of adbd over TCP whose "device" is this
+// machine (see host_adbd.h). Used by the record tests, and handy by hand:
+//   fathom-test-adbd --port 0 --allow-any-key &   # prints "listening on 127.0.0.1:PORT"
+//   fathom-cli record -s 127.0.0.1:PORT --preset memory -o out.pftrace
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "host_adbd.h"
+
+namespace {
+volatile sig_atomic_t g_stop = 0;
+void OnSignal(int) { g_stop = 1; }
+
+int Usage() {
+  std::fprintf(stderr,
+               "usage: fathom-test-adbd [--port N] [--trust ADBKEY.pub]... [--allow-any-key]\n"
+               "                        [--no-auth] [--banner BANNER]\n");
+  return 2;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace fathom::adb;
+  testing::HostAdbdOptions options;
+  uint16_t port = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (a == "--port") {
+      const char* v = next();
+      if (!v) return Usage();
+      port = static_cast<uint16_t>(std::stoi(v));
+    } else if (a == "--trust") {
+      const char* v = next();
+      if (!v) return Usage();
+      std::ifstream f(v);
+      std::stringstream text;
+      text << f.rdbuf();
+      auto key = AuthPublicKey::FromAndroidText(text.str());
+      if (!f || !key.ok()) {
+        std::fprintf(stderr, "fathom-test-adbd: %s: not an adb public key\n", v);
+        return 1;
+      }
+      options.trusted.push_back(*key);
+    } else if (a == "--allow-any-key") {
+      options.accept_any_key = true;
+    } else if (a == "--no-auth") {
+      options.require_auth = false;
+    } else if (a == "--banner") {
+      const char* v = next();
+      if (!v) return Usage();
+      options.banner = v;
+    } else {
+      return Usage();
+    }
+  }
+  signal(SIGTERM, OnSignal);
+  signal(SIGINT, OnSignal);
+  signal(SIGPIPE, SIG_IGN);
+  testing::HostAdbdServer server(port, options);
+  if (!server.ok()) {
+    std::fprintf(stderr, "fathom-test-adbd: cannot listen on 127.0.0.1:%u\n", port);
+    return 1;
+  }
+  std::printf("listening on 127.0.0.1:%u\n", server.port());
+  std::fflush(stdout);
+  while (!g_stop) pause();
+  return 0;
+}

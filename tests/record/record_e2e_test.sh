@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# fathom-cli record through fathom-test-adbd (TCP + AUTH), through Debian's
+# adb server, on this computer, and with the cable pulled mid-recording.
+set -uo pipefail
+CLI=$1 ADBD=$2 DEVICE_DIR=$3
+WORK=$(mktemp -d)
+ADBD_PID=
+cleanup() {
+  [ -n "$ADBD_PID" ] && kill "$ADBD_PID" 2>/dev/null
+  if [ -n "${ADB_STARTED:-}" ]; then adb kill-server >/dev/null 2>&1; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export HOME=$WORK/home FATHOM_DEVICE_DIR=$DEVICE_DIR
+# A private adb server port, so a developer's server is never touched.
+export ANDROID_ADB_SERVER_PORT=$((20000 + RANDOM % 20000))
+mkdir -p "$HOME"
+
+start_adbd() {
+  "$ADBD" --allow-any-key >"$WORK/adbd.out" 2>&1 &
+  ADBD_PID=$!
+  for _ in $(seq 50); do grep -q listening "$WORK/adbd.out" && break; sleep 0.1; done
+  PORT=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/adbd.out")
+  [ -n "$PORT" ] || fail "fathom-test-adbd did not start"
+}
+
+check_trace() {  # file, label
+  local n
+  n=$("$CLI" query "$1" "select count(*) from process_counter_track" --format csv | tail -1)
+  [ "${n:-0}" -gt 0 ] 2>/dev/null || fail "$2: no process counters in $1"
+  n=$("$CLI" query "$1" "select count(*) from process where name like '%fathom-recorder%'" --format csv | tail -1)
+  [ "${n:-0}" -gt 0 ] 2>/dev/null || fail "$2: the recorder's own process is missing"
+  n=$("$CLI" query "$1" "select count(*) from counter_track where name like 'mem.%' or name like 'MemTotal%' or name like 'meminfo%'" --format csv | tail -1)
+  echo "$2: ok ($(stat -c %s "$1") bytes, memory tracks: $n)"
+}
+
+# 1. Direct TCP with AUTH: the double asks for a signature, then accepts the key.
+start_adbd
+"$CLI" record -s "127.0.0.1:$PORT" --preset memory --time 2s -o "$WORK/direct.pftrace" \
+  >"$WORK/direct.log" 2>&1 || { cat "$WORK/direct.log"; fail "direct record failed"; }
+grep -q "Linux" "$WORK/direct.log" || fail "target not detected as Linux: $(cat "$WORK/direct.log")"
+grep -q "adb, direct" "$WORK/direct.log" || fail "expected a direct connection"
+check_trace "$WORK/direct.pftrace" "direct"
+# The temporary directory on the target is gone.
+leftover=$(ls -d /tmp/fathom.* 2>/dev/null | wc -l)
+
+# 2. Through Debian's adb server holding the device.
+if command -v adb >/dev/null; then
+  ADB_STARTED=1
+  adb start-server >/dev/null 2>&1
+  adb connect "127.0.0.1:$PORT" >/dev/null 2>&1
+  for _ in $(seq 50); do adb devices | grep -q "127.0.0.1:$PORT.device" && break; sleep 0.2; done
+  "$CLI" record -s "127.0.0.1:$PORT" --preset memory --time 2s -o "$WORK/server.pftrace" \
+    >"$WORK/server.log" 2>&1 || { cat "$WORK/server.log"; fail "record via adb server failed"; }
+  grep -q "adb server" "$WORK/server.log" || fail "expected the adb server path"
+  check_trace "$WORK/server.pftrace" "adb server"
+  adb kill-server >/dev/null 2>&1
+  unset ADB_STARTED
+else
+  echo "SKIP: adb not installed, server path not tested"
+fi
+
+# 3. This computer.
+"$CLI" record --local --preset memory --time 2s -o "$WORK/local.pftrace" >"$WORK/local.log" 2>&1 \
+  || { cat "$WORK/local.log"; fail "local record failed"; }
+check_trace "$WORK/local.pftrace" "local"
+
+# 4. Pull the cable: kill the double while recording. A clear error, soon.
+"$CLI" record -s "127.0.0.1:$PORT" --preset memory --time 60s -o "$WORK/cut.pftrace" \
+  >"$WORK/cut.log" 2>&1 &
+REC=$!
+sleep 3
+kill -9 "$ADBD_PID"
+ADBD_PID=
+for _ in $(seq 300); do kill -0 $REC 2>/dev/null || break; sleep 0.1; done
+kill -0 $REC 2>/dev/null && { kill $REC; fail "record hung after the cable was pulled"; }
+wait $REC && fail "record succeeded without a device"
+grep -q "lost the connection" "$WORK/cut.log" || fail "unclear error: $(cat "$WORK/cut.log")"
+[ -e "$WORK/cut.pftrace" ] && fail "a partial trace must not appear under the final name"
+echo "pulled cable: ok ($(tail -1 "$WORK/cut.log"))"
+echo PASS
