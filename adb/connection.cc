@@ -185,7 +185,11 @@ void Connection::Dispatch(Message m) {
     case kCmdWrte: {
       auto it = streams_.find(our_id);
       if (it == streams_.end() || !it->second.opened) return;
-      it->second.inbox += m.payload;
+      if (it->second.inbox.empty()) {
+        it->second.inbox.swap(m.payload);  // the common case: no copy
+      } else {
+        it->second.inbox += m.payload;
+      }
       it->second.unacked = true;  // acknowledged once Read() takes the data
       break;
     }
@@ -288,7 +292,12 @@ Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline dead
       st.write_ready = false;
       remote = st.remote_id;
     }
-    Status s = Send(Message::Make(kCmdWrte, id, remote, std::string(chunk)), deadline, cancel);
+    // The payload buffer is reused per thread for the same reason as TcpTransport::wire_.
+    thread_local std::string payload;
+    payload.assign(chunk.data(), chunk.size());
+    Message m = Message::Make(kCmdWrte, id, remote, std::move(payload));
+    Status s = Send(m, deadline, cancel);
+    payload = std::move(m.payload);
     if (!s.ok()) return s;
     data.remove_prefix(chunk.size());
   }

@@ -36,6 +36,19 @@ std::string ExecServiceName(std::string_view command) { return "exec:" + std::st
 
 Result<ShellResult> RunShellV2(ByteStream& stream, std::string_view stdin_data, Deadline deadline,
                                const CancelToken& cancel) {
+  ShellResult result;
+  auto code = RunShellV2Streaming(
+      stream, stdin_data, [&](std::string_view b) { result.out.append(b); },
+      [&](std::string_view b) { result.err.append(b); }, deadline, cancel);
+  if (!code.ok()) return code.status();
+  result.exit_code = *code;
+  return result;
+}
+
+Result<int> RunShellV2Streaming(ByteStream& stream, std::string_view stdin_data,
+                                const std::function<void(std::string_view)>& on_stdout,
+                                const std::function<void(std::string_view)>& on_stderr,
+                                Deadline deadline, const CancelToken& cancel) {
   // Stdin in frames well below any max payload; then close-stdin so commands reading stdin
   // (cat, sh -c 'read x') finish.
   constexpr size_t kStdinChunk = 64 * 1024;
@@ -49,21 +62,19 @@ Result<ShellResult> RunShellV2(ByteStream& stream, std::string_view stdin_data, 
   if (write_error.ok()) {
     write_error = stream.Write(EncodeShellPacket(ShellId::kCloseStdin, {}), deadline, cancel);
   }
-  ShellResult result;
   ShellDecoder decoder;
   std::string chunk;
   while (true) {
     while (auto p = decoder.Next()) {
       switch (p->id) {
         case ShellId::kStdout:
-          result.out += p->data;
+          on_stdout(p->data);
           break;
         case ShellId::kStderr:
-          result.err += p->data;
+          on_stderr(p->data);
           break;
         case ShellId::kExit:
-          result.exit_code = p->data.empty() ? -1 : static_cast<uint8_t>(p->data[0]);
-          return result;
+          return p->data.empty() ? -1 : static_cast<int>(static_cast<uint8_t>(p->data[0]));
         default:
           break;  // host-bound ids only; ignore anything else
       }
@@ -76,6 +87,19 @@ Result<ShellResult> RunShellV2(ByteStream& stream, std::string_view stdin_data, 
       return ErrorStatus("adb shell: stream ended without an exit status");
     }
     decoder.Feed(chunk);
+  }
+}
+
+Result<int> ReadToEndStreaming(ByteStream& stream,
+                               const std::function<void(std::string_view)>& on_output,
+                               Deadline deadline, const CancelToken& cancel) {
+  std::string chunk;
+  while (true) {
+    chunk.clear();
+    auto n = stream.Read(&chunk, deadline, cancel);
+    if (!n.ok()) return n.status();
+    if (*n == 0) return -1;
+    on_output(chunk);
   }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,6 +59,15 @@ struct ShellResult {
 // stdout/stderr until the exit packet. Error if the stream ends without one.
 Result<ShellResult> RunShellV2(ByteStream& stream, std::string_view stdin_data, Deadline deadline,
                                const CancelToken& cancel);
+// The same, handing output to the sinks as it arrives; returns the exit code.
+Result<int> RunShellV2Streaming(ByteStream& stream, std::string_view stdin_data,
+                                const std::function<void(std::string_view)>& on_stdout,
+                                const std::function<void(std::string_view)>& on_stderr,
+                                Deadline deadline, const CancelToken& cancel);
+// Legacy shell:/exec: streamed to `on_output` until the device closes; returns -1 (unknown).
+Result<int> ReadToEndStreaming(ByteStream& stream,
+                               const std::function<void(std::string_view)>& on_output,
+                               Deadline deadline, const CancelToken& cancel);
 // Legacy shell:/exec: everything until the device closes the stream goes to `out`.
 Result<ShellResult> ReadToEnd(ByteStream& stream, Deadline deadline, const CancelToken& cancel);
 

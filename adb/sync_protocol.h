@@ -67,6 +67,11 @@ class SyncClient {
   // SEND "path,mode" + DATA chunks (≤ 64 KiB) + DONE mtime, then waits for OKAY/FAIL.
   Status Push(std::string_view data, const std::string& remote_path, uint32_t mode, uint32_t mtime,
               Deadline d, const CancelToken& c);
+  // The same, reading the file from `source` (fills up to `cap` bytes, returns how many;
+  // 0 at the end) so a large file never sits in memory whole.
+  Status PushFrom(const std::function<Result<size_t>(char* buf, size_t cap)>& source,
+                  const std::string& remote_path, uint32_t mode, uint32_t mtime, Deadline d,
+                  const CancelToken& c);
   // RECV: each DATA chunk goes to sink as it arrives.
   Status Pull(const std::string& remote_path, const std::function<Status(std::string_view)>& sink,
               Deadline d, const CancelToken& c);
@@ -81,6 +86,7 @@ class SyncClient {
   ByteStream& stream_;
   bool stat_v2_, ls_v2_;
   std::string buffer_;
+  size_t pos_ = 0;  // bytes of buffer_ already consumed
 };
 
 }  // namespace fathom::adb

@@ -28,9 +28,10 @@ Result<std::unique_ptr<TcpTransport>> TcpTransport::Connect(const std::string& h
 Status TcpTransport::Send(const Message& message, uint32_t version, Deadline deadline,
                           const CancelToken& cancel) {
   // One write per message: on a byte stream header and payload may travel together.
-  std::string bytes = EncodeMessage(message, version);
   std::lock_guard<std::mutex> lock(send_mutex_);
-  return socket_.SendAll(bytes, deadline, cancel);
+  wire_.assign(EncodeHeader(message, version));
+  wire_.append(message.payload);
+  return socket_.SendAll(wire_, deadline, cancel);
 }
 
 Result<Message> TcpTransport::Receive(uint32_t max_payload, Deadline deadline,

@@ -28,7 +28,10 @@ Result<std::shared_ptr<libusb_context>> Context() {
 Status UsbError(const std::string& what, int r) {
   std::string hint;
   if (r == LIBUSB_ERROR_ACCESS) {
-    hint = " (no permissions: on Linux add a udev rule for the device)";
+    hint =
+        " (no permission to open the device: on Linux install Fathom's udev rule "
+        "70-fathom-adb.rules — the package puts it in /lib/udev/rules.d, the archive ships it "
+        "in packaging/linux — then run `sudo udevadm control --reload-rules` and replug)";
   } else if (r == LIBUSB_ERROR_BUSY) {
     hint =
         " (another program holds the device, often a running adb server: use it, or run "

@@ -1,13 +1,18 @@
 #include "core/trace_processor.h"
 
 #include <cstring>
+#include <deque>
 
+#include "core/import/art_alloc_log_tokenizer.h"
+#include "core/import/archive_reader.h"
 #include "core/import/chunk_reader.h"
+#include "core/import/collapsed_stacks.h"
 #include "core/import/ftrace_parser.h"
 #include "core/import/json_tokenizer.h"
 #include "core/import/json_trace_parser.h"
 #include "core/import/packet_parser.h"
 #include "core/import/proto_tokenizer.h"
+#include "core/import/systrace_html.h"
 #include "core/import/systrace_text_tokenizer.h"
 #include "core/import/sorter.h"
 #include "core/import/trace_context.h"
@@ -37,6 +42,10 @@ TraceProcessor::~TraceProcessor() = default;
 TraceStorage& TraceProcessor::storage() { return *ctx_->storage; }
 const TraceStorage& TraceProcessor::storage() const { return *ctx_->storage; }
 
+void TraceProcessor::Interrupt() {
+  if (sql_) sql_->Interrupt();
+}
+
 std::unique_ptr<QueryIterator> TraceProcessor::Query(std::string sql) {
   return sql_->Query(std::move(sql));
 }
@@ -59,117 +68,274 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
   ctx_->trace_size_bytes = reader->file_size();
 
   Sorter sorter;
-  std::unique_ptr<ChunkedTokenizer> tokenizer;
+  // A source is the file itself or one trace inside it (a zip/tar member, a
+  // systrace HTML trace-data block, inflated atrace output). Every source has
+  // its own tokenizer; all feed the one sorter, so several traces merge into
+  // one storage in timestamp order. Protobuf sources share one tokenizer: a
+  // Trace is a concatenation of packets, so two files are one longer stream.
+  struct Source {
+    ChunkReader* reader;
+    std::unique_ptr<ChunkReader> owned;
+    std::string name;
+    bool html_as_text = false;  // an HTML page without trace-data blocks
+  };
+  std::deque<Source> sources;  // grows while loading; references stay valid
+  sources.push_back({reader, nullptr, name});
+  std::vector<std::unique_ptr<std::vector<uint8_t>>> container_bytes;  // sources point into these
+  std::vector<std::unique_ptr<ChunkedTokenizer>> tokenizers;
   ProtoTokenizer* proto_tokenizer = nullptr;
-  JsonTokenizer* json_tokenizer = nullptr;
-  SystraceTextTokenizer* text_tokenizer = nullptr;
   JsonTraceParser json_parser(ctx_.get());
-  TraceFormat format = TraceFormat::kUnknown;
+  std::vector<std::string> member_formats;
+  uint64_t units = 0;
+  size_t retained = 0;
   LoadProgress prog;
   prog.file_size = reader->file_size();
 
-  std::vector<uint8_t> leftover;
-  uint64_t stream_offset = 0;  // stream offset of the next byte to read
-  bool first = true;
-  while (true) {
-    auto blob = TraceBlob::Allocate(leftover.size() + kChunkSize);
-    memcpy(blob->data.get(), leftover.data(), leftover.size());
-    auto n = reader->Read(blob->data.get() + leftover.size(), kChunkSize);
-    if (!n.ok()) {
-      report_.warnings.push_back(name + ": " + n.status().message() +
-                                 "; loaded what came before");
-      break;
-    }
-    if (*n == 0) break;
-    blob->size = leftover.size() + *n;
-    uint64_t blob_offset = stream_offset - leftover.size();
-    stream_offset += *n;
-    if (first) {
-      first = false;
-      TraceFormat fmt = DetectTraceFormat(blob->data.get(), blob->size);
-      format = fmt;
-      report_.format = TraceFormatName(fmt);
-      if (reader->wrapper()) report_.format += std::string(" (") + reader->wrapper() + ")";
-      if (fmt == TraceFormat::kUnknown)
-        return ErrorStatus(At(name, 0) +
-                           "unknown trace format: expected a Perfetto protobuf trace (first byte "
-                           "0x0A), gzip/zstd, JSON or systrace text");
-      if (fmt == TraceFormat::kProto) {
-        proto_tokenizer = new ProtoTokenizer(ctx_.get(), &sorter);
-        tokenizer.reset(proto_tokenizer);
-      } else if (fmt == TraceFormat::kJson) {
-        json_tokenizer = new JsonTokenizer(ctx_.get(), &sorter);
-        tokenizer.reset(json_tokenizer);
-      } else if (fmt == TraceFormat::kSystraceText || fmt == TraceFormat::kSystraceHtml) {
-        // HTML pages keep the same text lines in their trace-data blocks (or
-        // an escaped JavaScript string); lines that are not events are skipped.
-        text_tokenizer = new SystraceTextTokenizer(ctx_.get(), &sorter);
-        tokenizer.reset(text_tokenizer);
-      } else {
-        return ErrorStatus(name + ": " + TraceFormatName(fmt) +
-                           " traces are not supported by this build yet");
+  // Reads everything left in `src` after `first` (a container is split whole).
+  auto slurp = [&](Source& src, const uint8_t* first,
+                   size_t first_size) -> Result<std::vector<uint8_t>*> {
+    auto buf = std::make_unique<std::vector<uint8_t>>(first, first + first_size);
+    while (true) {
+      size_t at = buf->size();
+      buf->resize(at + kChunkSize);
+      auto n = src.reader->Read(buf->data() + at, kChunkSize);
+      if (!n.ok()) {
+        buf->resize(at);
+        report_.warnings.push_back(src.name + ": " + n.status().message() +
+                                   "; loaded what came before");
+        break;
       }
+      buf->resize(at + *n);
+      if (*n == 0) break;
     }
-    const uint8_t* base = blob->data.get();
-    size_t size = blob->size;
-    auto rest = tokenizer->Feed(std::move(blob), blob_offset);  // keeps the blob alive
-    if (!rest.ok()) {
-      uint64_t dropped = reader->file_size() > blob_offset ? reader->file_size() - blob_offset : 0;
-      report_.warnings.push_back(name + ": " + rest.status().message() +
-                                 "; the rest of the file was not loaded");
-      ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
-      (void)dropped;
-      leftover.clear();
-      break;
-    }
-    leftover.assign(base + size - *rest, base + size);
-    // A packet that declares more bytes than any real packet has is corrupt:
-    // stop instead of buffering the rest of the file.
-    if (format == TraceFormat::kProto && leftover.size() > 1) {
-      uint64_t len = 0;
-      const uint8_t* q = proto::ReadVarint(leftover.data() + 1, leftover.data() + leftover.size(), &len);
-      if (q && len > kMaxPacketSize) {
-        uint64_t off = stream_offset - leftover.size();
-        report_.warnings.push_back(At(name, off) + "packet declares " + std::to_string(len) +
-                                   " bytes, more than any valid packet; the rest of the file "
-                                   "was not loaded");
+    container_bytes.push_back(std::move(buf));
+    return container_bytes.back().get();
+  };
+  auto add_member = [&](const std::string& member, const uint8_t* data, size_t size) {
+    sources.push_back({nullptr, MakeMemoryReader(data, size), member});
+    sources.back().reader = sources.back().owned.get();
+  };
+
+  for (size_t si = 0; si < sources.size(); ++si) {
+    Source& src = sources[si];
+    const std::string& sname = src.name;
+    bool is_member = si > 0;
+    ChunkedTokenizer* tokenizer = nullptr;
+    JsonTokenizer* json_tokenizer = nullptr;
+    SystraceTextTokenizer* text_tokenizer = nullptr;
+    ArtAllocLogTokenizer* art_log_tokenizer = nullptr;
+    CollapsedStacksTokenizer* collapsed_tokenizer = nullptr;
+    TraceFormat format = TraceFormat::kUnknown;
+    std::vector<uint8_t> leftover;
+    uint64_t stream_offset = 0;  // stream offset of the next byte to read
+    bool first = true;
+    bool container = false;
+    while (true) {
+      auto blob = TraceBlob::Allocate(leftover.size() + kChunkSize);
+      memcpy(blob->data.get(), leftover.data(), leftover.size());
+      auto n = src.reader->Read(blob->data.get() + leftover.size(), kChunkSize);
+      if (!n.ok()) {
+        report_.warnings.push_back(sname + ": " + n.status().message() +
+                                   "; loaded what came before");
+        break;
+      }
+      if (*n == 0) break;
+      blob->size = leftover.size() + *n;
+      uint64_t blob_offset = stream_offset - leftover.size();
+      stream_offset += *n;
+      if (first) {
+        first = false;
+        TraceFormat fmt = src.html_as_text ? TraceFormat::kSystraceText
+                                           : DetectTraceFormat(blob->data.get(), blob->size);
+        format = fmt;
+        std::string fmt_name = TraceFormatName(fmt);
+        if (src.reader->wrapper()) fmt_name += std::string(" (") + src.reader->wrapper() + ")";
+        if (!is_member) report_.format = fmt_name;
+        auto compressed_atrace = fmt == TraceFormat::kSystraceText
+                                     ? FindCompressedAtracePayload(blob->data.get(), blob->size)
+                                     : std::nullopt;
+        if (fmt == TraceFormat::kZip || fmt == TraceFormat::kTar ||
+            fmt == TraceFormat::kSystraceHtml || compressed_atrace) {
+          // Containers: split whole, then load each trace inside as a source.
+          container = true;
+          auto all = slurp(src, blob->data.get(), blob->size);
+          const std::vector<uint8_t>& bytes = **all;
+          if (compressed_atrace) {
+            auto inflated = std::make_unique<std::vector<uint8_t>>();
+            Status st = InflateBuffer(bytes.data() + *compressed_atrace,
+                                      bytes.size() - *compressed_atrace, inflated.get());
+            if (!st.ok())
+              report_.warnings.push_back(At(sname, *compressed_atrace) +
+                                         "compressed atrace data: " + st.message() +
+                                         "; loaded what could be inflated");
+            if (!is_member) report_.format = "systrace text (zlib)";
+            container_bytes.push_back(std::move(inflated));
+            sources.push_back(
+                {nullptr,
+                 MakeMemoryReader(container_bytes.back()->data(), container_bytes.back()->size()),
+                 sname, true});
+            sources.back().reader = sources.back().owned.get();
+          } else if (fmt == TraceFormat::kSystraceHtml) {
+            std::string err;
+            std::string_view page(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+            auto blocks = FindHtmlTraceDataBlocks(page, &err);
+            if (!err.empty()) report_.warnings.push_back(sname + ": " + err);
+            if (blocks.empty()) {
+              // Older pages keep the text in a JavaScript string.
+              sources.push_back(
+                  {nullptr, MakeMemoryReader(bytes.data(), bytes.size()), sname, true});
+              sources.back().reader = sources.back().owned.get();
+            }
+            for (size_t b = 0; b < blocks.size(); ++b) {
+              add_member(sname + " [trace-data block " + std::to_string(b + 1) + "]",
+                         reinterpret_cast<const uint8_t*>(blocks[b].data()), blocks[b].size());
+              // A text block is loaded as text even if it does not start
+              // with "# tracer" (blocks are never HTML themselves).
+              TraceFormat bf = DetectTraceFormat(reinterpret_cast<const uint8_t*>(blocks[b].data()),
+                                                 blocks[b].size());
+              if (bf != TraceFormat::kJson && bf != TraceFormat::kProto)
+                sources.back().html_as_text = true;
+            }
+          } else {
+            std::vector<ArchiveMember> partial;
+            auto members = fmt == TraceFormat::kZip
+                               ? ExtractZip(bytes.data(), bytes.size(), &partial)
+                               : ExtractTar(bytes.data(), bytes.size(), &partial);
+            if (!members.ok())
+              report_.warnings.push_back(sname + ": " + members.status().message() +
+                                         "; loaded the members before it");
+            for (ArchiveMember& m : members.ok() ? *members : partial) {
+              auto kept = std::make_unique<std::vector<uint8_t>>(std::move(m.data));
+              add_member(sname + "/" + m.name, kept->data(), kept->size());
+              container_bytes.push_back(std::move(kept));
+            }
+          }
+          break;
+        }
+        if (fmt == TraceFormat::kUnknown || fmt == TraceFormat::kEmpty) {
+          std::string msg =
+              At(sname, 0) +
+              "unknown trace format: expected a Perfetto protobuf trace (first byte "
+              "0x0A), gzip/zstd, JSON, systrace text/HTML, zip/tar or collapsed stacks";
+          if (!is_member) return ErrorStatus(msg);
+          report_.warnings.push_back(msg + "; member skipped");
+          break;
+        }
+        if (is_member && sname != name) member_formats.push_back(fmt_name);
+        if (fmt == TraceFormat::kProto) {
+          if (!proto_tokenizer) {
+            proto_tokenizer = new ProtoTokenizer(ctx_.get(), &sorter);
+            tokenizers.emplace_back(proto_tokenizer);
+          }
+          tokenizer = proto_tokenizer;
+        } else if (fmt == TraceFormat::kJson) {
+          json_tokenizer = new JsonTokenizer(ctx_.get(), &sorter);
+          tokenizers.emplace_back(tokenizer = json_tokenizer);
+        } else if (fmt == TraceFormat::kSystraceText) {
+          text_tokenizer = new SystraceTextTokenizer(ctx_.get(), &sorter);
+          tokenizers.emplace_back(tokenizer = text_tokenizer);
+        } else if (fmt == TraceFormat::kArtAllocLog) {
+          art_log_tokenizer = new ArtAllocLogTokenizer(ctx_.get(), sname);
+          tokenizers.emplace_back(tokenizer = art_log_tokenizer);
+        } else if (fmt == TraceFormat::kCollapsedStacks) {
+          collapsed_tokenizer = new CollapsedStacksTokenizer(ctx_.get(), sname);
+          tokenizers.emplace_back(tokenizer = collapsed_tokenizer);
+        } else {
+          return ErrorStatus(sname + ": " + TraceFormatName(fmt) +
+                             " traces are not supported by this build yet");
+        }
+      }
+      const uint8_t* base = blob->data.get();
+      size_t size = blob->size;
+      uint64_t before = tokenizer->units();
+      auto rest = tokenizer->Feed(std::move(blob), blob_offset);  // keeps the blob alive
+      units += tokenizer->units() - before;
+      if (!rest.ok()) {
+        report_.warnings.push_back(sname + ": " + rest.status().message() +
+                                   "; the rest of the file was not loaded");
         ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
         leftover.clear();
         break;
       }
+      leftover.assign(base + size - *rest, base + size);
+      // A packet that declares more bytes than any real packet has is corrupt:
+      // stop instead of buffering the rest of the file.
+      if (format == TraceFormat::kProto && leftover.size() > 1) {
+        uint64_t len = 0;
+        const uint8_t* q =
+            proto::ReadVarint(leftover.data() + 1, leftover.data() + leftover.size(), &len);
+        if (q && len > kMaxPacketSize) {
+          uint64_t off = stream_offset - leftover.size();
+          report_.warnings.push_back(At(sname, off) + "packet declares " + std::to_string(len) +
+                                     " bytes, more than any valid packet; the rest of the file "
+                                     "was not loaded");
+          ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
+          leftover.clear();
+          break;
+        }
+      }
+      prog.bytes_read = reader->file_offset();
+      prog.packets = units;
+      prog.events = sorter.size();
+      if (progress && !progress(prog)) return ErrorStatus(name + ": load cancelled");
     }
-    prog.bytes_read = reader->file_offset();
-    prog.packets = tokenizer->units();
-    prog.events = sorter.size();
-    if (progress && !progress(prog)) return ErrorStatus(name + ": load cancelled");
+    if (first && !is_member) return ErrorStatus(At(sname, 0) + "the file is empty");
+    if (container || !tokenizer) continue;
+    if (std::string w = src.reader->end_warning(); !w.empty())
+      report_.warnings.push_back(sname + ": " + w);
+    std::string_view last_line(reinterpret_cast<const char*>(leftover.data()), leftover.size());
+    uint64_t before = tokenizer->units();
+    if (text_tokenizer && !leftover.empty()) {
+      // Text may end without a newline: the last line is whole.
+      text_tokenizer->FinishLastLine(last_line);
+      leftover.clear();
+    }
+    if (collapsed_tokenizer) {
+      Status st = collapsed_tokenizer->FinishLastLine(last_line);
+      if (!st.ok()) report_.warnings.push_back(sname + ": " + st.message());
+      if (collapsed_tokenizer->capped_samples())
+        report_.warnings.push_back(sname + ": " +
+                                   std::to_string(collapsed_tokenizer->capped_samples()) +
+                                   " samples above the limit were not loaded");
+      leftover.clear();
+    }
+    if (art_log_tokenizer) {  // no timestamps to sort: rows are written here
+      art_log_tokenizer->FinishLastLine(last_line);
+      leftover.clear();
+      art_log_tokenizer->Finish(&report_.warnings);
+    }
+    if (json_tokenizer) {
+      if (Status st = json_tokenizer->Finish(); !st.ok())
+        report_.warnings.push_back(sname + ": " + st.message());
+      if (json_tokenizer->stack_frames())
+        json_parser.SetStackFrames(json_tokenizer->stack_frames());
+      for (const std::string& key : json_tokenizer->unsupported_keys())
+        report_.warnings.push_back(sname + ": JSON key \"" + key +
+                                   "\" is not imported by this build");
+    }
+    units += tokenizer->units() - before;
+    if (!leftover.empty()) {
+      uint64_t off = stream_offset - leftover.size();
+      report_.warnings.push_back(At(sname, off) + "trace is truncated: the last " +
+                                 std::to_string(leftover.size()) +
+                                 " bytes do not form a whole packet and were dropped");
+      ctx_->storage->stats.Increment(Stat::kTraceTruncated, static_cast<int64_t>(leftover.size()));
+    }
   }
-  if (first) return ErrorStatus(At(name, 0) + "the file is empty");
-  if (std::string w = reader->end_warning(); !w.empty()) report_.warnings.push_back(name + ": " + w);
-  if (text_tokenizer && !leftover.empty()) {
-    // Text may end without a newline: the last line is whole.
-    text_tokenizer->FinishLastLine(
-        std::string_view(reinterpret_cast<const char*>(leftover.data()), leftover.size()));
-    leftover.clear();
+  if (!member_formats.empty() && sources.size() > 1) {
+    report_.format += " [" + std::to_string(member_formats.size()) + " trace(s):";
+    for (const std::string& f : member_formats) report_.format += " " + f + ";";
+    report_.format.back() = ']';
   }
-  if (!leftover.empty()) {
-    uint64_t off = stream_offset - leftover.size();
-    report_.warnings.push_back(At(name, off) + "trace is truncated: the last " +
-                               std::to_string(leftover.size()) +
-                               " bytes do not form a whole packet and were dropped");
-    ctx_->storage->stats.Increment(Stat::kTraceTruncated, static_cast<int64_t>(leftover.size()));
-  }
-  if (json_tokenizer) {
-    for (const std::string& key : json_tokenizer->unsupported_keys())
-      report_.warnings.push_back(name + ": JSON key \"" + key + "\" is not imported by this build");
-  }
-  if (tokenizer->units() == 0)
+  if (units == 0)
     return ErrorStatus(At(name, 0) + "no trace packets or events could be read" +
                        (report_.warnings.empty() ? "" : " (" + report_.warnings.front() + ")"));
+  for (const auto& t : tokenizers) retained += t->retained_bytes();
 
   // Sort and parse.
-  report_.packets = tokenizer->units();
+  report_.packets = units;
   report_.events = sorter.size();
-  report_.peak_sort_bytes = sorter.memory_bytes() + tokenizer->retained_bytes();
+  report_.peak_sort_bytes = sorter.memory_bytes() + retained;
   prog.phase = LoadProgress::kSorting;
   prog.events_total = sorter.size();
   prog.events = 0;
@@ -184,15 +350,20 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     if (cancelled) return;
     switch (e.kind) {
       case SortKind::kFtraceEvent:
-        ctx->ftrace_parser->ParseFtraceEvent(e.ts, e.cpu, proto::Bytes{e.data, e.size},
-                                             proto_tokenizer ? &proto_tokenizer->generation(e.aux)
-                                                             : nullptr);
+        if (e.aux == kGenericTextEventAux) {  // text events with no FtraceEvent field
+          WriteGenericTextEvent(ctx, e.ts, e.cpu, e.data, e.size);
+          break;
+        }
+        ctx->ftrace_parser->ParseFtraceEvent(
+            e.ts, e.cpu, proto::Bytes{e.data, e.size},
+            proto_tokenizer && e.aux != kTextEventAux ? &proto_tokenizer->generation(e.aux)
+                                                      : nullptr);
         break;
       case SortKind::kCompactSwitch:
-        ctx->ftrace_parser->ParseCompactSwitch(e.ts, e.cpu, proto_tokenizer->compact_switch(e.aux));
+        ctx->ftrace_parser->ParseCompactSwitch(e.ts, e.cpu, CompactSwitchOf(e));
         break;
       case SortKind::kCompactWaking:
-        ctx->ftrace_parser->ParseCompactWaking(e.ts, e.cpu, proto_tokenizer->compact_waking(e.aux));
+        ctx->ftrace_parser->ParseCompactWaking(e.ts, e.cpu, CompactWakingOf(e));
         break;
       case SortKind::kTracePacket:
         ctx->packet_parser->ParsePacket(e.ts, proto::Bytes{e.data, e.size},

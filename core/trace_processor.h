@@ -61,6 +61,8 @@ class TraceProcessor {
   const TraceStorage& storage() const;
 
   std::unique_ptr<QueryIterator> Query(std::string sql);
+  // Stops the query running now (from any thread, e.g. a UI's Cancel).
+  void Interrupt();
 
  private:
   class Loader;

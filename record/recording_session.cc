@@ -53,6 +53,27 @@ std::string Md5OfFile(const std::string& path) {
   return hex;
 }
 
+std::string HostAbi() {
+#if defined(__x86_64__)
+  return "x86_64";
+#elif defined(__aarch64__)
+  return "arm64-v8a";
+#elif defined(__arm__)
+  return "armeabi-v7a";
+#elif defined(__i386__)
+  return "x86";
+#else
+  return "unknown";
+#endif
+}
+
+// Single quotes for sh, so a command line survives one more shell.
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string Timestamp() {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char buf[32];
@@ -62,14 +83,15 @@ std::string Timestamp() {
 
 }  // namespace
 
-std::string FindRecorder(const std::string& dir, const std::string& abi) {
-  for (const fs::path& p : {fs::path(dir) / abi / "fathom-recorder", fs::path(dir) / "fathom-recorder"}) {
-    std::error_code ec;
-    if (fs::is_regular_file(p, ec)) {
-      // A bare build-tree binary is for the host ABI only.
-      if (p.parent_path() == fs::path(dir) && abi != "x86_64" && abi != "arm64-v8a") continue;
-      return p.string();
-    }
+std::string FindDeviceProgram(const std::string& dir, const std::string& abi,
+                              const std::string& name) {
+  const fs::path d(dir);
+  std::error_code ec;
+  if (fs::is_regular_file(d / abi / name, ec)) return (d / abi / name).string();
+  // A build tree (build/bin, libraries in build/lib) holds the host ABI only.
+  if (abi != HostAbi()) return {};
+  for (const fs::path& p : {d / name, d.parent_path() / "lib" / name}) {
+    if (fs::is_regular_file(p, ec)) return p.string();
   }
   return {};
 }
@@ -95,9 +117,32 @@ RecordingSession::RecordingSession(TargetShell& shell, TargetInfo info,
   if (strategy_ == Strategy::kEnableTraced) {
     strategy_ = options_.enable_traced ? Strategy::kSystemPerfetto : Strategy::kShippedRecorder;
   }
+  if (!info_.android) {
+    // Linux has no heapprofd service: Fathom's collector and preload library
+    // do the same job next to the recorder.
+    auto* sources = config_.mutable_data_sources();
+    for (int i = sources->size() - 1; i >= 0; --i) {
+      if (sources->Get(i).config().name() != "android.heapprofd") continue;
+      heap_ = sources->Get(i).config().heapprofd_config();
+      sources->DeleteSubrange(i, 1);
+    }
+    // Only process names for the heap profile: nothing else to record.
+    const bool only_names =
+        sources->size() == 1 && sources->Get(0).config().name() == "linux.process_stats";
+    run_recorder_ = !heap_ || (!sources->empty() && !only_names);
+  }
 }
 
 std::string RecordingSession::DeviceCommand() const {
+  if (heap_) {
+    std::string cmd =
+        "cd $(mktemp -d) && ./fathom-heapprofd --interval " +
+        std::to_string(heap_->sampling_interval_bytes() ? heap_->sampling_interval_bytes() : 4096) +
+        " -o heap.pftrace -- " +
+        (heap_->process_cmdline_size() ? heap_->process_cmdline(0) : "PROGRAM");
+    if (run_recorder_) cmd += "  &  ./fathom-recorder -c config.pb -o trace.pftrace --background";
+    return cmd;
+  }
   if (strategy_ == Strategy::kSystemPerfetto) {
     return "perfetto --background --txt -c - -o /data/misc/perfetto-traces/fathom-<time>.pftrace"
            "   (config on stdin)";
@@ -106,9 +151,8 @@ std::string RecordingSession::DeviceCommand() const {
   return "cd " + dir + " && ./fathom-recorder -c config.pb -o trace.pftrace --background";
 }
 
-Result<adb::ShellResult> RecordingSession::Sh(const std::string& command,
-                                              const CancelToken& cancel, Millis timeout,
-                                              std::string_view in) {
+Result<adb::ShellResult> RecordingSession::Sh(const std::string& command, const CancelToken& cancel,
+                                              Millis timeout, std::string_view in) {
   return shell_.Run(command, in, Deadline::After(timeout), cancel);
 }
 
@@ -125,11 +169,46 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
     remote_trace_ = "/data/misc/perfetto-traces/fathom-" + Timestamp() + ".pftrace";
     return Status::Ok();
   }
-  const std::string local = FindRecorder(options_.device_programs_dir, info_.abi);
-  if (local.empty()) {
-    return ErrorStatus("no fathom-recorder for " + info_.abi + " in " +
-                       options_.device_programs_dir +
-                       " (build it with the NDK for that ABI; see device/README.md)");
+  // Kernel events need a writable tracefs (root, or Android's shell with
+  // perfetto). Without one the rest of the config still records: say so.
+  if (info_.tracefs.empty() && run_recorder_) {
+    auto* sources = config_.mutable_data_sources();
+    const int before = sources->size();
+    for (int i = sources->size() - 1; i >= 0; --i) {
+      if (sources->Get(i).config().name() == "linux.ftrace") sources->DeleteSubrange(i, 1);
+    }
+    if (sources->size() != before) {
+      say("Kernel events skipped: no writable tracefs on the target (record as root for "
+          "scheduling, frequency and LMK events)");
+    }
+    if (sources->empty() && !heap_) {
+      return ErrorStatus(
+          "kernel events need a writable tracefs on the target (run as root, or "
+          "mount it: mount -t tracefs nodev /sys/kernel/tracing)");
+    }
+    run_recorder_ = !sources->empty();
+  }
+  if (heap_ && heap_->process_cmdline_size() == 0 && heap_->pid_size() == 0) {
+    return ErrorStatus(
+        "native heap profile on Linux: give the command to run under the profiler "
+        "(--app \"PROGRAM ARGS\") or the pid of a process started with "
+        "LD_PRELOAD=libfathom_heapprof.so");
+  }
+  // What to push: the recorder and/or the heap collector with its library.
+  std::vector<std::pair<std::string, uint32_t>> programs;
+  if (run_recorder_) programs.push_back({"fathom-recorder", 0755});
+  if (heap_) {
+    programs.push_back({"fathom-heapprofd", 0755});
+    programs.push_back({"libfathom_heapprof.so", 0644});
+  }
+  std::vector<std::string> locals;
+  for (const auto& [name, mode] : programs) {
+    locals.push_back(FindDeviceProgram(options_.device_programs_dir, info_.abi, name));
+    if (locals.back().empty()) {
+      return ErrorStatus("no " + name + " for " + info_.abi + " in " +
+                         options_.device_programs_dir +
+                         " (build it with the NDK for that ABI; see device/README.md)");
+    }
   }
   if (info_.android) {
     remote_dir_ = "/data/local/tmp/fathom";
@@ -143,16 +222,19 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
       return ErrorStatus(shell_.Describe() + ": mktemp -d failed: " + Trim(r->err));
     remote_dir_is_temp_ = true;
   }
-  remote_trace_ = remote_dir_ + "/trace.pftrace";
-  const std::string remote_bin = remote_dir_ + "/fathom-recorder";
-  // Skip the push when the same recorder is already there (Android keeps it).
-  auto sum = Sh("md5sum " + remote_bin + " 2>/dev/null", cancel);
-  const std::string want = Md5OfFile(local);
-  if (!sum.ok() || sum->out.rfind(want, 0) != 0 || want.empty()) {
-    say("Pushing the recorder…");
-    Status st = shell_.Push(local, remote_bin, 0755, Deadline::After(Millis(120000)), cancel);
-    if (!st.ok()) return ErrorStatus("pushing fathom-recorder: " + st.message());
+  remote_trace_ = remote_dir_ + (run_recorder_ ? "/trace.pftrace" : "/heap.pftrace");
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const std::string remote = remote_dir_ + "/" + programs[i].first;
+    // Skip the push when the same file is already there (Android keeps it).
+    auto sum = Sh("md5sum " + remote + " 2>/dev/null", cancel);
+    const std::string want = Md5OfFile(locals[i]);
+    if (sum.ok() && !want.empty() && sum->out.rfind(want, 0) == 0) continue;
+    say("Pushing " + programs[i].first + "…");
+    Status st =
+        shell_.Push(locals[i], remote, programs[i].second, Deadline::After(Millis(120000)), cancel);
+    if (!st.ok()) return ErrorStatus("pushing " + programs[i].first + ": " + st.message());
   }
+  if (!run_recorder_) return Status::Ok();
   // The config travels as a file so the recorder runs detached from our stream.
   const fs::path tmp = fs::temp_directory_path() / ("fathom-config-" + Timestamp() + ".pb");
   {
@@ -165,6 +247,46 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
   fs::remove(tmp, ec);
   if (!st.ok()) return ErrorStatus("pushing the config: " + st.message());
   return Status::Ok();
+}
+
+Result<long> RecordingSession::StartHeapCollector(const CancelToken& cancel) {
+  std::string cmd =
+      "cd " + remote_dir_ + " && ./fathom-heapprofd --lib " + remote_dir_ +
+      "/libfathom_heapprof.so --interval " +
+      std::to_string(heap_->sampling_interval_bytes() ? heap_->sampling_interval_bytes() : 4096);
+  if (heap_->has_continuous_dump_config() && heap_->continuous_dump_config().dump_interval_ms())
+    cmd += " --dump-interval " + std::to_string(heap_->continuous_dump_config().dump_interval_ms());
+  if (heap_->block_client()) cmd += " --block";
+  cmd += " -o heap.pftrace";
+  if (heap_->process_cmdline_size() > 0) {
+    cmd += " -- sh -c " + ShellQuote("exec " + heap_->process_cmdline(0));
+  } else {
+    cmd += " --pid " + std::to_string(heap_->pid(0));
+  }
+  // Detached, stdio redirected, so our shell stream ends right away.
+  auto r = Sh("(" + cmd + " </dev/null >heapprofd.log 2>&1 & echo $!)", cancel);
+  if (!r.ok()) return r.status();
+  const long pid = LastNumber(r->out);
+  if (pid <= 0) return ErrorStatus("the heap collector did not start: " + Trim(r->err));
+  heap_pid_ = pid;
+  return pid;
+}
+
+Status RecordingSession::DumpHeapNow() {
+  if (info_.android) {
+    auto r = Sh("killall -USR1 heapprofd 2>&1 || pkill -USR1 heapprofd 2>&1", CancelToken());
+    if (!r.ok()) return r.status();
+    if (r->exit_code != 0)
+      return ErrorStatus(
+          "the shell may not signal heapprofd on this build (needs root or a "
+          "userdebug build): " +
+          Trim(r->out));
+    return Status::Ok();
+  }
+  const long pid = heap_pid_.load();
+  if (pid <= 0) return ErrorStatus("no heap profile is running");
+  auto r = Sh("kill -USR1 " + std::to_string(pid), CancelToken());
+  return r.ok() ? Status::Ok() : r.status();
 }
 
 Result<long> RecordingSession::Start(const CancelToken& cancel) {
@@ -186,42 +308,53 @@ Result<long> RecordingSession::Start(const CancelToken& cancel) {
     std::string why = Trim(r->err.empty() ? r->out : r->err);
     if (why.find("Permission denied") != std::string::npos ||
         why.find("avc: denied") != std::string::npos) {
-      why += " — SELinux or file permissions blocked the recorder; on user builds use the "
-             "system perfetto (Android 10+)";
+      why +=
+          " — SELinux or file permissions blocked the recorder; on user builds use the "
+          "system perfetto (Android 10+)";
     }
     return ErrorStatus("the recorder did not start: " + why);
   }
   return pid;
 }
 
-Status RecordingSession::Watch(long pid, const SessionEvents& ev, const CancelToken& stop,
-                               const CancelToken& cancel) {
+Status RecordingSession::Watch(const std::vector<long>& pids, const SessionEvents& ev,
+                               const CancelToken& stop, const CancelToken& cancel) {
   const auto started = std::chrono::steady_clock::now();
   const double limit_s = config_.duration_ms() ? config_.duration_ms() / 1000.0 + 30 : 1e12;
   bool stopping = false;
   double stop_sent_at = 0;
-  const std::string p = std::to_string(pid);
+  std::string all;
+  for (long pid : pids) all += " " + std::to_string(pid);
+  const std::string primary = std::to_string(pids.front());
   while (true) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (cancel.cancelled()) {
-      Sh("kill -TERM " + p, CancelToken());
+      Sh("kill -TERM" + all, CancelToken());
       return ErrorStatus("cancelled");
     }
     if (!stopping && (stop.cancelled() || elapsed > limit_s)) {
-      auto r = Sh("kill -TERM " + p, CancelToken());
+      auto r = Sh("kill -TERM" + all + " 2>/dev/null", CancelToken());
       if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
       stopping = true;
       stop_sent_at = elapsed;
     }
-    if (stopping && elapsed - stop_sent_at > 20) Sh("kill -KILL " + p, CancelToken());
-    auto r = Sh("kill -0 " + p + " 2>/dev/null && echo running; stat -c %s " + remote_trace_ +
-                    " 2>/dev/null || echo -1",
-                CancelToken(), Millis(10000));
+    if (stopping && elapsed - stop_sent_at > 20) Sh("kill -KILL" + all, CancelToken());
+    auto r =
+        Sh("for p in" + all + "; do kill -0 $p 2>/dev/null && echo running$p; done; stat -c %s " +
+               remote_trace_ + " 2>/dev/null || echo -1",
+           CancelToken(), Millis(10000));
     if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
-    const bool running = r->out.find("running") != std::string::npos;
+    const bool any = r->out.find("running") != std::string::npos;
+    const bool primary_running = r->out.find("running" + primary + "\n") != std::string::npos;
     if (ev.progress) ev.progress(elapsed, LastNumber(r->out) >= 0 ? LastNumber(r->out) : -1);
-    if (!running) return Status::Ok();
+    if (!any) return Status::Ok();
+    if (!primary_running && !stopping) {
+      // The recorder (or the profiled program) is done: the rest write their last data.
+      Sh("kill -TERM" + all + " 2>/dev/null", CancelToken());
+      stopping = true;
+      stop_sent_at = elapsed;
+    }
     std::this_thread::sleep_for(Millis(400));
   }
 }
@@ -266,17 +399,41 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
     Cleanup();
     return st;
   }
-  say("Starting the recorder…");
-  auto pid = Start(cancel);
-  if (!pid.ok()) {
-    Cleanup();
-    return pid.status();
+  std::vector<long> pids;
+  if (heap_) {
+    say("Starting the heap profiler…");
+    auto pid = StartHeapCollector(cancel);
+    if (!pid.ok()) {
+      Cleanup();
+      return pid.status();
+    }
+    pids.push_back(*pid);
+  }
+  if (run_recorder_) {
+    say("Starting the recorder…");
+    auto pid = Start(cancel);
+    if (!pid.ok()) {
+      if (!pids.empty()) Sh("kill -TERM " + std::to_string(pids.front()), CancelToken());
+      Cleanup();
+      return pid.status();
+    }
+    pids.insert(pids.begin(), *pid);  // the recorder decides when recording ends
   }
   say("Recording…");
-  Status watched = Watch(*pid, ev, stop, cancel);
+  Status watched = Watch(pids, ev, stop, cancel);
+  heap_pid_ = 0;
   if (!watched.ok()) {
     if (watched.message() == "cancelled") Cleanup();
     return watched;  // a lost target leaves its files for a later pull
+  }
+  if (heap_ && run_recorder_) {
+    // Perfetto traces are a sequence of packets: two traces concatenated are one trace.
+    auto r = Sh("cd " + remote_dir_ + " && cat heap.pftrace >> trace.pftrace", CancelToken());
+    if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
+  }
+  if (heap_) {
+    auto log = Sh("cat " + remote_dir_ + "/heapprofd.log 2>/dev/null", CancelToken());
+    if (log.ok() && !Trim(log->out).empty()) say("heap profiler: " + Trim(log->out));
   }
   say("Pulling the trace…");
   Status pulled = Pull(ev, cancel);

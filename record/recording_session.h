@@ -5,8 +5,11 @@
 // any thread through the tokens.
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "record/target_info.h"
 #include "record/target_shell.h"
@@ -41,10 +44,19 @@ class RecordingSession {
   // pulled stays next to the output as OUTPUT.partial.
   Status Run(const SessionEvents& events, const CancelToken& stop, const CancelToken& cancel);
 
+  // "Dump heap now": SIGUSR1 to the heap collector (fathom-heapprofd on
+  // Linux, the system heapprofd on Android where the shell may signal it).
+  // Callable from any thread while Run() is recording.
+  Status DumpHeapNow();
+  bool profiles_heap() const { return heap_.has_value(); }
+
  private:
   Status Prepare(const SessionEvents& events, const CancelToken& cancel);
   Result<long> Start(const CancelToken& cancel);
-  Status Watch(long pid, const SessionEvents& events, const CancelToken& stop,
+  Result<long> StartHeapCollector(const CancelToken& cancel);
+  // Waits while `primary` runs (the recorder, or the heap collector alone),
+  // then stops the others so they write their last data, and waits for all.
+  Status Watch(const std::vector<long>& pids, const SessionEvents& events, const CancelToken& stop,
                const CancelToken& cancel);
   Status Pull(const SessionEvents& events, const CancelToken& cancel);
   void Cleanup();
@@ -59,12 +71,21 @@ class RecordingSession {
   std::string remote_dir_;
   std::string remote_trace_;
   bool remote_dir_is_temp_ = false;
+  // Linux targets: heapprofd's config runs through fathom-heapprofd + preload.
+  std::optional<perfetto::protos::HeapprofdConfig> heap_;
+  bool run_recorder_ = true;
+  std::atomic<long> heap_pid_{0};
 };
 
 // Where the device programs are: $FATHOM_DEVICE_DIR, else share/fathom/device
 // next to the installed binary, else the build tree's bin/ (host ABI only).
 std::string FindDeviceProgramsDir(const std::string& argv0);
-// The recorder for `abi` under `dir`, or empty when there is none.
-std::string FindRecorder(const std::string& dir, const std::string& abi);
+// A device program (fathom-recorder, fathom-heapprofd, libfathom_heapprof.so)
+// for `abi` under `dir`, or empty when there is none.
+std::string FindDeviceProgram(const std::string& dir, const std::string& abi,
+                              const std::string& name);
+inline std::string FindRecorder(const std::string& dir, const std::string& abi) {
+  return FindDeviceProgram(dir, abi, "fathom-recorder");
+}
 
 }  // namespace fathom::record

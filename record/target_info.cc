@@ -24,7 +24,9 @@ Result<TargetInfo> ProbeTarget(TargetShell& shell, const CancelToken& cancel) {
       "echo traced=$(getprop persist.traced.enable 2>/dev/null);"
       "echo machine=$(uname -m);echo kernel=$(uname -r);echo host=$(uname -n);"
       "echo uid=$(id -u);"
-      "echo perfetto=$(command -v perfetto 2>/dev/null)";
+      "echo perfetto=$(command -v perfetto 2>/dev/null);"
+      "for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do "
+      "[ -w $d/tracing_on ] && echo tracefs=$d && break; done";
   auto r = shell.Run(kProbe, {}, Deadline::After(Millis(15000)), cancel);
   if (!r.ok()) return r.status();
   std::map<std::string, std::string> kv;
@@ -48,6 +50,7 @@ Result<TargetInfo> ProbeTarget(TargetShell& shell, const CancelToken& cancel) {
   info.root = kv["uid"] == "0";
   info.has_perfetto = !kv["perfetto"].empty();
   info.traced_enabled = kv["traced"] == "1";
+  info.tracefs = kv["tracefs"];
   return info;
 }
 
@@ -75,11 +78,12 @@ std::string StrategyDescription(Strategy s) {
 std::string TargetInfo::Summary() const {
   std::ostringstream s;
   if (android) {
-    s << model << ", Android " << release << " (SDK " << sdk << "), " << abi << ", "
-      << build_type << (root ? ", root" : "") << (has_perfetto ? ", perfetto" : "")
+    s << model << ", Android " << release << " (SDK " << sdk << "), " << abi << ", " << build_type
+      << (root ? ", root" : "") << (has_perfetto ? ", perfetto" : "")
       << (sdk == 28 ? (traced_enabled ? ", traced on" : ", traced off") : "");
   } else {
-    s << model << ", Linux " << release << ", " << abi << (root ? ", root" : ", not root");
+    s << model << ", Linux " << release << ", " << abi << (root ? ", root" : ", not root")
+      << (tracefs.empty() ? ", no kernel events (tracefs not writable)" : ", tracefs");
   }
   return s.str();
 }

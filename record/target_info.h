@@ -9,15 +9,16 @@
 namespace fathom::record {
 
 struct TargetInfo {
-  bool android = false;  // getprop answered
-  std::string model;     // ro.product.model, or the host name on Linux
-  std::string release;   // Android version ("14") or kernel release
-  int sdk = 0;           // ro.build.version.sdk (0 on Linux)
-  std::string abi;       // Android ABI name: arm64-v8a, armeabi-v7a, x86_64, x86
+  bool android = false;    // getprop answered
+  std::string model;       // ro.product.model, or the host name on Linux
+  std::string release;     // Android version ("14") or kernel release
+  int sdk = 0;             // ro.build.version.sdk (0 on Linux)
+  std::string abi;         // Android ABI name: arm64-v8a, armeabi-v7a, x86_64, x86
   std::string build_type;  // user, userdebug, eng
   bool root = false;       // shell runs as uid 0
   bool has_perfetto = false;
   bool traced_enabled = false;  // persist.traced.enable (SDK 28)
+  std::string tracefs;          // writable tracefs mount, empty when kernel events are out of reach
   std::string Summary() const;
 };
 

@@ -12,6 +12,7 @@
 
 #include "adb/cancel.h"
 #include "adb/shell_protocol.h"
+#include "adb/sync_protocol.h"
 #include "core/base/status.h"
 
 namespace fathom::record {
@@ -28,13 +29,31 @@ class TargetShell {
   // Runs `command` with /bin/sh (or the device's shell) to completion.
   virtual Result<adb::ShellResult> Run(const std::string& command, std::string_view stdin_data,
                                        Deadline deadline, const CancelToken& cancel) = 0;
-  virtual Status Push(const std::string& local_path, const std::string& remote_path,
-                      uint32_t mode, Deadline deadline, const CancelToken& cancel) = 0;
+  virtual Status Push(const std::string& local_path, const std::string& remote_path, uint32_t mode,
+                      Deadline deadline, const CancelToken& cancel) = 0;
   // Streams the file into `local_path` (created or truncated); `progress`
   // gets the bytes received so far.
   virtual Status Pull(const std::string& remote_path, const std::string& local_path,
                       const std::function<void(uint64_t)>& progress, Deadline deadline,
                       const CancelToken& cancel) = 0;
+  // Runs `command` and hands output to the sinks as it arrives (for `fathom-cli
+  // shell` on long-running commands). The default buffers through Run().
+  virtual Result<int> RunStreaming(const std::string& command, std::string_view stdin_data,
+                                   const std::function<void(std::string_view)>& on_stdout,
+                                   const std::function<void(std::string_view)>& on_stderr,
+                                   Deadline deadline, const CancelToken& cancel) {
+    auto r = Run(command, stdin_data, deadline, cancel);
+    if (!r.ok()) return r.status();
+    on_stdout(r->out);
+    on_stderr(r->err);
+    return r->exit_code;
+  }
+  // stat() of a path on the target (push/pull use it to tell directories apart).
+  virtual Result<adb::SyncStat> Stat(const std::string& remote_path, Deadline deadline,
+                                     const CancelToken& cancel) {
+    (void)remote_path, (void)deadline, (void)cancel;
+    return ErrorStatus("stat is not supported on " + Describe());
+  }
 };
 
 // Opens an adb target. `serial` "HOST:PORT" connects directly over TCP unless
@@ -42,6 +61,15 @@ class TargetShell {
 // the adb server when it has them, else straight to USB.
 Result<std::unique_ptr<TargetShell>> OpenAdbTarget(const std::string& serial,
                                                    const CancelToken& cancel);
+// How to reach an adb target (`fathom-cli --transport`).
+enum class AdbRoute { kAuto, kUsb, kTcp, kServer };
+// Same as above with the route forced: kUsb/kTcp always connect directly,
+// kServer always goes through the adb server (asking it to connect a
+// "HOST:PORT" it does not have yet). kAuto falls back to the server when the
+// USB interface is held by another program. `*note`, when given, receives a
+// sentence for the user whenever the route differs from what they might expect.
+Result<std::unique_ptr<TargetShell>> OpenAdbTarget(const std::string& serial, AdbRoute route,
+                                                   std::string* note, const CancelToken& cancel);
 // This computer (Linux only; elsewhere an error saying so).
 Result<std::unique_ptr<TargetShell>> OpenLocalTarget();
 

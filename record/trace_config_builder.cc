@@ -34,9 +34,10 @@ Status ApplyPreset(const std::string& name, RecordOptions* o) {
   *o = fresh;
   if (name == "cpu" || name == "cpu-freq") {
     o->ftrace = true;
-    o->ftrace_events = {"sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup_new",
-                        "sched/sched_process_exit", "sched/sched_process_free",
-                        "task/task_newtask", "task/task_rename"};
+    o->ftrace_events = {"sched/sched_switch",       "sched/sched_waking",
+                        "sched/sched_wakeup_new",   "sched/sched_process_exit",
+                        "sched/sched_process_free", "task/task_newtask",
+                        "task/task_rename"};
     if (name == "cpu-freq") {
       o->ftrace_events.insert(o->ftrace_events.end(),
                               {"power/cpu_frequency", "power/cpu_idle", "power/suspend_resume"});
@@ -182,7 +183,8 @@ Result<pp::TraceConfig> BuildTraceConfig(const RecordOptions& o) {
     l->set_min_prio(PriorityFromName(o.log_min_priority));
     for (const auto& t : o.log_tags) l->add_filter_tags(t);
   }
-  if (c.data_sources_size() == 0) return ErrorStatus("nothing to record: choose at least one source");
+  if (c.data_sources_size() == 0)
+    return ErrorStatus("nothing to record: choose at least one source");
   return c;
 }
 

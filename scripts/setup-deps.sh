@@ -13,6 +13,9 @@ PACKAGES=(
   clang libclang-rt-14-dev
   xvfb xauth
   adb
+  openjdk-17-jdk-headless
+  desktop-file-utils shared-mime-info libxml2-utils
+  libunwind8 libjemalloc2 heaptrack python3
 )
 
 missing=()

@@ -1,12 +1,13 @@
-// `fathom-cli devices`: every Android device Fathom can reach, the way the
-// Record page will list them: through a running adb server (which owns the
-// USB devices it has claimed) and directly over USB (libusb) when no server
-// holds them.
-#include <chrono>
+// `fathom-cli devices [-l]`: every Android device Fathom can reach, as the
+// Record page lists them (record::DiscoverTargets): devices a running adb
+// server holds, USB devices no server holds, and remembered TCP devices,
+// one line per serial.
 #include <cstdio>
 
 #include "adb/server_client.h"
+#include "app/cli/adb_options.h"
 #include "app/cli/commands.h"
+#include "record/target_discovery.h"
 #if defined(FATHOM_ADB_HAVE_LIBUSB)
 #include "adb/usb_transport.h"
 #endif
@@ -14,35 +15,52 @@
 namespace fathom::cli {
 
 int RunDevices(const std::vector<std::string>& args) {
-  if (!args.empty()) {
-    fprintf(stderr, "usage: fathom-cli devices\n");
-    return 2;
+  bool long_format = false;
+  for (const std::string& a : args) {
+    if (a == "-l") {
+      long_format = true;
+    } else {
+      std::fprintf(stderr, "usage: fathom-cli devices [-l]\n");
+      return 2;
+    }
   }
+  const std::vector<record::TargetEntry> targets =
+      record::DiscoverTargets(record::LoadRememberedTcpTargets());
+  std::printf("List of devices attached\n");
+  for (const record::TargetEntry& e : targets) {
+    if (e.kind == record::TargetEntry::kLocal) continue;
+    const char* via = e.kind == record::TargetEntry::kServer ? "server"
+                      : e.kind == record::TargetEntry::kUsb  ? "usb"
+                                                             : "tcp";
+    std::string state = e.state;
+    if (state.empty()) state = e.problem.empty() ? "available" : "unusable";
+    std::printf("%-24s %-13s %-7s", e.serial.c_str(), state.c_str(), via);
+    if (long_format && !e.details.empty()) std::printf(" %s", e.details.c_str());
+    std::printf("\n");
+    if (!e.problem.empty()) std::printf("    %s\n", e.problem.c_str());
+  }
+  // Where the list came from, so an empty or short list is explicable.
   adb::ServerAddress address = adb::ServerAddress::FromEnvironment();
-  printf("adb server %s:%u: ", address.host.c_str(), address.port);
-  adb::ServerClient server(address, adb::Millis(3000));
-  auto devices = server.Devices();
-  if (!devices.ok()) {
-    printf("not reachable (%s)\n", devices.status().message().c_str());
+  auto server = adb::ServerClient(address, adb::Millis(1500)).Devices();
+  std::printf("adb server %s:%u: ", address.host.c_str(), address.port);
+  if (server.ok()) {
+    std::printf("%zu device%s\n", server->size(), server->size() == 1 ? "" : "s");
   } else {
-    printf("%zu device%s\n", devices->size(), devices->size() == 1 ? "" : "s");
-    for (const adb::DeviceEntry& d : *devices)
-      printf("  %-24s %-14s model=%s product=%s\n", d.serial.c_str(), d.state.c_str(),
-             d.Attr("model").c_str(), d.Attr("product").c_str());
+    std::printf("not reachable (%s)\n", server.status().message().c_str());
   }
 #if defined(FATHOM_ADB_HAVE_LIBUSB)
   auto usb = adb::UsbTransport::List();
-  if (!usb.ok()) {
-    printf("usb: unavailable (%s)\n", usb.status().message().c_str());
+  if (usb.ok()) {
+    std::printf("usb: %zu device%s with an adb interface\n", usb->size(),
+                usb->size() == 1 ? "" : "s");
   } else {
-    printf("usb: %zu device%s with an adb interface\n", usb->size(), usb->size() == 1 ? "" : "s");
-    for (const adb::UsbDeviceInfo& d : *usb)
-      printf("  %-24s usb:%s %04x:%04x%s%s\n", d.serial.c_str(), d.path.c_str(), d.vendor_id,
-             d.product_id, d.problem.empty() ? "" : "  ", d.problem.c_str());
+    std::printf("usb: unavailable (%s)\n", usb.status().message().c_str());
   }
 #else
-  printf("usb: not built with libusb\n");
+  std::printf("usb: not built with libusb\n");
 #endif
+  std::printf("tcp: %zu remembered (%s)\n", record::LoadRememberedTcpTargets().size(),
+              record::RememberedTcpTargetsPath().c_str());
   return 0;
 }
 

@@ -8,8 +8,15 @@ namespace fathom::cli {
 
 int RunInfo(const std::vector<std::string>& args);
 int RunQuery(const std::vector<std::string>& args);
+int RunProfiles(const std::vector<std::string>& args);
+int RunFlamegraph(const std::vector<std::string>& args);
 int RunDevices(const std::vector<std::string>& args);
+int RunShell(const std::vector<std::string>& args);
+int RunPush(const std::vector<std::string>& args);
+int RunPull(const std::vector<std::string>& args);
+int RunConnect(const std::vector<std::string>& args, bool connect);  // false: disconnect
 int RunRecord(const std::vector<std::string>& args, const char* argv0);
+int RunHeapprofile(const std::vector<std::string>& args);
 
 
 }  // namespace fathom::cli

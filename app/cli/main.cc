@@ -16,9 +16,19 @@ void PrintUsage(FILE* out) {
           "  info TRACE                           duration, bounds, rows per table, import problems\n"
           "  query TRACE (SQL | -f FILE) [--format table|csv|json]\n"
           "                                       run SQL; csv matches upstream diff-test output\n"
-          "  devices                              Android devices via the adb server and USB\n"
+          "  profiles TRACE                       heap dumps, heap graphs, sample sets with totals\n"
+          "  flamegraph TRACE [--kind K] [--view V] [--format F] [-o OUT] ...\n"
+          "                                       export a flamegraph (folded|svg|pprof|speedscope|json)\n"
+          "  devices [-l]                         Android devices: adb server, USB, remembered TCP\n"
+          "  shell [-s SERIAL] CMD...             run CMD on the device; exits with its status\n"
+          "  push [-s SERIAL] LOCAL REMOTE        copy a file to the device\n"
+          "  pull [-s SERIAL] REMOTE [LOCAL]      copy a file from the device\n"
+          "  connect|disconnect HOST:PORT         remember/forget a TCP device (adb tcpip)\n"
+          "     (adb verbs take --transport auto|usb|tcp|server; ANDROID_SERIAL is honoured)\n"
           "  record [-s SERIAL|--local] (-c CONFIG [--txt]|--preset NAME) [--time 10s]\n"
           "         [--app NAME] -o OUT           record a trace on a device or this computer\n"
+          "  heapprofile [--interval BYTES] [--dump-interval MS] [--block] -o OUT\n"
+          "         (-- PROGRAM ARGS... | --pid PID)  native heap profile of a program\n"
           "  --version                            print the version\n");
 }
 
@@ -41,8 +51,16 @@ int main(int argc, char** argv) {
   }
   if (cmd == "info") return fathom::cli::RunInfo(args);
   if (cmd == "query") return fathom::cli::RunQuery(args);
+  if (cmd == "profiles") return fathom::cli::RunProfiles(args);
+  if (cmd == "flamegraph") return fathom::cli::RunFlamegraph(args);
+  if (cmd == "heapprofile") return fathom::cli::RunHeapprofile(args);
 #if defined(FATHOM_CLI_HAVE_ADB)
   if (cmd == "devices") return fathom::cli::RunDevices(args);
+  if (cmd == "shell") return fathom::cli::RunShell(args);
+  if (cmd == "push") return fathom::cli::RunPush(args);
+  if (cmd == "pull") return fathom::cli::RunPull(args);
+  if (cmd == "connect") return fathom::cli::RunConnect(args, true);
+  if (cmd == "disconnect") return fathom::cli::RunConnect(args, false);
   if (cmd == "record") return fathom::cli::RunRecord(args, argv[0]);
 #endif
   fprintf(stderr, "fathom-cli: unknown command '%s'\n", cmd.c_str());

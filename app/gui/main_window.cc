@@ -22,6 +22,9 @@
 #include "app/gui/welcome_page.h"
 #include "widgets/common/format.h"
 #include "widgets/common/trace_session.h"
+#if defined(FATHOM_GUI_HAVE_RECORD)
+#include "widgets/record/record_page.h"
+#endif
 
 namespace fathom::gui {
 namespace {
@@ -40,6 +43,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setCentralWidget(stack_);
   connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::showOpenDialog);
   connect(welcome_, &WelcomePage::recentFileActivated, this, &MainWindow::openTrace);
+  connect(welcome_, &WelcomePage::recordRequested, this, &MainWindow::showRecordPage);
+#if !defined(FATHOM_GUI_HAVE_RECORD)
+  welcome_->recordButton()->setEnabled(false);
+  welcome_->recordButton()->setToolTip(tr("This build has no recording support (adb module off)"));
+#endif
 
   progress_ = new QProgressBar;
   progress_->setMaximumWidth(260);
@@ -73,6 +81,12 @@ void MainWindow::buildMenus() {
                                   &MainWindow::showOpenDialog);
   open->setShortcut(QKeySequence::Open);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
+  QAction* record = file->addAction(QIcon(QStringLiteral(":/icons/record.svg")), tr("&Record…"),
+                                    this, &MainWindow::showRecordPage);
+  record->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
+#if !defined(FATHOM_GUI_HAVE_RECORD)
+  record->setEnabled(false);
+#endif
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -104,20 +118,33 @@ void MainWindow::showShortcuts() {
   QMessageBox box(this);
   box.setWindowTitle(tr("Keyboard shortcuts"));
   box.setTextFormat(Qt::RichText);
-  box.setText(tr(
-      "<table cellspacing=6>"
-      "<tr><td><b>Ctrl+O</b></td><td>Open a trace</td></tr>"
-      "<tr><td><b>Ctrl+1 … 4</b></td><td>Timeline, flamegraph, query, logs</td></tr>"
-      "<tr><td><b>W / S</b></td><td>Zoom in / out (physical keys: Z/S on AZERTY)</td></tr>"
-      "<tr><td><b>A / D</b></td><td>Pan left / right (physical keys: Q/D on AZERTY)</td></tr>"
-      "<tr><td><b>Wheel, Ctrl+Wheel</b></td><td>Scroll tracks, zoom at the mouse</td></tr>"
-      "<tr><td><b>Drag</b></td><td>Select a time range (aggregates below)</td></tr>"
-      "<tr><td><b>F</b></td><td>Fit the selection</td></tr>"
-      "<tr><td><b>Alt+Left / Alt+Right</b></td><td>Zoom history back / forward</td></tr>"
-      "<tr><td><b>Ctrl+F</b></td><td>Filter tracks / search the flamegraph</td></tr>"
-      "<tr><td><b>Ctrl+Enter</b></td><td>Run the query</td></tr>"
-      "</table>"));
+  box.setText(
+      tr("<table cellspacing=6>"
+         "<tr><td><b>Ctrl+O</b></td><td>Open a trace</td></tr>"
+         "<tr><td><b>Ctrl+R</b></td><td>Record a trace</td></tr>"
+         "<tr><td><b>Ctrl+1 … 4</b></td><td>Timeline, flamegraph, query, logs</td></tr>"
+         "<tr><td><b>W / S</b></td><td>Zoom in / out (physical keys: Z/S on AZERTY)</td></tr>"
+         "<tr><td><b>A / D</b></td><td>Pan left / right (physical keys: Q/D on AZERTY)</td></tr>"
+         "<tr><td><b>Wheel, Ctrl+Wheel</b></td><td>Scroll tracks, zoom at the mouse</td></tr>"
+         "<tr><td><b>Drag</b></td><td>Select a time range (aggregates below)</td></tr>"
+         "<tr><td><b>F</b></td><td>Fit the selection</td></tr>"
+         "<tr><td><b>Alt+Left / Alt+Right</b></td><td>Zoom history back / forward</td></tr>"
+         "<tr><td><b>Ctrl+F</b></td><td>Filter tracks / search the flamegraph</td></tr>"
+         "<tr><td><b>Ctrl+Enter</b></td><td>Run the query</td></tr>"
+         "</table>"));
   box.exec();
+}
+
+void MainWindow::showRecordPage() {
+#if defined(FATHOM_GUI_HAVE_RECORD)
+  if (!record_page_) {
+    record_page_ = new RecordPage;
+    stack_->addWidget(record_page_);
+    connect(record_page_, &RecordPage::traceRecorded, this, &MainWindow::openTrace);
+  }
+  stack_->setCurrentWidget(record_page_);
+  setWindowTitle(tr("Record — Fathom"));
+#endif
 }
 
 void MainWindow::showOpenDialog() {
@@ -143,8 +170,7 @@ void MainWindow::openTrace(const QString& path) {
   connect(session_, &TraceSession::loadProgress, this, &MainWindow::onProgress);
   connect(session_, &TraceSession::loaded, this, &MainWindow::onLoaded);
   connect(session_, &TraceSession::loadFailed, this, &MainWindow::onLoadFailed);
-  connect(cancel_, &QPushButton::clicked, session_, &TraceSession::cancel,
-          Qt::UniqueConnection);
+  connect(cancel_, &QPushButton::clicked, session_, &TraceSession::cancel, Qt::UniqueConnection);
 
   workspace_ = new TraceWorkspace(session_);
   stack_->addWidget(workspace_);
@@ -177,10 +203,10 @@ void MainWindow::onLoaded() {
   cancel_->hide();
   const LoadOutcome& o = session_->outcome();
   stack_->setCurrentWidget(workspace_);
-  status_->setText(tr("%1 · %2 · %3 events · loaded in %4 s")
-                       .arg(o.format, formatBytes(double(o.fileBytes)),
-                            formatCount(qint64(o.events)))
-                       .arg(o.seconds, 0, 'f', 2));
+  status_->setText(
+      tr("%1 · %2 · %3 events · loaded in %4 s")
+          .arg(o.format, formatBytes(double(o.fileBytes)), formatCount(qint64(o.events)))
+          .arg(o.seconds, 0, 'f', 2));
   if (!o.warnings.isEmpty()) {
     warnings_->setText(tr("⚠ %n problem(s) while loading", "", int(o.warnings.size())));
     warnings_->show();
@@ -202,14 +228,19 @@ void MainWindow::onLoadFailed() {
 void MainWindow::showLoadReport() {
   if (!session_) return;
   const LoadOutcome& o = session_->outcome();
-  QMessageBox box(this);
-  box.setIcon(o.ok ? QMessageBox::Information : QMessageBox::Warning);
-  box.setWindowTitle(o.ok ? tr("Load report") : tr("Could not open the trace"));
-  QString text = o.ok ? tr("%1 loaded, but some data was dropped.").arg(QFileInfo(o.path).fileName())
-                      : o.error;
-  box.setText(text);
-  if (!o.warnings.isEmpty()) box.setDetailedText(o.warnings.join(QLatin1Char('\n')));
-  box.exec();
+  // Non-blocking: the window (and tests driving it) keep running.
+  auto* box = new QMessageBox(this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setObjectName(QStringLiteral("loadReport"));
+  box->setIcon(o.ok ? QMessageBox::Information : QMessageBox::Warning);
+  box->setWindowTitle(o.ok ? tr("Load report") : tr("Could not open the trace"));
+  box->setText(o.ok ? tr("%1 loaded, but some data was dropped.").arg(QFileInfo(o.path).fileName())
+                    : o.error);
+  if (!o.ok) {
+    box->setInformativeText(tr("The file itself is untouched: %1").arg(o.path));
+  }
+  if (!o.warnings.isEmpty()) box->setDetailedText(o.warnings.join(QLatin1Char('\n')));
+  box->open();
 }
 
 void MainWindow::addRecentFile(const QString& path) {

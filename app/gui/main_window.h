@@ -18,6 +18,7 @@ namespace fathom::gui {
 
 class TraceWorkspace;
 class WelcomePage;
+class RecordPage;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -50,8 +51,15 @@ class MainWindow : public QMainWindow {
   void showLoadReport();
   void showShortcuts();
 
+ public:
+  RecordPage* recordPage() const { return record_page_; }
+  // The Record page (File → Record…); created on first use.
+  Q_INVOKABLE void showRecordPage();
+
+ private:
   QStackedWidget* stack_ = nullptr;
   WelcomePage* welcome_ = nullptr;
+  RecordPage* record_page_ = nullptr;
   TraceWorkspace* workspace_ = nullptr;
   QPointer<TraceSession> session_;
   QMenu* recent_menu_ = nullptr;

@@ -27,8 +27,9 @@ TraceWorkspace::TraceWorkspace(TraceSession* session, QWidget* parent)
   split_ = new QSplitter(Qt::Vertical);
   split_->addWidget(timeline_);
   split_->addWidget(panels_);
-  split_->setStretchFactor(0, 3);
-  split_->setStretchFactor(1, 2);
+  // The timeline is what people came for; the panels below get a third.
+  split_->setStretchFactor(0, 2);
+  split_->setStretchFactor(1, 1);
   split_->setChildrenCollapsible(false);
 
   pages_ = new QTabWidget;

@@ -9,9 +9,10 @@
 namespace fathom::gui {
 
 WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
-  auto* title = new QLabel(tr("<h1>Fathom</h1><p>Open a trace: Perfetto protobuf (plain, gzip or "
-                              "zstd), Chrome JSON, ftrace/atrace text or a systrace HTML page. "
-                              "Or drop one anywhere on this window.</p>"));
+  auto* title =
+      new QLabel(tr("<h1>Fathom</h1><p>Open a trace: Perfetto protobuf (plain, gzip or "
+                    "zstd), Chrome JSON, ftrace/atrace text or a systrace HTML page. "
+                    "Or drop one anywhere on this window.</p>"));
   title->setWordWrap(true);
   auto* open = new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("&Open trace…"));
   record_ = new QPushButton(QIcon(QStringLiteral(":/icons/record.svg")), tr("&Record…"));
@@ -49,7 +50,8 @@ void WelcomePage::setRecentFiles(const QStringList& paths) {
   recent_->clear();
   for (const QString& path : paths) {
     QFileInfo info(path);
-    auto* item = new QListWidgetItem(info.fileName() + QStringLiteral("  —  ") + info.absolutePath());
+    auto* item =
+        new QListWidgetItem(info.fileName() + QStringLiteral("  —  ") + info.absolutePath());
     item->setData(Qt::UserRole, path);
     item->setToolTip(path);
     if (!info.exists()) item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));

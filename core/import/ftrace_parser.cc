@@ -174,11 +174,6 @@ uint32_t FtraceParser::UpdateThreadCached(int64_t tid, int64_t tgid) {
   return utid;
 }
 
-StringId FtraceParser::InternCached(std::string_view str) {
-  // The pool's open-addressing lookup is as cheap as a separate cache.
-  return storage_->Intern(str);
-}
-
 StringId FtraceParser::InternComm(uint32_t utid, std::string_view comm) {
   if (utid >= comm_cache_.size()) comm_cache_.resize(utid + 1 + utid / 2, kNullStringId);
   StringId cached = comm_cache_[utid];
@@ -186,26 +181,6 @@ StringId FtraceParser::InternComm(uint32_t utid, std::string_view comm) {
   StringId id = storage_->Intern(comm);
   comm_cache_[utid] = id;
   return id;
-}
-
-// No display strings: the args table formats display_value on read (and
-// ignores the argument), so interning one string per number only cost time
-// and pool memory.
-void FtraceParser::AddIntArg(uint32_t set, StringId key, int64_t v) {
-  storage_->args.AppendResolved(set, key, v, arg_type_int_);
-}
-void FtraceParser::AddUintArg(uint32_t set, StringId key, uint64_t v) {
-  storage_->args.AppendResolved(set, key, static_cast<int64_t>(v), arg_type_uint_);
-}
-void FtraceParser::AddStringArg(uint32_t set, StringId key, StringId v) {
-  // A NULL string is stored as a typed NULL (as ArgsTable::Insert does).
-  storage_->args.AppendResolved(set, key, v,
-                                v == kNullStringId ? arg_type_null_string_ : arg_type_string_);
-}
-void FtraceParser::AddRealArg(uint32_t set, StringId key, double v) {
-  int64_t slot;
-  memcpy(&slot, &v, sizeof slot);
-  storage_->args.AppendResolved(set, key, slot, arg_type_real_);
 }
 
 void FtraceParser::AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t event_id,

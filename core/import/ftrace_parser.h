@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -99,18 +100,33 @@ class FtraceParser {
   StringId InternComm(uint32_t utid, std::string_view comm);
   // StringPool::Intern behind a direct-mapped cache: raw args repeat the same
   // strings (print buffers, comms) and the cache avoids the pool's node walk.
-  StringId InternCached(std::string_view s);
+  // (The pool's open-addressing lookup is as cheap as a separate cache.)
+  StringId InternCached(std::string_view s) { return storage_->Intern(s); }
   PendingSched& Pending(uint32_t cpu) {
     if (cpu >= pending_.size()) pending_.resize(cpu + 1);
     return pending_[cpu];
   }
 
   // Raw args, written straight into the args table with pre-interned keys.
+  // Inline: several per raw event, from both ftrace_*.cc files. No display
+  // strings: the args table formats display_value on read.
   uint32_t BeginArgSet();
-  void AddIntArg(uint32_t set, StringId key, int64_t v);
-  void AddUintArg(uint32_t set, StringId key, uint64_t v);
-  void AddStringArg(uint32_t set, StringId key, StringId v);
-  void AddRealArg(uint32_t set, StringId key, double v);
+  void AddIntArg(uint32_t set, StringId key, int64_t v) {
+    storage_->args.AppendResolved(set, key, v, arg_type_int_);
+  }
+  void AddUintArg(uint32_t set, StringId key, uint64_t v) {
+    storage_->args.AppendResolved(set, key, static_cast<int64_t>(v), arg_type_uint_);
+  }
+  void AddStringArg(uint32_t set, StringId key, StringId v) {
+    // A NULL string is stored as a typed NULL (as ArgsTable::Insert does).
+    storage_->args.AppendResolved(set, key, v,
+                                  v == kNullStringId ? arg_type_null_string_ : arg_type_string_);
+  }
+  void AddRealArg(uint32_t set, StringId key, double v) {
+    int64_t slot;
+    memcpy(&slot, &v, sizeof slot);
+    storage_->args.AppendResolved(set, key, slot, arg_type_real_);
+  }
 
   // ---- ftrace_event_parsers.cc ----
   void ParsePrint(int64_t ts, uint32_t pid, proto::Bytes payload);

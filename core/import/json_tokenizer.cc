@@ -1,5 +1,7 @@
 #include "core/import/json_tokenizer.h"
 
+#include <cstring>
+
 #include "core/import/json_value.h"
 
 namespace fathom {
@@ -10,14 +12,23 @@ JsonTokenizer::JsonTokenizer(TraceContext* ctx, Sorter* sorter) : ctx_(ctx), sor
 
 void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size, uint64_t offset) {
   // Only the timestamp is needed now; the parser reads the whole object later.
-  auto v = json::Parse(std::string_view(reinterpret_cast<const char*>(begin), size));
-  if (!v || !v->is_object()) {
+  std::string_view text(reinterpret_cast<const char*>(begin), size);
+  int64_t ts = 0;
+  auto raw = json::FindTopLevelScalar(text, "ts");
+  if (!raw && !json::Parse(text)) {  // a malformed object (the fast scan gave up)
     ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
     return;
   }
-  int64_t ts = 0;
-  if (const json::Value* t = v->Find("ts")) {
-    auto ns = json::MicrosToNanos(*t);
+  if (raw) {
+    std::optional<int64_t> ns;
+    if (!raw->empty() && (*raw)[0] == '"') {
+      if (auto v = json::Parse(*raw)) ns = json::MicrosToNanos(*v);
+    } else {
+      json::Value v;
+      v.type = json::Value::kNumber;
+      v.number_text = *raw;
+      ns = json::MicrosToNanos(v);
+    }
     if (!ns) {
       ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
       return;
@@ -33,12 +44,62 @@ void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size, uint64_t offset
   ++events_;
 }
 
+void JsonTokenizer::EndCapture(const uint8_t* data, size_t end) {
+  std::string& buf = capture_ == kSystemText ? system_text_json_ : stack_frames_json_;
+  buf.append(reinterpret_cast<const char*>(data) + capture_start_, end - capture_start_);
+  capture_ = kNone;
+  capture_start_ = SIZE_MAX;
+}
+
+uint64_t JsonTokenizer::system_trace_events() const {
+  return system_text_ ? system_text_->units() : 0;
+}
+
+Status JsonTokenizer::Finish() {
+  if (capture_ != kNone) {
+    return ErrorStatus(std::string("JSON ended inside \"") +
+                       (capture_ == kSystemText ? "systemTraceEvents" : "stackFrames") + "\"");
+  }
+  if (!stack_frames_json_.empty()) {
+    size_t err = 0;
+    stack_frames_ = json::Parse(stack_frames_json_, &err);
+    if (!stack_frames_ || !stack_frames_->is_object()) {
+      stack_frames_.reset();
+      return ErrorStatus("\"stackFrames\": malformed JSON at byte " + std::to_string(err) +
+                         " of the value");
+    }
+    stack_frames_json_ = std::string();
+  }
+  if (!system_text_json_.empty()) {
+    size_t err = 0;
+    auto v = json::Parse(system_text_json_, &err);
+    system_text_json_ = std::string();
+    if (!v || !v->is_string())
+      return ErrorStatus("\"systemTraceEvents\": malformed JSON string at byte " +
+                         std::to_string(err) + " of the value");
+    system_text_.reset(new SystraceTextTokenizer(ctx_, sorter_));
+    auto blob = TraceBlob::Allocate(v->str.size());
+    memcpy(blob->data.get(), v->str.data(), v->str.size());
+    blob->size = v->str.size();
+    auto rest = system_text_->Feed(std::move(blob), 0);
+    if (rest.ok() && *rest)
+      system_text_->FinishLastLine(std::string_view(v->str).substr(v->str.size() - *rest));
+  }
+  return Status::Ok();
+}
+
 Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) {
   const uint8_t* data = blob->data.get();
   size_t size = blob->size;
   size_t event_start = SIZE_MAX;  // offset in this blob of the open event's '{'
   for (size_t i = 0; i < size; ++i) {
     char c = static_cast<char>(data[i]);
+    if (in_string_ && !escape_ && !capturing_key_) {
+      // Skip the body of a string in one tight loop (most bytes are here).
+      while (i < size && data[i] != '"' && data[i] != '\\') ++i;
+      if (i == size) break;
+      c = static_cast<char>(data[i]);
+    }
     if (in_string_) {
       if (escape_) {
         escape_ = false;
@@ -46,6 +107,7 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
         escape_ = true;
       } else if (c == '"') {
         in_string_ = false;
+        if (capture_ == kSystemText && depth_ == 1) EndCapture(data, i + 1);
         if (capturing_key_) {
           capturing_key_ = false;
           last_key_ = key_;
@@ -58,6 +120,11 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
     switch (c) {
       case '"':
         in_string_ = true;
+        if (depth_ == 1 && pending_capture_ == kSystemText) {
+          capture_ = kSystemText;
+          capture_start_ = i;
+          pending_capture_ = kNone;
+        }
         if (depth_ == 1 && top_is_object_ && expect_key_) {
           capturing_key_ = true;
           key_.clear();
@@ -65,9 +132,17 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
         }
         break;
       case ':':
+        if (depth_ == 1 && top_is_object_) {
+          if (last_key_ == "systemTraceEvents")
+            pending_capture_ = kSystemText;
+          else if (last_key_ == "stackFrames")
+            pending_capture_ = kStackFrames;
+          else
+            pending_capture_ = kNone;
+        }
         if (depth_ == 1 && top_is_object_ && last_key_ != "traceEvents" &&
-            last_key_ != "displayTimeUnit" && last_key_ != "metadata" &&
-            last_key_ != "stackFrames" && last_key_ != "samples") {
+            last_key_ != "systemTraceEvents" && last_key_ != "displayTimeUnit" &&
+            last_key_ != "metadata" && last_key_ != "stackFrames" && last_key_ != "samples") {
           bool known = false;
           for (const auto& k : unsupported_keys_) known |= k == last_key_;
           if (!known) unsupported_keys_.push_back(last_key_);
@@ -89,6 +164,10 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
           events_depth_ = 2;
         } else if (depth_ == events_depth_ && c == '{') {
           event_start = i;
+        } else if (depth_ == 1 && c == '{' && pending_capture_ == kStackFrames) {
+          capture_ = kStackFrames;
+          capture_start_ = i;
+          pending_capture_ = kNone;
         }
         ++depth_;
         break;
@@ -96,9 +175,13 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
       case ']':
         --depth_;
         if (depth_ < 0) {
-          return ErrorStatus("byte offset " + std::to_string(stream_offset + i) +
-                             ": unbalanced '" + std::string(1, c) + "' in JSON");
+          // Events before this byte point into the blob: keep it.
+          retained_bytes_ += size;
+          blobs_.push_back(std::move(blob));
+          return ErrorStatus("byte offset " + std::to_string(stream_offset + i) + ": unbalanced '" +
+                             std::string(1, c) + "' in JSON");
         }
+        if (depth_ == 1 && c == '}' && capture_ == kStackFrames) EndCapture(data, i + 1);
         if (depth_ == events_depth_ && c == '}' && event_start != SIZE_MAX) {
           EmitEvent(data + event_start, i + 1 - event_start, stream_offset + event_start);
           event_start = SIZE_MAX;
@@ -109,6 +192,12 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
       default:
         break;
     }
+  }
+  if (capture_ != kNone && capture_start_ != SIZE_MAX) {
+    // The value continues in the next chunk: keep what this one holds.
+    std::string& buf = capture_ == kSystemText ? system_text_json_ : stack_frames_json_;
+    buf.append(reinterpret_cast<const char*>(data) + capture_start_, size - capture_start_);
+    capture_start_ = 0;
   }
   size_t leftover = 0;
   if (event_start != SIZE_MAX) {

@@ -6,11 +6,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/import/chunked_tokenizer.h"
+#include "core/import/json_value.h"
 #include "core/import/sorter.h"
+#include "core/import/systrace_text_tokenizer.h"
 #include "core/import/trace_context.h"
 
 namespace fathom {
@@ -19,14 +22,23 @@ class JsonTokenizer : public ChunkedTokenizer {
  public:
   JsonTokenizer(TraceContext* ctx, Sorter* sorter);
   Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) override;
-  uint64_t units() const override { return events_; }
+  uint64_t units() const override { return events_ + system_trace_events(); }
   size_t retained_bytes() const override { return retained_bytes_; }
   // Keys found at the top level that this build does not import yet
   // (e.g. "systemTraceEvents"): reported as warnings.
   const std::vector<std::string>& unsupported_keys() const { return unsupported_keys_; }
 
+  // After the stream ended: loads the ftrace text of "systemTraceEvents"
+  // (through a SystraceTextTokenizer into the same sorter) and parses
+  // "stackFrames" for the P sample events. Errors (a damaged value) name it.
+  Status Finish();
+  // "stackFrames" ({"id": {"name", "parent", "category"}}), or null.
+  const json::Value* stack_frames() const { return stack_frames_ ? &*stack_frames_ : nullptr; }
+  uint64_t system_trace_events() const;
+
  private:
   void EmitEvent(const uint8_t* begin, size_t size, uint64_t offset);
+  void EndCapture(const uint8_t* data, size_t end);
 
   TraceContext* ctx_;
   Sorter* sorter_;
@@ -46,6 +58,17 @@ class JsonTokenizer : public ChunkedTokenizer {
   std::string key_;
   std::string last_key_;
   uint32_t queue_ = 0;
+
+  // Top-level values read whole after the stream: systemTraceEvents (a JSON
+  // string of ftrace text) and stackFrames (an object).
+  enum Capture : uint8_t { kNone, kSystemText, kStackFrames };
+  Capture pending_capture_ = kNone;  // key seen, value not started
+  Capture capture_ = kNone;          // inside the value
+  size_t capture_start_ = SIZE_MAX;  // in the current blob
+  std::string system_text_json_;
+  std::string stack_frames_json_;
+  std::optional<json::Value> stack_frames_;
+  std::unique_ptr<SystraceTextTokenizer> system_text_;
 };
 
 }  // namespace fathom

@@ -2,11 +2,20 @@
 
 #include "core/import/args_tracker.h"
 #include "core/import/process_tracker.h"
+#include "core/import/profile_parser.h"
+#include "core/import/profile_stack_tracker.h"
 #include "core/import/slice_tracker.h"
 #include "core/import/track_tracker.h"
 
 namespace fathom {
 namespace {
+
+// A view of the string value (valid while the event's Value lives): the hot
+// fields (ph, name, cat) are only compared or interned, never kept.
+std::string_view ViewOr(const json::Value* v, const char* fallback) {
+  if (v && v->is_string()) return v->str;
+  return fallback;
+}
 
 std::string StringOr(const json::Value* v, const char* fallback) {
   if (v && v->is_string()) return v->str;
@@ -49,8 +58,11 @@ int64_t JsonTraceParser::ResolveId(const json::Value* v, bool is_pid, std::strin
 void JsonTraceParser::AddArgsRecursive(ArgsTracker::Builder* b, const std::string& key,
                                        const json::Value& v) {
   switch (v.type) {
-    case json::Value::kNull: break;
-    case json::Value::kBool: b->AddBool(key, v.b); break;
+    case json::Value::kNull:
+      break;
+    case json::Value::kBool:
+      b->AddBool(key, v.b);
+      break;
     case json::Value::kNumber:
       if (v.number_text.find_first_of(".eE") == std::string_view::npos) {
         if (auto i = json::AsInt(v)) {
@@ -60,7 +72,9 @@ void JsonTraceParser::AddArgsRecursive(ArgsTracker::Builder* b, const std::strin
       }
       b->AddReal(key, v.number);
       break;
-    case json::Value::kString: b->AddString(key, v.str); break;
+    case json::Value::kString:
+      b->AddString(key, v.str);
+      break;
     case json::Value::kArray:
       for (size_t i = 0; i < v.items.size(); ++i)
         AddArgsRecursive(b, key + "[" + std::to_string(i) + "]", v.items[i]);
@@ -91,8 +105,48 @@ void JsonTraceParser::BindFlowsV1(char phase, const json::Value& e, uint32_t tra
   auto it = open_flows_.find(id);
   if (it == open_flows_.end()) return;
   ctx_->storage->flow.Insert(it->second, *slice);
-  if (phase == 't') it->second = *slice;
-  else open_flows_.erase(it);
+  if (phase == 't')
+    it->second = *slice;
+  else
+    open_flows_.erase(it);
+}
+
+std::optional<uint32_t> JsonTraceParser::CallsiteOfFrame(const std::string& id, int depth) {
+  auto it = frame_callsites_.find(id);
+  if (it != frame_callsites_.end()) return it->second;
+  std::optional<uint32_t> callsite;
+  const json::Value* f = stack_frames_ ? stack_frames_->Find(id) : nullptr;
+  // A parent chain deeper than any real stack is a cycle.
+  if (f && f->is_object() && depth < 4096) {
+    std::optional<uint32_t> parent;
+    if (const json::Value* p = f->Find("parent")) {
+      std::string pid = p->is_string() ? p->str : std::string(p->number_text);
+      parent = CallsiteOfFrame(pid, depth + 1);
+    }
+    TraceStorage* s = ctx_->storage.get();
+    StackProfileTracker* st = ctx_->profile_parser->stack_tracker();
+    // The frame's category (module, library) names its mapping.
+    uint32_t mapping = st->InternMapping(kNullStringId, 0, 0, 0, 0, 0,
+                                         s->Intern(StringOr(f->Find("category"), "")));
+    uint32_t frame =
+        st->InternFrame(mapping, 0, s->Intern(StringOr(f->Find("name"), "")), kNullStringId);
+    callsite = st->InternCallsite(parent, frame);
+  }
+  frame_callsites_.emplace(id, callsite);
+  return callsite;
+}
+
+void JsonTraceParser::ParseSample(const json::Value& e, int64_t ts, uint32_t utid) {
+  // P: a CPU sample; "sf" names its leaf frame in "stackFrames".
+  std::optional<uint32_t> callsite;
+  if (const json::Value* sf = e.Find("sf"))
+    callsite = CallsiteOfFrame(sf->is_string() ? sf->str : std::string(sf->number_text));
+  std::optional<uint32_t> cpu;
+  if (const json::Value* c = e.Find("cpu")) {
+    if (auto v = json::AsInt(*c); v && *v >= 0) cpu = static_cast<uint32_t>(*v);
+  }
+  TraceStorage* s = ctx_->storage.get();
+  s->profile.perf_sample.Insert(ts, utid, cpu, s->Intern("user"), callsite, kNullStringId);
 }
 
 void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
@@ -102,7 +156,7 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
     return;
   }
   const json::Value& e = *parsed;
-  std::string ph = StringOr(e.Find("ph"), "");
+  std::string_view ph = ViewOr(e.Find("ph"), "");
   if (ph.empty()) {
     ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
     return;
@@ -120,8 +174,8 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
   if (!tid_label.empty() && s->thread.name[utid] == kNullStringId)
     s->thread.name.Set(utid, s->Intern(tid_label));
 
-  StringId name = s->Intern(StringOr(e.Find("name"), ""));
-  StringId cat = e.Find("cat") ? s->Intern(StringOr(e.Find("cat"), "")) : kNullStringId;
+  StringId name = s->Intern(ViewOr(e.Find("name"), ""));
+  StringId cat = e.Find("cat") ? s->Intern(ViewOr(e.Find("cat"), "")) : kNullStringId;
   const json::Value* args = e.Find("args");
   SliceTracker* slices = ctx_->slice_tracker.get();
   TrackTracker* tracks = ctx_->track_tracker.get();
@@ -146,11 +200,14 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
     }
     case 'I':
     case 'i': {
-      std::string scope = StringOr(e.Find("s"), "t");
+      std::string_view scope = ViewOr(e.Find("s"), "t");
       uint32_t track;
-      if (scope == "g") track = tracks->InternGlobalTrack(s->Intern("Global Legacy Events"));
-      else if (scope == "p") track = tracks->InternProcessTrack(upid, kNullStringId);
-      else track = tracks->InternThreadTrack(utid);
+      if (scope == "g")
+        track = tracks->InternGlobalTrack(s->Intern("Global Legacy Events"));
+      else if (scope == "p")
+        track = tracks->InternProcessTrack(upid, kNullStringId);
+      else
+        track = tracks->InternThreadTrack(utid);
       slices->Scoped(ts, track, cat, name, 0, AddArgs(args));
       break;
     }
@@ -161,9 +218,12 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
       if (!id.empty()) prefix += " id: " + id;
       for (const auto& [k, v] : args->members) {
         double value;
-        if (v.is_number()) value = v.number;
-        else if (v.is_string()) value = strtod(v.str.c_str(), nullptr);
-        else continue;
+        if (v.is_number())
+          value = v.number;
+        else if (v.is_string())
+          value = strtod(v.str.c_str(), nullptr);
+        else
+          continue;
         uint32_t track = tracks->InternProcessCounterTrack(upid, s->Intern(prefix + " " + k));
         tracks->PushCounter(ts, value, track);
       }
@@ -184,23 +244,30 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
     case 'e':
     case 'n': {
       // Nestable async events: one process track per (category, id).
-      std::string key = std::to_string(upid) + ":" + StringOr(e.Find("cat"), "") + ":" + IdString(e);
+      std::string key =
+          std::to_string(upid) + ":" + StringOr(e.Find("cat"), "") + ":" + IdString(e);
       auto it = async_tracks_.find(key);
       if (it == async_tracks_.end()) {
-        uint32_t created = tracks->CreateTrack(false, name, kNullStringId, std::nullopt, upid,
-                                               std::nullopt);
+        uint32_t created =
+            tracks->CreateTrack(false, name, kNullStringId, std::nullopt, upid, std::nullopt);
         it = async_tracks_.emplace(key, created).first;
       }
       uint32_t track = it->second;
-      if (ph[0] == 'b') slices->Begin(ts, track, cat, name, AddArgs(args));
-      else if (ph[0] == 'e') slices->End(ts, track);
-      else slices->Scoped(ts, track, cat, name, 0, AddArgs(args));
+      if (ph[0] == 'b')
+        slices->Begin(ts, track, cat, name, AddArgs(args));
+      else if (ph[0] == 'e')
+        slices->End(ts, track);
+      else
+        slices->Scoped(ts, track, cat, name, 0, AddArgs(args));
       break;
     }
     case 's':
     case 't':
     case 'f':
       BindFlowsV1(ph[0], e, tracks->InternThreadTrack(utid), ts);
+      break;
+    case 'P':
+      ParseSample(e, ts, utid);
       break;
     default:
       s->stats.Increment(Stat::kJsonUnsupportedEvents);

@@ -20,17 +20,24 @@ class JsonTraceParser {
  public:
   explicit JsonTraceParser(TraceContext* ctx);
   void ParseEvent(int64_t ts, proto::Bytes event);
+  // The trace's "stackFrames" object (may be null); must outlive parsing.
+  // P events' "sf" ids resolve through it into stack_profile_* callsites.
+  void SetStackFrames(const json::Value* frames) { stack_frames_ = frames; }
 
  private:
   // pid/tid may be numbers or strings; strings that are not numbers get
   // stable synthetic ids (and name the process/thread).
   int64_t ResolveId(const json::Value* v, bool is_pid, std::string* label);
   std::optional<uint32_t> AddArgs(const json::Value* args);
-  void AddArgsRecursive(ArgsTracker::Builder* b, const std::string& key,
-                        const json::Value& v);
+  void AddArgsRecursive(ArgsTracker::Builder* b, const std::string& key, const json::Value& v);
   void BindFlowsV1(char phase, const json::Value& e, uint32_t track, int64_t ts);
 
+  std::optional<uint32_t> CallsiteOfFrame(const std::string& id, int depth = 0);
+  void ParseSample(const json::Value& e, int64_t ts, uint32_t utid);
+
   TraceContext* ctx_;
+  const json::Value* stack_frames_ = nullptr;
+  std::unordered_map<std::string, std::optional<uint32_t>> frame_callsites_;
   std::unordered_map<std::string, int64_t> synthetic_ids_;
   int64_t next_synthetic_id_ = 0x7fff0000;
   // Flow v1: id -> last slice that sent it.

@@ -46,6 +46,7 @@ class Reader {
     if (c == '{') {
       ++p_;
       v.type = Value::kObject;
+      if (depth == 0) v.members.reserve(8);  // an event has ~7 keys: no regrowth moves
       SkipSpace();
       if (p_ < s_.size() && s_[p_] == '}') {
         ++p_;
@@ -121,6 +122,7 @@ class Reader {
     if (p_ == start) return Fail();
     v.type = Value::kNumber;
     v.number_text = s_.substr(start, p_ - start);
+    if (FastNumber(v.number_text, &v.number)) return v;
     std::string tmp(v.number_text);
     char* end = nullptr;
     v.number = strtod(tmp.c_str(), &end);
@@ -152,18 +154,72 @@ class Reader {
     for (int i = 0; i < 4; ++i) {
       char h = s_[p_++];
       v <<= 4;
-      if (h >= '0' && h <= '9') v |= h - '0';
-      else if (h >= 'a' && h <= 'f') v |= h - 'a' + 10;
-      else if (h >= 'A' && h <= 'F') v |= h - 'A' + 10;
-      else return false;
+      if (h >= '0' && h <= '9')
+        v |= h - '0';
+      else if (h >= 'a' && h <= 'f')
+        v |= h - 'a' + 10;
+      else if (h >= 'A' && h <= 'F')
+        v |= h - 'A' + 10;
+      else
+        return false;
     }
     *out = v;
+    return true;
+  }
+
+  // "123", "-4.25": at most 15 significant digits and 22 decimals, so the
+  // digits and the power of ten are exact doubles and one (correctly
+  // rounded) division gives what strtod gives. Anything else: strtod.
+  static bool FastNumber(std::string_view t, double* out) {
+    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = 0;
+    bool neg = false;
+    if (i < t.size() && t[i] == '-') neg = true, ++i;
+    uint64_t digits = 0;
+    int n = 0, decimals = 0;
+    bool dot = false, any = false;
+    for (; i < t.size(); ++i) {
+      char c = t[i];
+      if (c >= '0' && c <= '9') {
+        any = true;
+        if (digits == 0 && c == '0' && !dot) continue;
+        if (++n > 15) return false;
+        digits = digits * 10 + static_cast<uint64_t>(c - '0');
+        if (dot) ++decimals;
+      } else if (c == '.' && !dot) {
+        dot = true;
+      } else {
+        return false;
+      }
+    }
+    if (!any || decimals > 22) return false;
+    // Leading zeros after the point ("0.001") count as decimals too.
+    if (dot) {
+      size_t point = t.find('.');
+      int all = static_cast<int>(t.size() - point - 1);
+      decimals = all;
+      if (decimals > 22) return false;
+    }
+    double d = static_cast<double>(digits) / kPow10[decimals];
+    *out = neg ? -d : d;
     return true;
   }
 
   bool ReadString(std::string* out) {
     if (p_ >= s_.size() || s_[p_] != '"') return false;
     ++p_;
+    {
+      // Fast path: no escapes before the closing quote.
+      size_t q = p_;
+      while (q < s_.size() && s_[q] != '"' && s_[q] != '\\') ++q;
+      if (q < s_.size() && s_[q] == '"') {
+        out->assign(s_.data() + p_, q - p_);
+        p_ = q + 1;
+        return true;
+      }
+    }
     while (p_ < s_.size()) {
       char c = s_[p_++];
       if (c == '"') return true;
@@ -174,14 +230,30 @@ class Reader {
       if (p_ >= s_.size()) return false;
       char e = s_[p_++];
       switch (e) {
-        case '"': out->push_back('"'); break;
-        case '\\': out->push_back('\\'); break;
-        case '/': out->push_back('/'); break;
-        case 'b': out->push_back('\b'); break;
-        case 'f': out->push_back('\f'); break;
-        case 'n': out->push_back('\n'); break;
-        case 'r': out->push_back('\r'); break;
-        case 't': out->push_back('\t'); break;
+        case '"':
+          out->push_back('"');
+          break;
+        case '\\':
+          out->push_back('\\');
+          break;
+        case '/':
+          out->push_back('/');
+          break;
+        case 'b':
+          out->push_back('\b');
+          break;
+        case 'f':
+          out->push_back('\f');
+          break;
+        case 'n':
+          out->push_back('\n');
+          break;
+        case 'r':
+          out->push_back('\r');
+          break;
+        case 't':
+          out->push_back('\t');
+          break;
         case 'u': {
           uint32_t cp;
           if (!ReadHex4(&cp)) return false;
@@ -195,7 +267,8 @@ class Reader {
           AppendUtf8(cp, out);
           break;
         }
-        default: return false;
+        default:
+          return false;
       }
     }
     return false;
@@ -213,6 +286,66 @@ std::optional<Value> Parse(std::string_view text, size_t* error_offset) {
   auto v = r.ReadDocument();
   if (!v && error_offset) *error_offset = r.offset();
   return v;
+}
+
+std::optional<std::string_view> FindTopLevelScalar(std::string_view obj, std::string_view key) {
+  size_t p = 0, n = obj.size();
+  auto skip_space = [&] {
+    while (p < n && (obj[p] == ' ' || obj[p] == '\n' || obj[p] == '\r' || obj[p] == '\t')) ++p;
+  };
+  auto skip_string = [&] {  // p at the opening quote; leaves p after the closing one
+    for (++p; p < n; ++p) {
+      if (obj[p] == '\\')
+        ++p;
+      else if (obj[p] == '"')
+        return ++p, true;
+    }
+    return false;
+  };
+  skip_space();
+  if (p >= n || obj[p] != '{') return std::nullopt;
+  ++p;
+  while (true) {
+    skip_space();
+    if (p >= n || obj[p] != '"') return std::nullopt;
+    size_t kb = p + 1;
+    if (!skip_string()) return std::nullopt;
+    std::string_view k = obj.substr(kb, p - 1 - kb);
+    skip_space();
+    if (p >= n || obj[p] != ':') return std::nullopt;
+    ++p;
+    skip_space();
+    if (p >= n) return std::nullopt;
+    size_t vb = p;
+    char c = obj[p];
+    if (c == '"') {
+      if (!skip_string()) return std::nullopt;
+    } else if (c == '{' || c == '[') {
+      int depth = 0;
+      while (p < n) {
+        char d = obj[p];
+        if (d == '"') {
+          if (!skip_string()) return std::nullopt;
+          continue;
+        }
+        if (d == '{' || d == '[') ++depth;
+        if (d == '}' || d == ']') --depth;
+        ++p;
+        if (depth == 0) break;
+      }
+    } else {
+      while (p < n && obj[p] != ',' && obj[p] != '}' && obj[p] != ' ' && obj[p] != '\n' &&
+             obj[p] != '\r' && obj[p] != '\t')
+        ++p;
+    }
+    if (k == key) return obj.substr(vb, p - vb);
+    skip_space();
+    if (p < n && obj[p] == ',') {
+      ++p;
+      continue;
+    }
+    return std::nullopt;
+  }
 }
 
 std::optional<int64_t> MicrosToNanos(const Value& v) {

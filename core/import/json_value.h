@@ -50,6 +50,10 @@ std::optional<Value> Parse(std::string_view text, size_t* error_offset = nullptr
 // nanoseconds are truncated. Falls back to the double for exponent forms.
 std::optional<int64_t> MicrosToNanos(const Value& v);
 
+// The raw text of `key`'s value in the JSON object `obj` (top level only),
+// without building a Value: the tokenizer only needs each event's "ts".
+std::optional<std::string_view> FindTopLevelScalar(std::string_view obj, std::string_view key);
+
 // An integer id that may be written as a number or a string ("123", "0x1f").
 std::optional<int64_t> AsInt(const Value& v);
 

@@ -387,7 +387,8 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
   }
   if (lost) ctx_->storage->stats.Increment(Stat::kFtraceLostEvents);
   if (ftrace_clock != 0 && has_sync) clock_offset = boot_ts - ftrace_ts;
-  if (prev_bundle_end) ctx_->ftrace_parser->OnBundlePreviousEnd(cpu, *prev_bundle_end + clock_offset);
+  if (prev_bundle_end)
+    ctx_->ftrace_parser->OnBundlePreviousEnd(cpu, *prev_bundle_end + clock_offset);
 
   uint32_t queue = sorter_->FtraceQueue(cpu);
   Decoder e(bundle);
@@ -433,65 +434,83 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
 
 void ProtoTokenizer::TokenizeCompactSched(uint32_t cpu, Bytes compact) {
   using CS = FtraceEventBundle_CompactSched;
-  std::vector<uint64_t> sw_ts, wk_ts;
-  std::vector<int64_t> sw_state;
-  std::vector<int32_t> sw_pid, sw_prio, wk_pid, wk_cpu, wk_prio;
-  std::vector<uint32_t> sw_comm, wk_comm, wk_flags;
-  std::vector<StringId> intern;
+  // Scratch columns reused across bundles: a bundle is small and there are
+  // many, so fresh vectors per bundle were a dozen mallocs each.
+  CompactScratch& c = compact_scratch_;
+  c.Clear();
   bool ok = true;
   Decoder d(compact);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
-      case CS::kSwitchTimestampFieldNumber: ok &= AppendVarints(f, &sw_ts); break;
-      case CS::kSwitchPrevStateFieldNumber: ok &= AppendVarints(f, &sw_state); break;
-      case CS::kSwitchNextPidFieldNumber: ok &= AppendVarints(f, &sw_pid); break;
-      case CS::kSwitchNextPrioFieldNumber: ok &= AppendVarints(f, &sw_prio); break;
-      case CS::kInternTableFieldNumber: intern.push_back(ctx_->storage->Intern(f.as_string())); break;
-      case CS::kSwitchNextCommIndexFieldNumber: ok &= AppendVarints(f, &sw_comm); break;
-      case CS::kWakingTimestampFieldNumber: ok &= AppendVarints(f, &wk_ts); break;
-      case CS::kWakingPidFieldNumber: ok &= AppendVarints(f, &wk_pid); break;
-      case CS::kWakingTargetCpuFieldNumber: ok &= AppendVarints(f, &wk_cpu); break;
-      case CS::kWakingPrioFieldNumber: ok &= AppendVarints(f, &wk_prio); break;
-      case CS::kWakingCommIndexFieldNumber: ok &= AppendVarints(f, &wk_comm); break;
-      case CS::kWakingCommonFlagsFieldNumber: ok &= AppendVarints(f, &wk_flags); break;
-      default: break;
+      case CS::kSwitchTimestampFieldNumber:
+        ok &= AppendVarints(f, &c.sw_ts);
+        break;
+      case CS::kSwitchPrevStateFieldNumber:
+        ok &= AppendVarints(f, &c.sw_state);
+        break;
+      case CS::kSwitchNextPidFieldNumber:
+        ok &= AppendVarints(f, &c.sw_pid);
+        break;
+      case CS::kSwitchNextPrioFieldNumber:
+        ok &= AppendVarints(f, &c.sw_prio);
+        break;
+      case CS::kInternTableFieldNumber:
+        c.intern.push_back(ctx_->storage->Intern(f.as_string()));
+        break;
+      case CS::kSwitchNextCommIndexFieldNumber:
+        ok &= AppendVarints(f, &c.sw_comm);
+        break;
+      case CS::kWakingTimestampFieldNumber:
+        ok &= AppendVarints(f, &c.wk_ts);
+        break;
+      case CS::kWakingPidFieldNumber:
+        ok &= AppendVarints(f, &c.wk_pid);
+        break;
+      case CS::kWakingTargetCpuFieldNumber:
+        ok &= AppendVarints(f, &c.wk_cpu);
+        break;
+      case CS::kWakingPrioFieldNumber:
+        ok &= AppendVarints(f, &c.wk_prio);
+        break;
+      case CS::kWakingCommIndexFieldNumber:
+        ok &= AppendVarints(f, &c.wk_comm);
+        break;
+      case CS::kWakingCommonFlagsFieldNumber:
+        ok &= AppendVarints(f, &c.wk_flags);
+        break;
+      default:
+        break;
     }
   }
-  size_t ns = sw_ts.size(), nw = wk_ts.size();
-  if (!ok || d.error() || sw_state.size() != ns || sw_pid.size() != ns || sw_prio.size() != ns ||
-      sw_comm.size() != ns || wk_pid.size() != nw || wk_cpu.size() != nw ||
-      wk_prio.size() != nw || wk_comm.size() != nw || (!wk_flags.empty() && wk_flags.size() != nw)) {
+  size_t ns = c.sw_ts.size(), nw = c.wk_ts.size();
+  if (!ok || d.error() || c.sw_state.size() != ns || c.sw_pid.size() != ns ||
+      c.sw_prio.size() != ns || c.sw_comm.size() != ns || c.wk_pid.size() != nw ||
+      c.wk_cpu.size() != nw || c.wk_prio.size() != nw || c.wk_comm.size() != nw ||
+      (!c.wk_flags.empty() && c.wk_flags.size() != nw)) {
     ctx_->storage->stats.Increment(Stat::kCompactSchedParseErrors);
     return;
   }
+  const std::vector<StringId>& intern = c.intern;
   uint32_t queue = sorter_->FtraceQueue(cpu, Sorter::kCompactSwitches);
   int64_t ts = 0;
   for (size_t i = 0; i < ns; ++i) {
-    ts += static_cast<int64_t>(sw_ts[i]);
-    StringId comm = sw_comm[i] < intern.size() ? intern[sw_comm[i]] : kNullStringId;
-    compact_switch_.push_back({sw_state[i], sw_pid[i], sw_prio[i], comm});
-    SortEntry se{};
-    se.ts = ts;
-    se.aux = static_cast<uint32_t>(compact_switch_.size() - 1);
-    se.cpu = static_cast<uint16_t>(cpu);
-    se.kind = SortKind::kCompactSwitch;
-    sorter_->Push(queue, se);
+    ts += static_cast<int64_t>(c.sw_ts[i]);
+    StringId comm = c.sw_comm[i] < intern.size() ? intern[c.sw_comm[i]] : kNullStringId;
+    CompactSwitchRecord r{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm};
+    r.ts = ts;
+    sorter_->PushCompactSwitch(queue, r);
   }
   if (ts > latest_ts_) latest_ts_ = ts;
   queue = sorter_->FtraceQueue(cpu, Sorter::kCompactWakings);
   ts = 0;
+  bool has_flags = !c.wk_flags.empty();
   for (size_t i = 0; i < nw; ++i) {
-    ts += static_cast<int64_t>(wk_ts[i]);
-    StringId comm = wk_comm[i] < intern.size() ? intern[wk_comm[i]] : kNullStringId;
-    bool has_flags = !wk_flags.empty();
-    compact_waking_.push_back(
-        {wk_pid[i], wk_cpu[i], wk_prio[i], comm, has_flags ? wk_flags[i] : 0, has_flags});
-    SortEntry se{};
-    se.ts = ts;
-    se.aux = static_cast<uint32_t>(compact_waking_.size() - 1);
-    se.cpu = static_cast<uint16_t>(cpu);
-    se.kind = SortKind::kCompactWaking;
-    sorter_->Push(queue, se);
+    ts += static_cast<int64_t>(c.wk_ts[i]);
+    StringId comm = c.wk_comm[i] < intern.size() ? intern[c.wk_comm[i]] : kNullStringId;
+    CompactWakingRecord r{
+        c.wk_pid[i], c.wk_cpu[i], c.wk_prio[i], comm, has_flags ? c.wk_flags[i] : 0, has_flags};
+    r.ts = ts;
+    sorter_->PushCompactWaking(queue, r);
   }
   if (ts > latest_ts_) latest_ts_ = ts;
 }

@@ -27,15 +27,15 @@ class TrackEventTokenizer;
 
 // One TracePacket's top-level fields, decoded once by the tokenizer.
 struct PacketView {
-  proto::Bytes packet;          // the whole serialized TracePacket
-  uint32_t data_field = 0;      // field number of the payload (0 = none)
-  proto::Bytes payload;         // its bytes (LEN payloads)
+  proto::Bytes packet;      // the whole serialized TracePacket
+  uint32_t data_field = 0;  // field number of the payload (0 = none)
+  proto::Bytes payload;     // its bytes (LEN payloads)
   bool has_timestamp = false;
   uint64_t timestamp = 0;
-  uint32_t clock_id = 0;        // 0 = unset
+  uint32_t clock_id = 0;  // 0 = unset
   uint32_t sequence_id = 0;
-  uint32_t generation = 0;      // index of the SequenceGeneration
-  uint64_t file_offset = 0;     // where the packet starts in the (decompressed) stream
+  uint32_t generation = 0;   // index of the SequenceGeneration
+  uint64_t file_offset = 0;  // where the packet starts in the (decompressed) stream
 };
 
 class ProtoTokenizer : public ChunkedTokenizer {
@@ -54,8 +54,6 @@ class ProtoTokenizer : public ChunkedTokenizer {
   const SequenceGeneration& generation(uint32_t index) const { return generations_[index]; }
   // For module tokenizers that keep per-sequence state (TrackEvent).
   SequenceGeneration& mutable_generation(uint32_t index) { return generations_[index]; }
-  const CompactSwitchRecord& compact_switch(uint32_t i) const { return compact_switch_[i]; }
-  const CompactWakingRecord& compact_waking(uint32_t i) const { return compact_waking_[i]; }
 
   // For module tokenizers: push a parsed packet at trace time `ts`.
   void PushPacket(const PacketView& p, int64_t ts);
@@ -88,8 +86,19 @@ class ProtoTokenizer : public ChunkedTokenizer {
   std::vector<std::unique_ptr<TraceBlob>> blobs_;
   std::deque<SequenceGeneration> generations_;
   std::unordered_map<uint32_t, SequenceState> sequences_;
-  std::vector<CompactSwitchRecord> compact_switch_;
-  std::vector<CompactWakingRecord> compact_waking_;
+  struct CompactScratch {
+    std::vector<uint64_t> sw_ts, wk_ts;
+    std::vector<int64_t> sw_state;
+    std::vector<int32_t> sw_pid, sw_prio, wk_pid, wk_cpu, wk_prio;
+    std::vector<uint32_t> sw_comm, wk_comm, wk_flags;
+    std::vector<StringId> intern;
+    void Clear() {
+      sw_ts.clear(), wk_ts.clear(), sw_state.clear(), sw_pid.clear(), sw_prio.clear();
+      wk_pid.clear(), wk_cpu.clear(), wk_prio.clear(), sw_comm.clear(), wk_comm.clear();
+      wk_flags.clear(), intern.clear();
+    }
+  };
+  CompactScratch compact_scratch_;
   int64_t latest_ts_ = 0;
   uint64_t packets_ = 0;
   size_t retained_bytes_ = 0;

@@ -2,21 +2,25 @@
 // order before parsing. Each source is its own queue (already in order in a
 // well-formed trace), and the queues are merged with a heap: O(n log k)
 // instead of sorting everything. Entries are 32-byte references into the
-// retained file chunks, never copies of the events.
+// retained file chunks, never copies of the events. compact_sched events are
+// the exception: they are decoded by the tokenizer anyway, so their records
+// (with ts and push order inside) are the queue elements themselves, which
+// halves the staging memory per compact event and saves one indirection.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
-#include <deque>
-#include <queue>
+#include <cstdint>
+#include <memory>
 #include <vector>
+
+#include "core/import/compact_sched.h"
 
 namespace fathom {
 
 enum class SortKind : uint8_t {
   kFtraceEvent,    // data/size: FtraceEvent; cpu; aux: sequence generation index
-  kCompactSwitch,  // aux: index into the compact switch records; cpu
-  kCompactWaking,  // aux: index into the compact waking records; cpu
+  kCompactSwitch,  // data: the CompactSwitchRecord (CompactSwitchOf); cpu
+  kCompactWaking,  // data: the CompactWakingRecord (CompactWakingOf); cpu
   kTracePacket,    // data/size: TracePacket; aux: sequence generation index
   kJsonEvent,      // data/size: one Chrome JSON event object
 };
@@ -36,6 +40,81 @@ struct SortEntry {
 };
 static_assert(sizeof(SortEntry) == 32);
 
+// The record behind a kCompactSwitch / kCompactWaking entry; valid only
+// while the sink runs.
+inline const CompactSwitchRecord& CompactSwitchOf(const SortEntry& e) {
+  return *reinterpret_cast<const CompactSwitchRecord*>(e.data);
+}
+inline const CompactWakingRecord& CompactWakingOf(const SortEntry& e) {
+  return *reinterpret_cast<const CompactWakingRecord*>(e.data);
+}
+
+// FIFO in 64 KiB blocks: one allocation per ~2000 entries instead of per 16
+// (std::deque), no reallocation copies while pushing, and each block is
+// freed as soon as the merge has consumed it.
+template <typename T>
+class ChunkedFifo {
+ public:
+  static constexpr size_t kBlock = (64 * 1024) / sizeof(T);
+  void push_back(const T& v) {
+    if (tail_ == kBlock || blocks_.empty()) {
+      blocks_.emplace_back(new T[kBlock]);
+      tail_ = 0;
+    }
+    blocks_.back()[tail_++] = v;
+    ++size_;
+  }
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  T& front() { return blocks_[head_block_][head_]; }
+  const T& back() const { return blocks_.back()[tail_ - 1]; }
+  void pop_front() {
+    --size_;
+    if (++head_ == kBlock) {
+      blocks_[head_block_++].reset();
+      head_ = 0;
+    }
+    if (size_ == 0) clear();
+  }
+  void clear() {
+    blocks_.clear();
+    head_block_ = head_ = tail_ = size_ = 0;
+  }
+  T& at(size_t i) {
+    size_t k = head_ + i;
+    return blocks_[head_block_ + k / kBlock][k % kBlock];
+  }
+  // Inserts `v` after the last element whose ts is <= v.ts, looking back at
+  // most `limit` elements; false (nothing inserted) when that is not enough.
+  // Small disorder (an event a little behind the previous bundle's last one)
+  // is common in real traces and would otherwise force a sort of the queue.
+  bool InsertSorted(const T& v, size_t limit) {
+    size_t n = size_, j = n;
+    while (j > 0 && n - j < limit && at(j - 1).ts > v.ts) --j;
+    if (j > 0 && at(j - 1).ts > v.ts) return false;
+    push_back(v);
+    for (size_t i = n; i > j; --i) at(i) = at(i - 1);
+    at(j) = v;
+    return true;
+  }
+  // Stable sort by `less` (rare: only queues that arrived out of order).
+  template <typename Less>
+  void StableSort(Less less) {
+    std::vector<T> all;
+    all.reserve(size_);
+    while (!empty()) {
+      all.push_back(front());
+      pop_front();
+    }
+    std::stable_sort(all.begin(), all.end(), less);
+    for (const T& v : all) push_back(v);
+  }
+
+ private:
+  std::vector<std::unique_ptr<T[]>> blocks_;
+  size_t head_block_ = 0, head_ = 0, tail_ = 0, size_ = 0;
+};
+
 class Sorter {
  public:
   // Queue ids: per ftrace CPU one for full events, one for compact switches
@@ -48,11 +127,49 @@ class Sorter {
   void Push(uint32_t queue, SortEntry e) {
     e.order = next_order_++;
     auto& q = queues_[queue];
-    if (!q.entries.empty() && e.ts < q.entries.back().ts) q.out_of_order = true;
-    q.entries.push_back(e);
+    if (!q.entries.empty() && e.ts < q.entries.back().ts) {
+      if (!q.entries.InsertSorted(e, kInsertLimit)) {
+        q.out_of_order = true;
+        q.entries.push_back(e);
+      }
+    } else {
+      q.entries.push_back(e);
+    }
     ++size_;
     ++kind_counts_[static_cast<size_t>(e.kind)];
   }
+  // compact_sched records go to `queue` = FtraceQueue(cpu, kCompactSwitches /
+  // kCompactWakings); r.ts must be set.
+  void PushCompactSwitch(uint32_t queue, CompactSwitchRecord r) {
+    r.order = next_order_++;
+    auto& q = queues_[queue];
+    if (!q.switches.empty() && r.ts < q.switches.back().ts) {
+      if (!q.switches.InsertSorted(r, kInsertLimit)) {
+        q.out_of_order = true;
+        q.switches.push_back(r);
+      }
+    } else {
+      q.switches.push_back(r);
+    }
+    ++size_;
+    ++kind_counts_[static_cast<size_t>(SortKind::kCompactSwitch)];
+  }
+  void PushCompactWaking(uint32_t queue, CompactWakingRecord r) {
+    r.order = next_order_++;
+    auto& q = queues_[queue];
+    if (!q.wakings.empty() && r.ts < q.wakings.back().ts) {
+      if (!q.wakings.InsertSorted(r, kInsertLimit)) {
+        q.out_of_order = true;
+        q.wakings.push_back(r);
+      }
+    } else {
+      q.wakings.push_back(r);
+    }
+    ++size_;
+    ++kind_counts_[static_cast<size_t>(SortKind::kCompactWaking)];
+  }
+  // How far back Push looks to place a late entry before sorting the queue.
+  static constexpr size_t kInsertLimit = 256;
   // Entries pushed per kind (lets the parsers size their tables up front).
   size_t count(SortKind k) const { return kind_counts_[static_cast<size_t>(k)]; }
 
@@ -65,16 +182,42 @@ class Sorter {
   size_t DrainSorted(Sink&& sink);
 
  private:
-  // A deque grows in fixed blocks: no reallocation copies (and no moment with
-  // two copies) while pushing, and blocks are freed as the merge consumes them.
+  // A queue holds one of the three element types (by how it was created).
   struct Queue {
-    std::deque<SortEntry> entries;
+    ChunkedFifo<SortEntry> entries;
+    ChunkedFifo<CompactSwitchRecord> switches;
+    ChunkedFifo<CompactWakingRecord> wakings;
+    uint16_t cpu = 0;
     bool out_of_order = false;
   };
   uint32_t NewQueue();
 
+  // Emits the front run of `fifo` while it stays before (next_ts, next_order);
+  // returns whether the queue still has entries.
+  template <typename T, typename MakeEntry, typename Sink>
+  static bool EmitRun(ChunkedFifo<T>& fifo, const int64_t* next_ts, uint32_t next_order,
+                      MakeEntry make, Sink& sink) {
+    do {
+      T& v = fifo.front();
+      // The event bytes were tokenized long ago and are out of cache: ask
+      // for this queue's next one now, it is needed a few events later.
+      if (fifo.size() > 1) Prefetch(fifo.at(1));
+      sink(make(v));
+      fifo.pop_front();
+      if (fifo.empty()) return false;
+    } while (!next_ts || fifo.front().ts < *next_ts ||
+             (fifo.front().ts == *next_ts && OrderOf(fifo.front()) < next_order));
+    return true;
+  }
+  static void Prefetch(const SortEntry& e) { __builtin_prefetch(e.data); }
+  template <typename T>
+  static void Prefetch(const T&) {}
+  static uint32_t OrderOf(const SortEntry& e) { return e.order; }
+  static uint32_t OrderOf(const CompactSwitchRecord& r) { return r.order; }
+  static uint32_t OrderOf(const CompactWakingRecord& r) { return r.order; }
+
   std::vector<Queue> queues_;
-  std::vector<uint32_t> cpu_queues_;  // cpu -> queue + 1
+  std::vector<uint32_t> cpu_queues_;                       // cpu -> queue + 1
   std::vector<std::pair<uint32_t, uint32_t>> seq_queues_;  // (seq id, queue), small
   uint32_t next_order_ = 0;
   size_t size_ = 0;
@@ -83,46 +226,111 @@ class Sorter {
 
 template <typename Sink>
 size_t Sorter::DrainSorted(Sink&& sink) {
-  auto less = [](const SortEntry& a, const SortEntry& b) {
+  auto less = [](const auto& a, const auto& b) {
     return a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
   };
   size_t resorted = 0;
   for (auto& q : queues_) {
     if (q.out_of_order) {
-      std::stable_sort(q.entries.begin(), q.entries.end(), less);
+      q.entries.StableSort(less);
+      q.switches.StableSort(less);
+      q.wakings.StableSort(less);
       ++resorted;
     }
   }
-  // k-way merge.
+  // k-way merge over a binary min-heap of queue heads. After a queue's run
+  // the root is replaced in place and sifted down once (not a pop plus a
+  // push); the run bound is the smaller of the root's two children.
   struct Head {
     int64_t ts;
     uint32_t order;
     uint32_t queue;
   };
-  auto greater = [](const Head& a, const Head& b) {
-    return a.ts != b.ts ? a.ts > b.ts : a.order > b.order;
+  auto before = [](const Head& a, const Head& b) {
+    return a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
   };
-  std::priority_queue<Head, std::vector<Head>, decltype(greater)> heap(greater);
-  for (uint32_t i = 0; i < queues_.size(); ++i)
-    if (!queues_[i].entries.empty())
-      heap.push({queues_[i].entries[0].ts, queues_[i].entries[0].order, i});
-  while (!heap.empty()) {
-    Head h = heap.top();
-    heap.pop();
-    auto& entries = queues_[h.queue].entries;
-    // Emit the run of this queue that stays before the next queue's head.
-    const Head* next = heap.empty() ? nullptr : &heap.top();
-    do {
-      sink(entries.front());
-      entries.pop_front();
-    } while (!entries.empty() &&
-             (!next || entries.front().ts < next->ts ||
-              (entries.front().ts == next->ts && entries.front().order < next->order)));
-    if (!entries.empty()) {
-      heap.push({entries.front().ts, entries.front().order, h.queue});
+  auto head_of = [&](uint32_t i, Head* h) {
+    Queue& q = queues_[i];
+    if (!q.entries.empty()) {
+      *h = {q.entries.front().ts, q.entries.front().order, i};
+    } else if (!q.switches.empty()) {
+      *h = {q.switches.front().ts, q.switches.front().order, i};
+    } else if (!q.wakings.empty()) {
+      *h = {q.wakings.front().ts, q.wakings.front().order, i};
     } else {
-      std::deque<SortEntry>().swap(entries);
+      return false;
     }
+    return true;
+  };
+  std::vector<Head> heap;
+  for (uint32_t i = 0; i < queues_.size(); ++i) {
+    Head h;
+    if (head_of(i, &h)) heap.push_back(h);
+  }
+  auto sift_down = [&](size_t i) {
+    size_t n = heap.size();
+    Head v = heap[i];
+    for (;;) {
+      size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && before(heap[c + 1], heap[c])) ++c;
+      if (!before(heap[c], v)) break;
+      heap[i] = heap[c];
+      i = c;
+    }
+    heap[i] = v;
+  };
+  for (size_t i = heap.size() / 2; i-- > 0;) sift_down(i);
+  while (!heap.empty()) {
+    Queue& q = queues_[heap[0].queue];
+    // Emit the run of this queue that stays before the next queue's head.
+    const Head* next = nullptr;
+    if (heap.size() > 1) next = &heap[1];
+    if (heap.size() > 2 && before(heap[2], heap[1])) next = &heap[2];
+    const int64_t* next_ts = next ? &next->ts : nullptr;
+    uint32_t next_order = next ? next->order : 0;
+    bool more;
+    if (!q.entries.empty()) {
+      more = EmitRun(
+          q.entries, next_ts, next_order, [](const SortEntry& e) -> const SortEntry& { return e; },
+          sink);
+    } else if (!q.switches.empty()) {
+      uint16_t cpu = q.cpu;
+      more = EmitRun(
+          q.switches, next_ts, next_order,
+          [cpu](const CompactSwitchRecord& r) {
+            return SortEntry{r.ts,
+                             reinterpret_cast<const uint8_t*>(&r),
+                             0,
+                             0,
+                             r.order,
+                             cpu,
+                             SortKind::kCompactSwitch};
+          },
+          sink);
+    } else {
+      uint16_t cpu = q.cpu;
+      more = EmitRun(
+          q.wakings, next_ts, next_order,
+          [cpu](const CompactWakingRecord& r) {
+            return SortEntry{r.ts,
+                             reinterpret_cast<const uint8_t*>(&r),
+                             0,
+                             0,
+                             r.order,
+                             cpu,
+                             SortKind::kCompactWaking};
+          },
+          sink);
+    }
+    if (more) {
+      head_of(heap[0].queue, &heap[0]);
+    } else {
+      heap[0] = heap.back();
+      heap.pop_back();
+      if (heap.empty()) break;
+    }
+    sift_down(0);
   }
   queues_.clear();
   cpu_queues_.clear();

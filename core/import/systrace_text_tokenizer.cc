@@ -2,7 +2,11 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 
+#include "core/import/args_tracker.h"
+#include "core/import/process_tracker.h"
+#include "core/import/proto_decoder.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
 
 namespace fathom {
@@ -48,7 +52,40 @@ std::string_view Arg(std::string_view args, std::string_view key) {
   return {};
 }
 
-int64_t ToInt(std::string_view s) { return strtoll(std::string(s).c_str(), nullptr, 10); }
+// Leading decimal integer of `s` (0 when there is none), like strtoll
+// without copying the text.
+int64_t ToInt(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  bool neg = i < s.size() && s[i] == '-';
+  if (neg || (i < s.size() && s[i] == '+')) ++i;
+  uint64_t v = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i)
+    v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+  return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+}
+
+void PutVarint(std::string* o, uint64_t v) {
+  while (v >= 0x80) {
+    o->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  o->push_back(static_cast<char>(v));
+}
+void PutTag(std::string* o, uint32_t field, uint32_t wire_type) {
+  PutVarint(o, (static_cast<uint64_t>(field) << 3) | wire_type);
+}
+// int32/int64/uint32 fields: negative values as 10-byte two's complement,
+// as protobuf writes them.
+void PutInt(std::string* o, uint32_t field, int64_t v) {
+  PutTag(o, field, 0);
+  PutVarint(o, static_cast<uint64_t>(v));
+}
+void PutStr(std::string* o, uint32_t field, std::string_view v) {
+  PutTag(o, field, 2);
+  PutVarint(o, v.size());
+  o->append(v);
+}
 
 // Text task state ("S", "R+", "D|K") -> the pre-4.8 kernel bit layout the
 // ftrace parser assumes when the kernel version is unknown.
@@ -56,20 +93,47 @@ int64_t PrevStateBits(std::string_view s) {
   int64_t bits = 0;
   for (char c : s) {
     switch (c) {
-      case 'S': bits |= 0x1; break;
-      case 'D': bits |= 0x2; break;
-      case 'T': bits |= 0x4; break;
-      case 't': bits |= 0x8; break;
-      case 'X': bits |= 0x10; break;
-      case 'Z': bits |= 0x20; break;
-      case 'x': bits |= 0x40; break;
-      case 'K': bits |= 0x80; break;
-      case 'W': bits |= 0x100; break;
-      case 'P': bits |= 0x200; break;
-      case 'N': bits |= 0x400; break;
-      case 'I': bits |= 0x402; break;
-      case '+': bits |= 0x800; break;
-      default: break;  // 'R', '|'
+      case 'S':
+        bits |= 0x1;
+        break;
+      case 'D':
+        bits |= 0x2;
+        break;
+      case 'T':
+        bits |= 0x4;
+        break;
+      case 't':
+        bits |= 0x8;
+        break;
+      case 'X':
+        bits |= 0x10;
+        break;
+      case 'Z':
+        bits |= 0x20;
+        break;
+      case 'x':
+        bits |= 0x40;
+        break;
+      case 'K':
+        bits |= 0x80;
+        break;
+      case 'W':
+        bits |= 0x100;
+        break;
+      case 'P':
+        bits |= 0x200;
+        break;
+      case 'N':
+        bits |= 0x400;
+        break;
+      case 'I':
+        bits |= 0x402;
+        break;
+      case '+':
+        bits |= 0x800;
+        break;
+      default:
+        break;  // 'R', '|'
     }
   }
   return bits;
@@ -77,8 +141,9 @@ int64_t PrevStateBits(std::string_view s) {
 
 }  // namespace
 
-bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t* cpu,
-                               int64_t* ts) {
+bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t* cpu, int64_t* ts,
+                               bool* generic) {
+  if (generic) *generic = false;
   line = Trim(line);
   if (line.empty() || line[0] == '#') return false;
   // "<comm>-<tid> [(<tgid>)] [<cpu>] [<flags>] <sec>.<usec>: <event>: <args>"
@@ -118,69 +183,189 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
   std::string_view name = Trim(rest.substr(0, name_end));
   std::string_view args = name_end == std::string_view::npos ? "" : Trim(rest.substr(name_end + 1));
 
-  pb::FtraceEvent ev;
-  ev.set_timestamp(static_cast<uint64_t>(*ts));
-  ev.set_pid(static_cast<uint32_t>(tid));
+  // Encoded by hand (field numbers from the generated classes): building
+  // protobuf objects per line cost more than the rest of the import.
+  using FE = pb::FtraceEvent;
+  out->clear();
+  PutInt(out, FE::kTimestampFieldNumber, *ts);
+  PutInt(out, FE::kPidFieldNumber, static_cast<uint32_t>(tid));
+  thread_local std::string sub;
+  sub.clear();
+  uint32_t event_field;
   if (name == "sched_switch") {
-    auto* e = ev.mutable_sched_switch();
-    e->set_prev_comm(std::string(Arg(args, "prev_comm")));
-    e->set_prev_pid(static_cast<int32_t>(ToInt(Arg(args, "prev_pid"))));
-    e->set_prev_prio(static_cast<int32_t>(ToInt(Arg(args, "prev_prio"))));
-    e->set_prev_state(PrevStateBits(Arg(args, "prev_state")));
-    e->set_next_comm(std::string(Arg(args, "next_comm")));
-    e->set_next_pid(static_cast<int32_t>(ToInt(Arg(args, "next_pid"))));
-    e->set_next_prio(static_cast<int32_t>(ToInt(Arg(args, "next_prio"))));
+    using E = pb::SchedSwitchFtraceEvent;
+    event_field = FE::kSchedSwitchFieldNumber;
+    PutStr(&sub, E::kPrevCommFieldNumber, Arg(args, "prev_comm"));
+    PutInt(&sub, E::kPrevPidFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "prev_pid"))));
+    PutInt(&sub, E::kPrevPrioFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "prev_prio"))));
+    PutInt(&sub, E::kPrevStateFieldNumber, PrevStateBits(Arg(args, "prev_state")));
+    PutStr(&sub, E::kNextCommFieldNumber, Arg(args, "next_comm"));
+    PutInt(&sub, E::kNextPidFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "next_pid"))));
+    PutInt(&sub, E::kNextPrioFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "next_prio"))));
   } else if (name == "sched_wakeup" || name == "sched_waking" || name == "sched_wakeup_new") {
-    std::string comm(Arg(args, "comm"));
-    int32_t pid = static_cast<int32_t>(ToInt(Arg(args, "pid")));
-    int32_t prio = static_cast<int32_t>(ToInt(Arg(args, "prio")));
-    int32_t target = static_cast<int32_t>(ToInt(Arg(args, "target_cpu")));
-    if (name == "sched_wakeup") {
-      auto* e = ev.mutable_sched_wakeup();
-      e->set_comm(comm), e->set_pid(pid), e->set_prio(prio), e->set_target_cpu(target);
-    } else if (name == "sched_waking") {
-      auto* e = ev.mutable_sched_waking();
-      e->set_comm(comm), e->set_pid(pid), e->set_prio(prio), e->set_target_cpu(target);
-    } else {
-      auto* e = ev.mutable_sched_wakeup_new();
-      e->set_comm(comm), e->set_pid(pid), e->set_prio(prio), e->set_target_cpu(target);
-    }
+    // The three messages share field numbers 1..5 (comm, pid, prio, success, target_cpu).
+    using E = pb::SchedWakeupFtraceEvent;
+    static_assert(E::kTargetCpuFieldNumber == pb::SchedWakingFtraceEvent::kTargetCpuFieldNumber &&
+                  E::kTargetCpuFieldNumber ==
+                      pb::SchedWakeupNewFtraceEvent::kTargetCpuFieldNumber &&
+                  E::kCommFieldNumber == pb::SchedWakingFtraceEvent::kCommFieldNumber &&
+                  E::kPrioFieldNumber == pb::SchedWakingFtraceEvent::kPrioFieldNumber &&
+                  E::kPidFieldNumber == pb::SchedWakingFtraceEvent::kPidFieldNumber);
+    event_field = name == "sched_wakeup"   ? FE::kSchedWakeupFieldNumber
+                  : name == "sched_waking" ? FE::kSchedWakingFieldNumber
+                                           : FE::kSchedWakeupNewFieldNumber;
+    PutStr(&sub, E::kCommFieldNumber, Arg(args, "comm"));
+    PutInt(&sub, E::kPidFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "pid"))));
+    PutInt(&sub, E::kPrioFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "prio"))));
+    PutInt(&sub, E::kTargetCpuFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "target_cpu"))));
   } else if (name == "cpu_frequency") {
-    auto* e = ev.mutable_cpu_frequency();
-    e->set_state(static_cast<uint32_t>(ToInt(Arg(args, "state"))));
-    e->set_cpu_id(static_cast<uint32_t>(ToInt(Arg(args, "cpu_id"))));
+    event_field = FE::kCpuFrequencyFieldNumber;
+    PutInt(&sub, pb::CpuFrequencyFtraceEvent::kStateFieldNumber,
+           static_cast<uint32_t>(ToInt(Arg(args, "state"))));
+    PutInt(&sub, pb::CpuFrequencyFtraceEvent::kCpuIdFieldNumber,
+           static_cast<uint32_t>(ToInt(Arg(args, "cpu_id"))));
   } else if (name == "cpu_idle") {
-    auto* e = ev.mutable_cpu_idle();
-    e->set_state(static_cast<uint32_t>(strtoul(std::string(Arg(args, "state")).c_str(), nullptr, 10)));
-    e->set_cpu_id(static_cast<uint32_t>(ToInt(Arg(args, "cpu_id"))));
+    event_field = FE::kCpuIdleFieldNumber;
+    PutInt(&sub, pb::CpuIdleFtraceEvent::kStateFieldNumber,
+           static_cast<uint32_t>(ToInt(Arg(args, "state"))));
+    PutInt(&sub, pb::CpuIdleFtraceEvent::kCpuIdFieldNumber,
+           static_cast<uint32_t>(ToInt(Arg(args, "cpu_id"))));
   } else if (name == "tracing_mark_write" || name == "print" || name == "0") {
     // atrace markers: "B|pid|name", "E", "C|pid|name|value", ...
-    ev.mutable_print()->set_buf(std::string(args) + "\n");
+    event_field = FE::kPrintFieldNumber;
+    PutTag(&sub, pb::PrintFtraceEvent::kBufFieldNumber, 2);
+    PutVarint(&sub, args.size() + 1);
+    sub.append(args);
+    sub.push_back('\n');
   } else {
-    return false;
+    // Any other event: kept for the raw table as a GenericFtraceEvent with
+    // its args parsed from the text (see WriteGenericTextEvent).
+    if (name.empty()) return false;
+    if (generic) *generic = true;
+    using G = pb::GenericFtraceEvent;
+    event_field = FE::kGenericFieldNumber;
+    PutStr(&sub, G::kEventNameFieldNumber, name);
+    thread_local std::string field;
+    for (const auto& [key, value] : ParseTextArgs(args)) {
+      field.clear();
+      PutStr(&field, G::Field::kNameFieldNumber, key);
+      int64_t i;
+      if (ParseWholeInt(value, &i))
+        PutInt(&field, G::Field::kIntValueFieldNumber, i);
+      else
+        PutStr(&field, G::Field::kStrValueFieldNumber, value);
+      PutStr(&sub, G::kFieldFieldNumber, field);
+    }
   }
-  return ev.SerializeToString(out);
+  PutStr(out, event_field, sub);
+  return true;
+}
+
+std::vector<std::pair<std::string_view, std::string_view>> ParseTextArgs(std::string_view args) {
+  // Keys start a word and end at '='; a value runs up to the space before the
+  // next key, so values with spaces (comm="Binder:123 2") stay whole. Words
+  // before the first key (e.g. "vec=1 [action=TIMER]" has none) are skipped.
+  std::vector<std::pair<size_t, size_t>> keys;  // (key begin, '=' position)
+  size_t i = 0;
+  while (i < args.size()) {
+    while (i < args.size() && args[i] == ' ') ++i;
+    size_t word = i;
+    while (i < args.size() && args[i] != ' ' && args[i] != '=') ++i;
+    if (i < args.size() && args[i] == '=' && i > word) keys.push_back({word, i});
+    while (i < args.size() && args[i] != ' ') ++i;
+  }
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    size_t vbeg = keys[k].second + 1;
+    size_t vend = k + 1 < keys.size() ? keys[k + 1].first : args.size();
+    std::string_view v = Trim(args.substr(vbeg, vend - vbeg));
+    out.emplace_back(args.substr(keys[k].first, keys[k].second - keys[k].first), v);
+  }
+  return out;
+}
+
+bool ParseWholeInt(std::string_view s, int64_t* out) {
+  if (s.empty() || s.size() > 20) return false;
+  size_t i = s[0] == '-' ? 1 : 0;
+  if (i == s.size()) return false;
+  bool hex = s.size() > i + 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+  size_t j = hex ? i + 2 : i;
+  for (; j < s.size(); ++j)
+    if (!(hex ? isxdigit(static_cast<unsigned char>(s[j]))
+              : isdigit(static_cast<unsigned char>(s[j]))))
+      return false;
+  std::string copy(s);
+  *out = static_cast<int64_t>(strtoull(copy.c_str() + (i ? 1 : 0), nullptr, hex ? 16 : 10));
+  if (i) *out = -*out;
+  return true;
+}
+
+void WriteGenericTextEvent(TraceContext* ctx, int64_t ts, uint32_t cpu, const uint8_t* data,
+                           size_t size) {
+  using G = pb::GenericFtraceEvent;
+  TraceStorage* s = ctx->storage.get();
+  uint32_t pid = 0;
+  proto::Bytes generic{};
+  proto::Decoder d(proto::Bytes{data, size});
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == pb::FtraceEvent::kPidFieldNumber) pid = f.as_uint32();
+    if (f.id == pb::FtraceEvent::kGenericFieldNumber) generic = f.bytes;
+  }
+  if (d.error() || !generic.data) {
+    s->stats.Increment(Stat::kFtraceParseErrors);
+    return;
+  }
+  s->UpdateBounds(ts);
+  uint32_t utid = ctx->process_tracker->GetOrCreateThread(pid);
+  auto b = ctx->args_tracker->NewSet();
+  StringId name = kNullStringId;
+  proto::Decoder g(generic);
+  for (proto::Field f = g.Next(); f.valid(); f = g.Next()) {
+    if (f.id == G::kEventNameFieldNumber) {
+      name = s->Intern(f.as_string());
+    } else if (f.id == G::kFieldFieldNumber) {
+      std::string_view key;
+      proto::Decoder fd(f.bytes);
+      for (proto::Field v = fd.Next(); v.valid(); v = fd.Next()) {
+        if (v.id == G::Field::kNameFieldNumber)
+          key = v.as_string();
+        else if (v.id == G::Field::kIntValueFieldNumber)
+          b.AddInt(key, v.as_int64());
+        else if (v.id == G::Field::kStrValueFieldNumber)
+          b.AddString(key, v.as_string());
+      }
+    }
+  }
+  s->ftrace_event.Insert(ts, name, cpu, utid, b.Commit(), std::nullopt);
 }
 
 SystraceTextTokenizer::SystraceTextTokenizer(TraceContext* ctx, Sorter* sorter)
     : ctx_(ctx), sorter_(sorter) {}
 
 void SystraceTextTokenizer::TokenizeLine(std::string_view line) {
-  // Catapult files keep the text in a JavaScript string: lines end in "\n\".
+  // Catapult files keep the text in a JavaScript string: lines end in "\\n\\".
   if (line.size() >= 3 && line.substr(line.size() - 3) == "\\n\\") line.remove_suffix(3);
-  std::string bytes;
   uint32_t cpu = 0;
   int64_t ts = 0;
-  if (!SystraceLineToFtraceEvent(line, &bytes, &cpu, &ts)) return;
-  encoded_.push_back(std::move(bytes));
-  const std::string& stored = encoded_.back();
-  retained_bytes_ += stored.size();
+  bool generic = false;
+  if (!SystraceLineToFtraceEvent(line, &scratch_, &cpu, &ts, &generic)) return;
+  // Events live in large arena blocks: one allocation per ~4 MB, not per event.
+  if (arena_.empty() || arena_used_ + scratch_.size() > kArenaBlock) {
+    size_t n = scratch_.size() > kArenaBlock ? scratch_.size() : kArenaBlock;
+    arena_.emplace_back(new uint8_t[n]);
+    arena_used_ = 0;
+    retained_bytes_ += n;
+  }
+  uint8_t* stored = arena_.back().get() + arena_used_;
+  memcpy(stored, scratch_.data(), scratch_.size());
+  arena_used_ += scratch_.size();
   SortEntry e{};
   e.ts = ts;
-  e.data = reinterpret_cast<const uint8_t*>(stored.data());
-  e.size = static_cast<uint32_t>(stored.size());
+  e.data = stored;
+  e.size = static_cast<uint32_t>(scratch_.size());
   e.cpu = static_cast<uint16_t>(cpu);
   e.kind = SortKind::kFtraceEvent;
+  e.aux = generic ? kGenericTextEventAux : kTextEventAux;
   sorter_->Push(sorter_->FtraceQueue(cpu), e);
   ++events_;
 }

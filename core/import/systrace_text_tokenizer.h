@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/import/chunked_tokenizer.h"
@@ -32,7 +33,11 @@ class SystraceTextTokenizer : public ChunkedTokenizer {
 
   TraceContext* ctx_;
   Sorter* sorter_;
-  std::deque<std::string> encoded_;  // serialized FtraceEvents the sorter points into
+  // Serialized FtraceEvents the sorter points into.
+  static constexpr size_t kArenaBlock = 4 << 20;
+  std::vector<std::unique_ptr<uint8_t[]>> arena_;
+  size_t arena_used_ = 0;
+  std::string scratch_;
   // Events are copies, so only the newest chunk is kept: the loader reads the
   // unfinished last line from it after Feed returns.
   std::unique_ptr<TraceBlob> last_blob_;
@@ -43,7 +48,22 @@ class SystraceTextTokenizer : public ChunkedTokenizer {
 // Parses one text event line into serialized FtraceEvent bytes and its CPU.
 // Returns false for headers, comments, and events this importer does not
 // translate. Exposed for tests.
-bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t* cpu,
-                               int64_t* ts);
+bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t* cpu, int64_t* ts,
+                               bool* generic = nullptr);
+
+// Text events without a dedicated FtraceEvent translation travel as a
+// GenericFtraceEvent and are marked with this SortEntry::aux (no proto
+// sequence generation reaches it), so the loader writes them to the raw
+// `ftrace_event` table with WriteGenericTextEvent instead of the proto path.
+inline constexpr uint32_t kGenericTextEventAux = 0xFFFFFFFEu;
+// Every other text event: no proto sequence generation to look up.
+inline constexpr uint32_t kTextEventAux = 0xFFFFFFFDu;
+void WriteGenericTextEvent(TraceContext* ctx, int64_t ts, uint32_t cpu, const uint8_t* data,
+                           size_t size);
+
+// "key=value key2=two words" -> [(key, value), (key2, "two words")].
+std::vector<std::pair<std::string_view, std::string_view>> ParseTextArgs(std::string_view args);
+// Decimal or 0x-hex integer spanning all of `s`.
+bool ParseWholeInt(std::string_view s, int64_t* out);
 
 }  // namespace fathom

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/import/collapsed_stacks.h"
+
 namespace fathom {
 
 TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
@@ -17,8 +19,15 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   while (i < s.size() && isspace(static_cast<unsigned char>(s[i]))) ++i;
   std::string_view t = s.substr(i);
   if (!t.empty() && (t[0] == '{' || t[0] == '[')) return TraceFormat::kJson;
+  // tiallocsample logs: Fathom's agent starts with its header; ART's agent
+  // always starts by defining key 0 as an allocation's thread/type/size.
+  if (t.substr(0, 14) == "# fathom-jvmti" || t.substr(0, 11) == "+0,jthread[")
+    return TraceFormat::kArtAllocLog;
   if (t.substr(0, 8) == "# tracer" || t.substr(0, 6) == "TRACE:") return TraceFormat::kSystraceText;
   if (t.substr(0, 1) == "<") return TraceFormat::kSystraceHtml;
+  // atrace output with banner lines before its "TRACE:" marker.
+  if (size_t m = t.substr(0, 4096).find("\nTRACE:"); m != std::string_view::npos)
+    return TraceFormat::kSystraceText;
   // A Perfetto Trace starts with field 1 (packet), length-delimited: 0x0A. A
   // stream may also start with other valid top-level tags; accept any tag
   // whose field number is 1..536870911 with a known wire type only for 0x0A.
@@ -26,6 +35,7 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   // ftrace text without the header: "  <idle>-0  [000] ..."
   if (t.find("-0 ") != std::string_view::npos && t.find("[00") != std::string_view::npos)
     return TraceFormat::kSystraceText;
+  if (LooksLikeCollapsedStacks(data, size)) return TraceFormat::kCollapsedStacks;
   return TraceFormat::kUnknown;
 }
 
@@ -36,6 +46,8 @@ const char* TraceFormatName(TraceFormat f) {
     case TraceFormat::kJson: return "chrome json";
     case TraceFormat::kSystraceText: return "systrace text";
     case TraceFormat::kSystraceHtml: return "systrace html";
+    case TraceFormat::kArtAllocLog: return "tiallocsample log";
+    case TraceFormat::kCollapsedStacks: return "collapsed stacks";
     case TraceFormat::kZip: return "zip";
     case TraceFormat::kTar: return "tar";
     case TraceFormat::kEmpty: return "empty";

@@ -13,6 +13,8 @@ enum class TraceFormat {
   kJson,          // Chrome JSON trace
   kSystraceText,  // ftrace/atrace text dump
   kSystraceHtml,  // systrace HTML page
+  kArtAllocLog,   // tiallocsample text log (JVMTI Java allocation samples)
+  kCollapsedStacks,  // folded stacks, "a;b;c 12" per line
   kZip,
   kTar,
   kEmpty,

@@ -1,11 +1,15 @@
 #include "core/sql/flamegraph_vtab.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/flamegraph/flamegraph.h"
+#include "core/flamegraph/profiles.h"
+#include "core/storage/trace_storage.h"
 
 namespace fathom {
 namespace {
@@ -38,7 +42,7 @@ enum Col : int {
 constexpr int kFirstArg = kProfileType, kLastArg = kFocusStr;
 
 struct VTab : sqlite3_vtab {
-  TraceStorage* storage;
+  const TraceStorage* storage;
 };
 
 struct Args {
@@ -116,6 +120,40 @@ std::optional<int64_t> IntArg(sqlite3_value* v) {
   return sqlite3_value_int64(v);
 }
 
+bool ContainsIgnoreCase(std::string_view haystack, std::string_view needle) {
+  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+                        [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+  return it != haystack.end();
+}
+
+// Upstream's focus_str: keep the nodes whose name contains `focus`
+// (case-insensitively), their ancestors and their descendants. Works on an
+// unfinalized tree (creation order: parents before children).
+Flamegraph FocusKeepingAncestors(const Flamegraph& in, std::string_view focus) {
+  const auto& nodes = in.nodes();
+  std::vector<bool> keep(nodes.size(), false);
+  for (uint32_t i = 0; i < nodes.size(); ++i)
+    keep[i] = ContainsIgnoreCase(in.name(i), focus) || (nodes[i].parent && keep[*nodes[i].parent]);
+  for (uint32_t i = static_cast<uint32_t>(nodes.size()); i-- > 0;)
+    if (keep[i] && nodes[i].parent) keep[*nodes[i].parent] = true;
+  Flamegraph out;
+  std::vector<uint32_t> new_id(nodes.size());
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    if (!keep[i]) continue;
+    const FlamegraphNode& n = nodes[i];
+    std::optional<uint32_t> parent;
+    if (n.parent) parent = new_id[*n.parent];
+    FgStringId map = in.has_map_name(i) ? out.Intern(in.map_name(i)) : kFgNoString;
+    new_id[i] = out.Child(parent, out.Intern(in.name(i)), map);
+    FlamegraphNode& m = out.mutable_node(new_id[i]);
+    m.count = n.count;
+    m.size = n.size;
+    m.alloc_count = n.alloc_count;
+    m.alloc_size = n.alloc_size;
+  }
+  return out;
+}
+
 // "<= 123", ">=5, <10", "=7": the UI's timestamp bounds.
 void ParseTsConstraint(const std::string& s, TsFilter* f) {
   size_t i = 0;
@@ -142,7 +180,7 @@ void ParseTsConstraint(const std::string& s, TsFilter* f) {
 
 int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3_value** argv) {
   auto* c = static_cast<Cursor*>(cur);
-  TraceStorage* storage = static_cast<VTab*>(cur->pVtab)->storage;
+  const TraceStorage& storage = *static_cast<VTab*>(cur->pVtab)->storage;
   c->args = Args{};
   c->graph = Flamegraph();
   c->row = 0;
@@ -189,7 +227,8 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
   }
   if (*args.profile_type == "graph") {
     if (!args.ts || upids.empty()) return SQLITE_OK;
-    c->graph = BuildHeapGraphFlamegraph(storage, upids[0], *args.ts);
+    Result<Flamegraph> g = BuildHeapGraphFlamegraph(storage, upids[0], *args.ts);
+    if (g.ok()) c->graph = std::move(*g);
   } else if (*args.profile_type == "native") {
     TsFilter f;
     if (args.ts_constraint)
@@ -198,7 +237,7 @@ int Filter(sqlite3_vtab_cursor* cur, int idx_num, const char*, int argc, sqlite3
       f.le = *args.ts;  // everything allocated up to this dump
     c->graph = BuildNativeFlamegraph(storage, upids, f);
   }
-  if (args.focus && !args.focus->empty()) c->graph.Focus(*storage, *args.focus);
+  if (args.focus && !args.focus->empty()) c->graph = FocusKeepingAncestors(c->graph, *args.focus);
   c->graph.Finalize();
   return SQLITE_OK;
 }
@@ -213,12 +252,12 @@ int Eof(sqlite3_vtab_cursor* cur) {
   return c->row >= c->graph.nodes().size();
 }
 
-void ResultString(sqlite3_context* ctx, TraceStorage* s, StringId id) {
-  if (id == kNullStringId) {
+void ResultString(sqlite3_context* ctx, const Flamegraph& g, FgStringId id) {
+  if (id == kFgNoString) {
     sqlite3_result_null(ctx);
     return;
   }
-  std::string_view v = s->GetString(id);
+  std::string_view v = g.str(id);
   sqlite3_result_text(ctx, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
 }
 
@@ -231,7 +270,6 @@ void ResultOpt(sqlite3_context* ctx, const std::optional<std::string>& s) {
 
 int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   auto* c = static_cast<Cursor*>(cur);
-  TraceStorage* s = static_cast<VTab*>(cur->pVtab)->storage;
   const FlamegraphNode& n = c->graph.nodes()[c->row];
   switch (col) {
     case kId:
@@ -266,10 +304,10 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
       sqlite3_result_int64(ctx, n.depth);
       break;
     case kName:
-      ResultString(ctx, s, n.name);
+      ResultString(ctx, c->graph, n.name);
       break;
     case kMapName:
-      ResultString(ctx, s, n.map_name);
+      ResultString(ctx, c->graph, n.map_name);
       break;
     case kCount:
       sqlite3_result_int64(ctx, n.count);

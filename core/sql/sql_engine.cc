@@ -15,6 +15,12 @@ QueryIterator::~QueryIterator() {
   if (stmt_) sqlite3_finalize(stmt_);
 }
 
+void QueryIterator::SetError() {
+  status_ = ErrorStatus(std::string("SQL error: ") + sqlite3_errmsg(db_));
+  const int off = sqlite3_error_offset(db_);
+  error_offset_ = off >= 0 ? static_cast<int>(stmt_start_) + off : -1;
+}
+
 bool QueryIterator::PrepareNext() {
   if (stmt_) {
     sqlite3_finalize(stmt_);
@@ -23,10 +29,11 @@ bool QueryIterator::PrepareNext() {
   while (offset_ < sql_.size()) {
     const char* start = sql_.c_str() + offset_;
     const char* tail = nullptr;
+    stmt_start_ = offset_;
     int rc = sqlite3_prepare_v2(db_, start, static_cast<int>(sql_.size() - offset_), &stmt_, &tail);
     offset_ = static_cast<size_t>(tail - sql_.c_str());
     if (rc != SQLITE_OK) {
-      status_ = ErrorStatus(std::string("SQL error: ") + sqlite3_errmsg(db_));
+      SetError();
       stmt_ = nullptr;
       return false;
     }
@@ -41,7 +48,7 @@ bool QueryIterator::NextResultSet() {
   while (PrepareNext()) {
     int rc = sqlite3_step(stmt_);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-      status_ = ErrorStatus(std::string("SQL error: ") + sqlite3_errmsg(db_));
+      SetError();
       return false;
     }
     column_count_ = sqlite3_column_count(stmt_);
@@ -63,7 +70,7 @@ bool QueryIterator::NextRow() {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   row_done_ = true;
-  if (rc != SQLITE_DONE) status_ = ErrorStatus(std::string("SQL error: ") + sqlite3_errmsg(db_));
+  if (rc != SQLITE_DONE) SetError();
   return false;
 }
 
@@ -120,6 +127,10 @@ Status SqlEngine::Init() {
     return ErrorStatus(msg);
   }
   return Status::Ok();
+}
+
+void SqlEngine::Interrupt() {
+  if (db_) sqlite3_interrupt(db_);
 }
 
 std::unique_ptr<QueryIterator> SqlEngine::Query(std::string sql) {

@@ -42,8 +42,12 @@ class QueryIterator {
   std::string column_name(int i) const;
   SqlValue Get(int i) const;
   const Status& status() const { return status_; }
+  // Byte offset into the whole SQL text of the token an error points at, as
+  // SQLite reports it (sqlite3_error_offset); -1 when unknown.
+  int error_offset() const { return error_offset_; }
 
  private:
+  void SetError();
   bool PrepareNext();
   sqlite3* db_;
   std::string sql_;
@@ -52,6 +56,8 @@ class QueryIterator {
   int column_count_ = 0;
   bool first_row_pending_ = false;
   bool row_done_ = true;
+  size_t stmt_start_ = 0;  // offset of the current statement in sql_
+  int error_offset_ = -1;
   Status status_;
 };
 
@@ -65,6 +71,10 @@ class SqlEngine {
   Status Init();
   std::unique_ptr<QueryIterator> Query(std::string sql);
   sqlite3* db() { return db_; }
+  // Makes the statement running on this connection stop soon with an
+  // "interrupted" error (sqlite3_interrupt). Safe from any thread; a no-op
+  // when nothing runs.
+  void Interrupt();
 
  private:
   TraceStorage* storage_;

@@ -63,7 +63,8 @@ class ColumnBase {
 // The row index itself (id, utid, upid...). Stores nothing.
 class IdColumn final : public ColumnBase {
  public:
-  IdColumn(Table* table, std::string name) : ColumnBase(table, std::move(name), SqlType::kInt, kSorted) {
+  IdColumn(Table* table, std::string name)
+      : ColumnBase(table, std::move(name), SqlType::kInt, kSorted) {
     is_id_ = true;
   }
   bool IsNull(uint32_t) const override { return false; }
@@ -81,12 +82,16 @@ class NumericColumn final : public ColumnBase {
   static constexpr SqlType kType = std::is_floating_point_v<T> ? SqlType::kDouble : SqlType::kInt;
 
   NumericColumn(Table* table, std::string name, uint32_t flags = kNoFlags)
-      : ColumnBase(table, std::move(name), kType, flags), lazy_(flags & kNullable) {}
+      : ColumnBase(table, std::move(name), kType, flags),
+        nullable_(flags & kNullable),
+        lazy_(flags & kNullable) {}
 
+  // The append path runs several times per imported event: no vector<bool>
+  // (a bitmap of words instead) and the flags test is a plain member.
   void Append(T v) {
-    if (lazy_) Materialize();
+    if (__builtin_expect(lazy_, false)) Materialize();
+    if (nullable_) PushNullBit(false);
     data_.push_back(v);
-    if (flags() & kNullable) nulls_.push_back(false);
   }
   void Append(std::optional<T> v) {
     if (v) {
@@ -96,24 +101,24 @@ class NumericColumn final : public ColumnBase {
     }
   }
   void AppendNull() {
-    assert(flags() & kNullable);
+    assert(nullable_);
     if (lazy_) {
       ++lazy_rows_;
       return;
     }
+    PushNullBit(true);
     data_.push_back(T{});
-    nulls_.push_back(true);
   }
   void Set(uint32_t row, T v) {
     if (lazy_) Materialize();
     data_[row] = v;
-    if (flags() & kNullable) nulls_[row] = false;
+    if (nullable_) SetNullBit(row, false);
   }
   void SetNull(uint32_t row) {
-    assert(flags() & kNullable);
+    assert(nullable_);
     if (lazy_) return;
     data_[row] = T{};
-    nulls_[row] = true;
+    SetNullBit(row, true);
   }
   T operator[](uint32_t row) const { return lazy_ ? T{} : data_[row]; }
   std::optional<T> Get(uint32_t row) const {
@@ -132,31 +137,51 @@ class NumericColumn final : public ColumnBase {
       return;
     }
     data_.reserve(n);
-    if (flags() & kNullable) nulls_.reserve(n);
+    if (nullable_) null_words_.reserve(n / 64 + 1);
   }
   void ShrinkToFit() {
     data_.shrink_to_fit();
-    nulls_.shrink_to_fit();
+    null_words_.shrink_to_fit();
   }
 
-  bool IsNull(uint32_t row) const override { return lazy_ || (!nulls_.empty() && nulls_[row]); }
+  bool IsNull(uint32_t row) const override {
+    return lazy_ || (nullable_ && ((null_words_[row >> 6] >> (row & 63)) & 1));
+  }
   int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>((*this)[row]); }
   double GetDouble(uint32_t row) const override { return static_cast<double>((*this)[row]); }
 
  private:
+  // Bit `row` of null_words_ is set when the row is NULL; the bit for the
+  // row being appended is data_.size() (call before pushing the value).
+  void PushNullBit(bool is_null) {
+    size_t row = data_.size();
+    if ((row & 63) == 0) null_words_.push_back(0);
+    if (is_null) null_words_.back() |= uint64_t{1} << (row & 63);
+  }
+  void SetNullBit(uint32_t row, bool is_null) {
+    uint64_t bit = uint64_t{1} << (row & 63);
+    if (is_null) {
+      null_words_[row >> 6] |= bit;
+    } else {
+      null_words_[row >> 6] &= ~bit;
+    }
+  }
   void Materialize() {
     lazy_ = false;
     data_.reserve(std::max(reserve_hint_, lazy_rows_ + 1));
-    nulls_.reserve(std::max(reserve_hint_, lazy_rows_ + 1));
+    null_words_.reserve(std::max(reserve_hint_, lazy_rows_ + 1) / 64 + 1);
     data_.assign(lazy_rows_, T{});
-    nulls_.assign(lazy_rows_, true);
+    // Every earlier row is NULL; bits past the last row stay clear.
+    null_words_.assign(lazy_rows_ / 64, ~uint64_t{0});
+    if (lazy_rows_ & 63) null_words_.push_back((uint64_t{1} << (lazy_rows_ & 63)) - 1);
   }
 
+  bool nullable_;
   bool lazy_;
   size_t lazy_rows_ = 0;
   size_t reserve_hint_ = 0;
   std::vector<T> data_;
-  std::vector<bool> nulls_;
+  std::vector<uint64_t> null_words_;
 };
 
 // Interned strings; kNullStringId is NULL. Like numeric columns, a column that

@@ -140,7 +140,11 @@ namespace fathom {
   F(kHeapGraphMissingPacket, "heap_graph_missing_packet", data_loss, trace,                        \
     "Gaps in a heap graph dump's packet index (indexed by upid).")                                 \
   F(kHeapGraphInvalidId, "heap_graph_invalid_string_id", error, trace,                             \
-    "Heap graph type/field/location ids referenced but never defined (indexed by upid).")
+    "Heap graph type/field/location ids referenced but never defined (indexed by upid).")        \
+  F(kArtAllocLogMalformed, "art_alloc_log_malformed_lines", error, trace,                          \
+    "tiallocsample log lines that could not be parsed or referenced undefined keys (skipped).")  \
+  F(kArtAllocLogMalformedAt, "art_alloc_log_malformed_line_number", error, trace,                  \
+    "The first 1000 malformed tiallocsample log lines (indexed by 1-based line number).")
 
 enum class Stat : uint32_t {
 #define FATHOM_STAT_ENUM(e, ...) e,

@@ -1,6 +1,9 @@
 // Shell v2 framing and the sync client, over the fake device (frames split across WRTEs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "adb/connection.h"
 #include "adb/device_services.h"
 #include "adb/shell_protocol.h"
@@ -153,6 +156,61 @@ TEST_P(DeviceTest, SyncV2) {
 TEST_P(DeviceTest, SyncV1) {
   Start({});
   SyncRoundTrip(device_.get(), conn_.get(), false, GetParam() == 0 ? 150000 : 9000);
+}
+
+// PushFrom streams from a source that returns irregular amounts (short reads from a
+// file or pipe); the device must still get the bytes in order, and a source error
+// must stop the push with that error.
+TEST_P(DeviceTest, SyncPushFromStreamsIrregularReads) {
+  Start({});
+  auto s = conn_->OpenStream("sync:", Deadline::After(kTimeout));
+  ASSERT_TRUE(s.ok());
+  SyncClient sync(**s, true, true);
+  Deadline d = Deadline::After(kTimeout);
+  std::string payload(GetParam() == 0 ? 300001 : 20001, '\0');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>(i * 13 % 256);
+  size_t at = 0, calls = 0;
+  const size_t steps[] = {1, 65536, 7, 40000, 65536};
+  Status st = sync.PushFrom(
+      [&](char* buf, size_t cap) -> Result<size_t> {
+        size_t n = std::min({cap, steps[calls++ % 5], payload.size() - at});
+        std::memcpy(buf, payload.data() + at, n);
+        at += n;
+        return n;
+      },
+      "/data/local/tmp/streamed", 0100600, 42, d, {});
+  ASSERT_TRUE(st.ok()) << st.message();
+  FakeFile f;
+  ASSERT_TRUE(device_->GetFile("/data/local/tmp/streamed", &f));
+  EXPECT_EQ(f.data, payload);
+  EXPECT_EQ(f.mtime, 42u);
+
+  Status failed =
+      sync.PushFrom([](char*, size_t) -> Result<size_t> { return ErrorStatus("disk on fire"); },
+                    "/data/local/tmp/never", 0100600, 0, d, {});
+  EXPECT_EQ(failed.message(), "disk on fire");
+}
+
+TEST_P(DeviceTest, ShellV2StreamingDeliversEachStreamAndExitCode) {
+  Start({});
+  auto s = Open(ShellServiceName("fail 4", true));
+  ASSERT_TRUE(s);
+  std::string out, err;
+  auto code = RunShellV2Streaming(
+      *s, "", [&](std::string_view b) { out += b; }, [&](std::string_view b) { err += b; },
+      Deadline::After(kTimeout), {});
+  ASSERT_TRUE(code.ok()) << code.status().message();
+  EXPECT_EQ(*code, 4);
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(err, "failing\n");
+  auto legacy = Open(ExecServiceName("big 3000"));
+  ASSERT_TRUE(legacy);
+  std::string all;
+  auto none = ReadToEndStreaming(*legacy, [&](std::string_view b) { all += b; },
+                                 Deadline::After(kTimeout), {});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(*none, -1);
+  EXPECT_EQ(all.size(), 3000u);
 }
 
 // 0: one WRTE per reply; 5 and 3: every frame split across WRTEs.

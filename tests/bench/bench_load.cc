@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,6 +23,15 @@ double PeakRssMb() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is KiB on Linux
+}
+
+// CPU seconds (user + system) of this process so far: on a shared machine
+// wall time mostly measures the neighbours, CPU time measures us.
+double CpuSeconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return s(ru.ru_utime) + s(ru.ru_stime);
 }
 
 int64_t CountRows(fathom::TraceProcessor& tp, const std::string& table) {
@@ -67,6 +77,7 @@ int main(int argc, char** argv) {
     return true;
   });
   auto t1 = Clock::now();
+  double load_cpu_s = CpuSeconds();
   if (!st.ok()) {
     fprintf(stderr, "load failed: %s\n", st.message().c_str());
     return 1;
@@ -95,6 +106,8 @@ int main(int argc, char** argv) {
            static_cast<unsigned long long>(r.packets), events);
     printf("load             %.2f s  (%.1f MB/s, %.0f events/s)\n", load_s, mb / load_s,
            events / load_s);
+    printf("cpu              %.2f s  (%.1f MB/s, %.0f events/s per CPU second)\n", load_cpu_s,
+           mb / load_cpu_s, events / load_cpu_s);
     printf("phases           read+tokenize %.2f s, sort+parse %.2f s\n",
            std::chrono::duration<double>(t_sort - t0).count(),
            std::chrono::duration<double>(t1 - t_sort).count());
@@ -105,6 +118,11 @@ int main(int argc, char** argv) {
     printf("rows             sched %lld, counter %lld, slice %lld\n",
            static_cast<long long>(sched_rows), static_cast<long long>(counter_rows),
            static_cast<long long>(slice_rows));
+    if (getenv("FATHOM_BENCH_TABLES")) {
+      for (const char* t : {"ftrace_event", "args", "thread_state", "sched", "thread", "process",
+                            "track", "instant"})
+        printf("rows             %s %lld\n", t, static_cast<long long>(CountRows(tp, t)));
+    }
     for (const auto& w : r.warnings) printf("warning          %s\n", w.c_str());
   }
   for (const auto& t : required) {

@@ -110,5 +110,34 @@ TEST(JsonImport, TruncatedJsonLoadsWholeEventsAndWarns) {
   EXPECT_NE(tp.report().warnings[0].find("half.json: byte offset"), std::string::npos);
 }
 
+TEST(JsonImport, SimpleTraceSamplesResolveStackFrames) {
+  // The file has three P events; only SampleC carries "sf": 8, whose frame
+  // "frame8" has parent "1" ("main"). Checked with python's json module.
+  std::string path = kDir + "chrome_simple_trace.json";
+  std::string text = Slurp(path);
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadFile(path).ok());
+  EXPECT_EQ(QueryInt(tp, "select count(*) from perf_sample"),
+            static_cast<int64_t>(CountPhase(text, 'P')));
+  EXPECT_EQ(QueryInt(tp, "select count(*) from perf_sample where callsite_id is not null"), 1);
+  EXPECT_EQ(QueryInt(tp, "select ts from perf_sample where callsite_id is not null"), 878000);
+  EXPECT_EQ(QueryInt(tp, "select c.depth from perf_sample p join stack_profile_callsite c "
+                         "on p.callsite_id = c.id"),
+            1);
+  for (const auto& w : tp.report().warnings) EXPECT_EQ(w.find("stackFrames"), std::string::npos);
+}
+
+TEST(JsonImport, MalformedInputNamesOffsetAndKeepsWhatCameBefore) {
+  // An unbalanced closing bracket stops the scan at its byte offset.
+  std::string bad = R"([{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"}]])";
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadBuffer(reinterpret_cast<const uint8_t*>(bad.data()), bad.size(), "b.json").ok());
+  EXPECT_EQ(QueryInt(tp, "select count(*) from slice"), 1);
+  ASSERT_FALSE(tp.report().warnings.empty());
+  EXPECT_NE(tp.report().warnings[0].find("byte offset " + std::to_string(bad.size() - 1)),
+            std::string::npos)
+      << tp.report().warnings[0];
+}
+
 }  // namespace
 }  // namespace fathom

@@ -107,5 +107,17 @@ TEST(SystraceText, AtraceMarkersBecomeSlices) {
   EXPECT_EQ(QueryInt(tp, "select cast(value as int) from counter"), 7);
 }
 
+TEST(SystraceText, EveryEventLineOfTheCatapultDumpIsARawRow) {
+  // Every line that is not a '#' comment is one event (91 by grep -vc '^#').
+  std::string path = std::string(FATHOM_SHARED_DIR) + "/testdata/systrace_android.txt";
+  std::ifstream in(path);
+  std::string line;
+  int64_t events = 0;
+  while (std::getline(in, line)) events += !line.empty() && line[0] != '#';
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadFile(path).ok());
+  EXPECT_EQ(QueryInt(tp, "select count(*) from ftrace_event"), events);
+}
+
 }  // namespace
 }  // namespace fathom

@@ -2,7 +2,7 @@
 # fathom-cli record through fathom-test-adbd (TCP + AUTH), through Debian's
 # adb server, on this computer, and with the cable pulled mid-recording.
 set -uo pipefail
-CLI=$1 ADBD=$2 DEVICE_DIR=$3
+CLI=$1 ADBD=$2 DEVICE_DIR=$3 HEAP_PROG=${4:-}
 WORK=$(mktemp -d)
 ADBD_PID=
 cleanup() {
@@ -66,7 +66,24 @@ fi
   || { cat "$WORK/local.log"; fail "local record failed"; }
 check_trace "$WORK/local.pftrace" "local"
 
-# 4. Pull the cable: kill the double while recording. A clear error, soon.
+# 4. A native heap profile through the same path: fathom-heapprofd and the
+#    preload library are pushed next to the recorder and run the program.
+if [ -n "$HEAP_PROG" ] && [ -x "$DEVICE_DIR/fathom-heapprofd" ]; then
+  "$CLI" record -s "127.0.0.1:$PORT" --preset native-heap --app "$HEAP_PROG" --time 30s \
+    -o "$WORK/heap.pftrace" >"$WORK/heap.log" 2>&1 || { cat "$WORK/heap.log"; fail "heap record failed"; }
+  n=$("$CLI" query "$WORK/heap.pftrace" "select count(distinct ts) from heap_profile_allocation" --format csv | tail -1)
+  [ "${n:-0}" -ge 1 ] 2>/dev/null || fail "heap: no dump (diamond) in the trace"
+  n=$("$CLI" query "$WORK/heap.pftrace" "select count(*) from experimental_flamegraph('native', (select max(ts) from heap_profile_allocation), (select upid from heap_profile_allocation limit 1)) where name like '%AllocateSmall%'" --format csv | tail -1)
+  if [ "${n:-0}" -lt 1 ] 2>/dev/null; then
+    n=$("$CLI" query "$WORK/heap.pftrace" "select count(*) from stack_profile_frame where name like '%AllocateSmall%'" --format csv | tail -1)
+  fi
+  [ "${n:-0}" -ge 1 ] 2>/dev/null || fail "heap: the known allocation function is not in the flamegraph"
+  echo "heap profile: ok ($(stat -c %s "$WORK/heap.pftrace") bytes)"
+else
+  echo "SKIP: heap profiler not built"
+fi
+
+# 5. Pull the cable: kill the double while recording. A clear error, soon.
 "$CLI" record -s "127.0.0.1:$PORT" --preset memory --time 60s -o "$WORK/cut.pftrace" \
   >"$WORK/cut.log" 2>&1 &
 REC=$!

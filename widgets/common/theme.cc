@@ -81,8 +81,8 @@ QColor colorForName(const QString& name) {
 }
 
 QColor textColorOn(const QColor& background) {
-  const double luma = 0.299 * background.redF() + 0.587 * background.greenF() +
-                      0.114 * background.blueF();
+  const double luma =
+      0.299 * background.redF() + 0.587 * background.greenF() + 0.114 * background.blueF();
   return luma > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
 }
 

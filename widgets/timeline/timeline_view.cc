@@ -1,9 +1,379 @@
 #include "widgets/timeline/timeline_view.h"
 
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QMenu>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QToolBar>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QWidgetAction>
+
+#include "widgets/common/format.h"
+#include "widgets/timeline/timeline_canvas.h"
+
 namespace fathom::gui {
+namespace {
 
-TimelineView::TimelineView(TraceSession* session, QWidget* parent) : QWidget(parent) {}
+// Physical key positions of W, A, S, D (QWERTY names) as native scan codes:
+// X11/Wayland keycodes (evdev + 8), Windows set-1 scan codes, macOS kVK codes.
+enum class Wasd { kNone, kW, kA, kS, kD };
+Wasd wasdFromScanCode(quint32 code) {
+#if defined(Q_OS_WIN)
+  switch (code) {
+    case 0x11:
+      return Wasd::kW;
+    case 0x1e:
+      return Wasd::kA;
+    case 0x1f:
+      return Wasd::kS;
+    case 0x20:
+      return Wasd::kD;
+  }
+#elif defined(Q_OS_MACOS)
+  switch (code) {
+    case 13:
+      return Wasd::kW;
+    case 0:
+      return Wasd::kA;
+    case 1:
+      return Wasd::kS;
+    case 2:
+      return Wasd::kD;
+  }
+#else
+  switch (code) {
+    case 25:
+      return Wasd::kW;
+    case 38:
+      return Wasd::kA;
+    case 39:
+      return Wasd::kS;
+    case 40:
+      return Wasd::kD;
+  }
+#endif
+  return Wasd::kNone;
+}
 
-void TimelineView::setVisibleRange(qint64, qint64) {}
-void TimelineView::setSelection(qint64, qint64) {}
+}  // namespace
+
+TimelineView::TimelineView(TraceSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), model_(new TrackListModel(this)) {
+  setFocusPolicy(Qt::StrongFocus);
+  canvas_ = new TimelineCanvas(session, model_, this);
+  vscroll_ = new QScrollBar(Qt::Vertical, this);
+
+  auto* bar = new QToolBar(this);
+  bar->setIconSize(QSize(16, 16));
+  back_ = bar->addAction(tr("Back"), this, &TimelineView::goBack);
+  back_->setToolTip(tr("Previous view (Alt+Left)"));
+  forward_ = bar->addAction(tr("Forward"), this, &TimelineView::goForward);
+  forward_->setToolTip(tr("Next view (Alt+Right)"));
+  bar->addAction(tr("Fit selection"), this, &TimelineView::fitSelection)->setToolTip(tr("F"));
+  bar->addAction(tr("Whole trace"), this, [this] {
+    pushHistory();
+    showWholeTrace();
+  });
+  filter_ = new QLineEdit(this);
+  filter_->setPlaceholderText(tr("Filter tracks (regex)"));
+  filter_->setClearButtonEnabled(true);
+  filter_->setMaximumWidth(260);
+  bar->addWidget(filter_);
+  connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
+    filter_->setStyleSheet(re.isValid() ? QString() : QStringLiteral("color: #c62828"));
+    if (re.isValid()) model_->setFilter(re);
+  });
+  // The track list: check = shown; the context menu of a track pins/hides it.
+  auto* tracks_button = new QToolButton(this);
+  tracks_button->setText(tr("Tracks"));
+  tracks_button->setPopupMode(QToolButton::InstantPopup);
+  auto* menu = new QMenu(tracks_button);
+  auto* list = new QTreeView;
+  list->setModel(model_);
+  list->setHeaderHidden(true);
+  list->setMinimumSize(320, 400);
+  auto* list_action = new QWidgetAction(menu);
+  list_action->setDefaultWidget(list);
+  menu->addAction(list_action);
+  tracks_button->setMenu(menu);
+  bar->addWidget(tracks_button);
+
+  details_model_ = new QStandardItemModel(this);
+  details_ = new QTreeView(this);
+  details_->setModel(details_model_);
+  details_->setRootIsDecorated(true);
+  details_->setUniformRowHeights(true);
+
+  auto* canvas_box = new QWidget(this);
+  auto* hl = new QHBoxLayout(canvas_box);
+  hl->setContentsMargins(0, 0, 0, 0);
+  hl->setSpacing(0);
+  hl->addWidget(canvas_, 1);
+  hl->addWidget(vscroll_);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(canvas_box);
+  split->addWidget(details_);
+  split->setStretchFactor(0, 4);
+  split->setStretchFactor(1, 1);
+  split->setChildrenCollapsible(false);
+  split->setSizes({700, 160});
+  details_model_->setHorizontalHeaderLabels(
+      {tr("Click an event for its details; drag across tracks to select an area")});
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(bar);
+  layout->addWidget(split, 1);
+
+  connect(canvas_, &TimelineCanvas::scrollChanged, this, [this](int y, int h) {
+    QSignalBlocker block(vscroll_);
+    vscroll_->setRange(0, std::max(0, h - canvas_->height() + TimelineCanvas::kRulerHeight));
+    vscroll_->setPageStep(canvas_->height());
+    vscroll_->setValue(y);
+  });
+  connect(vscroll_, &QScrollBar::valueChanged, canvas_, &TimelineCanvas::setScrollY);
+  connect(canvas_, &TimelineCanvas::selectionMade, this, &TimelineView::selectArea);
+  connect(canvas_, &TimelineCanvas::clicked, this, &TimelineView::showDetails);
+  connect(canvas_, &TimelineCanvas::contextMenuForTrack, this, [this](int track, QPoint pos) {
+    QMenu m;
+    bool pinned = model_->isPinned(track);
+    m.addAction(pinned ? tr("Unpin") : tr("Pin to top"), this,
+                [this, track, pinned] { model_->setPinned(track, !pinned); });
+    m.addAction(tr("Hide"), this, [this, track] { model_->setHidden(track, true); });
+    m.exec(pos);
+  });
+  if (session_) {
+    connect(session_, &TraceSession::loaded, this, &TimelineView::onLoaded);
+    if (session_->isLoaded()) onLoaded();
+  }
+}
+
+void TimelineView::onLoaded() {
+  canvas_->setBounds(session_->traceStart(), session_->traceEnd());
+  ++pending_;
+  session_->query<TrackLayout>([](Core& c) { return buildTrackLayout(c.storage(), c.index); }, this,
+                               [this](TrackLayout layout) {
+                                 --pending_;
+                                 // Heap dumps may sit outside the trace bounds (they do not move
+                                 // them): widen the navigable range so every diamond can be
+                                 // reached.
+                                 start_ = session_->traceStart();
+                                 end_ = session_->traceEnd();
+                                 for (const TrackInfo& t : layout.tracks)
+                                   for (const TrackMarker& m : t.markers) {
+                                     start_ = std::min(start_, m.ts);
+                                     end_ = std::max(end_, m.ts);
+                                   }
+                                 canvas_->setBounds(start_, end_);
+                                 model_->setLayout(std::move(layout));
+                                 if (history_.isEmpty()) showWholeTrace();
+                                 emit tracksReady();
+                               });
+}
+
+void TimelineView::showWholeTrace() {
+  // A small margin keeps events at the very start and end off the edges.
+  qint64 a = start_, b = end_, pad = std::max<qint64>(2, (b - a) / 50);
+  navigate(a - pad, b + pad, true);
+}
+
+bool TimelineView::isBusy() const { return pending_ > 0 || canvas_->isFetching(); }
+
+void TimelineView::setVisibleRange(qint64 t0, qint64 t1) { navigate(t0, t1, true); }
+
+void TimelineView::navigate(qint64 t0, qint64 t1, bool record) {
+  canvas_->setRange(t0, t1);
+  if (record) pushHistory();
+}
+
+void TimelineView::pushHistory() {
+  QPair<qint64, qint64> now{canvas_->rangeStart(), canvas_->rangeEnd()};
+  if (history_pos_ >= 0 && history_[history_pos_] == now) return;
+  history_ = history_.mid(0, history_pos_ + 1);
+  history_.push_back(now);
+  history_pos_ = static_cast<int>(history_.size() - 1);
+}
+
+void TimelineView::goBack() {
+  // Record where wheel/drag navigation left us before stepping back.
+  pushHistory();
+  if (history_pos_ <= 0) return;
+  --history_pos_;
+  canvas_->setRange(history_[history_pos_].first, history_[history_pos_].second);
+}
+
+void TimelineView::goForward() {
+  if (history_pos_ + 1 >= history_.size()) return;
+  ++history_pos_;
+  canvas_->setRange(history_[history_pos_].first, history_[history_pos_].second);
+}
+
+void TimelineView::fitSelection() {
+  qint64 a = canvas_->selectionStart(), b = canvas_->selectionEnd();
+  if (b <= a) return;
+  pushHistory();
+  qint64 pad = (b - a) / 20;
+  navigate(a - pad, b + pad, true);
+}
+
+void TimelineView::setSelection(qint64 t0, qint64 t1) {
+  // A time-only selection covers every CPU track, as a drag over them would.
+  QVector<int> tracks;
+  const TrackLayout& L = model_->layout();
+  for (int i = 0; i < L.tracks.size(); ++i)
+    if (L.tracks[i].kind == TrackKind::kCpuSched) tracks.push_back(i);
+  selectArea(t0, t1, tracks);
+}
+
+void TimelineView::selectArea(qint64 t0, qint64 t1, const QVector<int>& tracks) {
+  if (t1 < t0) std::swap(t0, t1);
+  canvas_->setSelection(t0, t1, tracks);
+  if (t1 == t0) {
+    emit selectionChanged(t0, t1, {});
+    return;
+  }
+  ++pending_;
+  TrackLayout layout = model_->layout();
+  session_->query<SelectionStats>(
+      [layout, t0, t1, tracks](Core& c) {
+        return computeSelection(c.storage(), c.index, layout, t0, t1, tracks);
+      },
+      this,
+      [this](SelectionStats stats) {
+        --pending_;
+        showStats(stats);
+        emit selectionChanged(stats.t0, stats.t1, stats.cpus);
+        emit selectionStatsReady();
+      });
+}
+
+void TimelineView::showStats(const SelectionStats& s) {
+  stats_ = s;
+  details_model_->clear();
+  details_model_->setHorizontalHeaderLabels(
+      {tr("Selection %1").arg(formatDuration(s.t1 - s.t0)), tr("Value"), tr("Share")});
+  if (!s.threads.isEmpty()) {
+    qint64 total = 0;
+    for (const auto& p : s.processes) total += p.second;
+    auto* cpu = new QStandardItem(tr("CPU time by process (%1 CPUs)").arg(s.cpus.size()));
+    details_model_->appendRow({cpu, new QStandardItem(formatDuration(total)), new QStandardItem});
+    QHash<qint64, QStandardItem*> procs;
+    for (const auto& [upid, ns] : s.processes) {
+      auto* item = new QStandardItem(s.processNames.value(upid));
+      cpu->appendRow(
+          {item, new QStandardItem(formatDuration(ns)),
+           new QStandardItem(QString::number(100.0 * ns / std::max<qint64>(1, total), 'f', 1) +
+                             " %")});
+      procs.insert(upid, item);
+    }
+    for (const auto& t : s.threads)
+      procs.value(t.upid)->appendRow(
+          {new QStandardItem(t.thread), new QStandardItem(formatDuration(t.ns)),
+           new QStandardItem(QString::number(100.0 * t.ns / std::max<qint64>(1, total), 'f', 1) +
+                             " %")});
+    details_->expand(cpu->index());
+  }
+  for (const auto& c : s.counters) {
+    auto* item = new QStandardItem(c.name);
+    details_model_->appendRow(
+        {item, new QStandardItem(tr("%1 samples").arg(c.count)), new QStandardItem});
+    auto add = [&](const QString& k, double v) {
+      item->appendRow({new QStandardItem(k), new QStandardItem(QString::number(v, 'g', 10)),
+                       new QStandardItem});
+    };
+    add(tr("min"), c.min);
+    add(tr("max"), c.max);
+    add(tr("avg (time-weighted)"), c.avg);
+    add(tr("delta"), c.delta);
+    details_->expand(item->index());
+  }
+  details_->header()->resizeSections(QHeaderView::ResizeToContents);
+}
+
+void TimelineView::showDetails(int track, quint32 row, qint64 ts) {
+  const TrackLayout& L = model_->layout();
+  if (track < 0 || track >= L.tracks.size()) return;
+  const TrackInfo& info = L.tracks[track];
+  canvas_->setHighlight(track, row);
+  if (info.kind == TrackKind::kHeapDumps && !info.markers.isEmpty()) {
+    const TrackMarker* best = &info.markers[0];
+    for (const TrackMarker& m : info.markers)
+      if (std::llabs(m.ts - ts) < std::llabs(best->ts - ts)) best = &m;
+    emit heapProfileActivated(best->upid, best->ts, best->kind);
+  }
+  ++pending_;
+  qint64 start = session_->traceStart();
+  session_->query<Details>(
+      [info, row, ts, start](Core& c) {
+        return computeDetails(c.storage(), c.index, info, row, ts, start);
+      },
+      this,
+      [this](Details d) {
+        --pending_;
+        details_model_->clear();
+        details_model_->setHorizontalHeaderLabels({d.title, tr("Value")});
+        for (const auto& [k, v] : d.fields)
+          details_model_->appendRow({new QStandardItem(k), new QStandardItem(v)});
+        details_->header()->resizeSections(QHeaderView::ResizeToContents);
+        emit detailsReady();
+      });
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e) {
+  Wasd k = wasdFromScanCode(e->nativeScanCode());
+  if (k == Wasd::kNone && e->nativeScanCode() == 0) {
+    // No scan code (offscreen, synthetic events): fall back to the key.
+    switch (e->key()) {
+      case Qt::Key_W:
+        k = Wasd::kW;
+        break;
+      case Qt::Key_A:
+        k = Wasd::kA;
+        break;
+      case Qt::Key_S:
+        k = Wasd::kS;
+        break;
+      case Qt::Key_D:
+        k = Wasd::kD;
+        break;
+      default:
+        break;
+    }
+  }
+  const qint64 t0 = canvas_->rangeStart(), t1 = canvas_->rangeEnd(), len = t1 - t0;
+  const bool fast = e->modifiers() & Qt::ShiftModifier;
+  switch (k) {
+    case Wasd::kW:
+    case Wasd::kS: {
+      double f = k == Wasd::kW ? (fast ? 0.5 : 0.8) : (fast ? 2.0 : 1.25);
+      qint64 mid = t0 + len / 2;
+      canvas_->setRange(mid - static_cast<qint64>(len * f / 2),
+                        mid + static_cast<qint64>(len * f / 2));
+      return;
+    }
+    case Wasd::kA:
+    case Wasd::kD: {
+      qint64 dt = static_cast<qint64>(len * (fast ? 0.5 : 0.15)) * (k == Wasd::kA ? -1 : 1);
+      canvas_->setRange(t0 + dt, t1 + dt);
+      return;
+    }
+    case Wasd::kNone:
+      break;
+  }
+  if (e->key() == Qt::Key_F) return fitSelection();
+  if (e->modifiers() & Qt::AltModifier) {
+    if (e->key() == Qt::Key_Left) return goBack();
+    if (e->key() == Qt::Key_Right) return goForward();
+  }
+  if (e->key() == Qt::Key_Escape) return selectArea(0, 0, {});
+  QWidget::keyPressEvent(e);
+}
+
 }  // namespace fathom::gui

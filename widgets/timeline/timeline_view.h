@@ -1,11 +1,26 @@
-// PLACEHOLDER: replaced by the widget's real implementation.
+// The timeline page: a toolbar (history, fit, track filter, track list), the
+// painted canvas (timeline_canvas.h) and a details panel that shows the clicked
+// event or the aggregates of an area selection. Keyboard: W/S zoom, A/D pan by
+// physical key position (so AZERTY's Z/Q/S/D work the same), F fits the
+// selection, Alt+Left/Right go back/forward through the visited ranges.
 #pragma once
 
+#include <QList>
 #include <QWidget>
 
 #include "widgets/common/trace_session.h"
+#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/track_model.h"
+
+class QLineEdit;
+class QScrollBar;
+class QStandardItemModel;
+class QTreeView;
+class QAction;
 
 namespace fathom::gui {
+
+class TimelineCanvas;
 
 class TimelineView : public QWidget {
   Q_OBJECT
@@ -15,11 +30,54 @@ class TimelineView : public QWidget {
   void setVisibleRange(qint64 t0, qint64 t1);
   void setSelection(qint64 t0, qint64 t1);
 
+  // For tests and the bench.
+  TrackListModel* trackModel() const { return model_; }
+  TimelineCanvas* canvas() const { return canvas_; }
+  QStandardItemModel* detailsModel() const { return details_model_; }
+  const SelectionStats& selectionStats() const { return stats_; }
+  // Selects [t0, t1) over the given tracks (layout indexes) as a drag would.
+  void selectArea(qint64 t0, qint64 t1, const QVector<int>& tracks);
+  // Shows the details of `row` of `track` (as a click would).
+  void showDetails(int track, quint32 row, qint64 ts);
+  bool isBusy() const;
+  void goBack();
+  void goForward();
+  void fitSelection();
+  void showWholeTrace();
+
  signals:
   // A heap-dump diamond was clicked. kind: "native" or "graph" (Java heap graph).
   void heapProfileActivated(qint64 upid, qint64 ts, const QString& kind);
   // The time selection changed (t0 == t1: cleared); cpus: CPU tracks inside it.
   void selectionChanged(qint64 t0, qint64 t1, const QList<int>& cpus);
+  // The track layout was built (after load) / stats or details arrived.
+  void tracksReady();
+  void selectionStatsReady();
+  void detailsReady();
+
+ protected:
+  void keyPressEvent(QKeyEvent* e) override;
+
+ private:
+  void onLoaded();
+  void pushHistory();
+  void navigate(qint64 t0, qint64 t1, bool record);
+  void showStats(const SelectionStats& stats);
+
+  TraceSession* session_;
+  TrackListModel* model_;
+  TimelineCanvas* canvas_;
+  QScrollBar* vscroll_;
+  QLineEdit* filter_;
+  QTreeView* details_;
+  QStandardItemModel* details_model_;
+  QAction* back_;
+  QAction* forward_;
+  SelectionStats stats_;
+  QList<QPair<qint64, qint64>> history_;
+  int history_pos_ = -1;
+  int pending_ = 0;             // query-lane jobs in flight
+  qint64 start_ = 0, end_ = 0;  // navigable range: the trace plus its markers
 };
 
 }  // namespace fathom::gui

@@ -49,7 +49,7 @@ std::string StripNul(std::string s) {
 }
 
 std::string Stat2(uint32_t id, const std::string& path, bool follow) {
-  struct stat st{};
+  struct stat st {};
   int rc = follow ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st);
   std::string r;
   PutU32(r, id);
@@ -252,8 +252,7 @@ void HostAdbdSession::OnData(Stream& s, const std::string& data) {
 
 void HostAdbdSession::StartChild(Stream& s) {
   int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 ||
-      ::pipe2(err, O_CLOEXEC) != 0) {
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
     Output(s.dev_id, EncodeShellPacket(ShellId::kExit, std::string(1, '\x7f')), true);
     return;
   }
@@ -361,7 +360,7 @@ void HostAdbdSession::HandleSync(Stream& s) {
     s.in.erase(0, 8 + len);
     std::string r;
     if (id == kSyncStat) {
-      struct stat st{};
+      struct stat st {};
       bool ok = ::stat(path.c_str(), &st) == 0;
       PutU32(r, kSyncStat);
       PutU32(r, ok ? st.st_mode : 0);
@@ -375,7 +374,7 @@ void HostAdbdSession::HandleSync(Stream& s) {
           std::string name = e->d_name;
           std::string full = path + "/" + name;
           if (id == kSyncList) {
-            struct stat st{};
+            struct stat st {};
             ::lstat(full.c_str(), &st);
             PutU32(r, kSyncDent);
             PutU32(r, st.st_mode);

@@ -1,0 +1,238 @@
+// `fathom-cli shell|push|pull|connect|disconnect`: adb's everyday verbs on top
+// of record/'s TargetShell, so the CLI, `record` and the Record page reach a
+// device the same way (adb server when it holds the device, else direct USB
+// or TCP).
+#if defined(_WIN32)
+#include <io.h>
+#include <process.h>
+#define isatty _isatty
+#define getpid _getpid
+#define STDIN_FILENO 0
+#define STDERR_FILENO 2
+#else
+#include <unistd.h>
+#endif
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "adb/device_connector.h"
+#include "app/cli/adb_options.h"
+#include "app/cli/commands.h"
+#include "record/target_discovery.h"
+#include "record/target_shell.h"
+
+namespace fathom::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using record::AdbRoute;
+using record::CancelToken;
+using record::Deadline;
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "fathom-cli: %s\n", message.c_str());
+  return 1;
+}
+
+// Opens the selected device, telling the user when the route is not the obvious one.
+Result<std::unique_ptr<record::TargetShell>> Open(const AdbOptions& o, const CancelToken& c) {
+  auto serial = ChooseSerial(o);
+  if (!serial.ok()) return serial.status();
+  std::string note;
+  auto shell = record::OpenAdbTarget(*serial, o.route, &note, c);
+  if (shell.ok() && !note.empty()) std::fprintf(stderr, "fathom-cli: note: %s\n", note.c_str());
+  return shell;
+}
+
+std::string Basename(const std::string& path) {
+  size_t end = path.find_last_not_of('/');
+  if (end == std::string::npos) return path;
+  size_t start = path.rfind('/', end);
+  return path.substr(start == std::string::npos ? 0 : start + 1,
+                     end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+std::string Rate(uint64_t bytes, double seconds) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%llu bytes in %.3fs (%.1f MB/s)",
+                static_cast<unsigned long long>(bytes), seconds,
+                seconds > 0 ? bytes / seconds / 1e6 : 0.0);
+  return buf;
+}
+
+// st_mode of the device (POSIX values whatever the host): 0040000 is a directory.
+bool IsDirMode(uint32_t mode) { return (mode & 0170000) == 0040000; }
+
+double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+int RunShell(const std::vector<std::string>& args) {
+  AdbOptions o;
+  size_t i = 0;
+  bool no_stdin = false;
+  for (; i < args.size(); ++i) {  // options only before the command: it may contain "-s"
+    if (args[i] == "-n") {
+      no_stdin = true;
+      continue;
+    }
+    int used = ParseAdbOption(args, i, &o);
+    if (used < 0) return 2;
+    if (used == 0) break;
+    i += used - 1;
+  }
+  if (i < args.size() && args[i] == "--") ++i;
+  if (i == args.size()) {
+    std::fprintf(stderr,
+                 "usage: fathom-cli shell [-s SERIAL] [--transport auto|usb|tcp|server] [-n] "
+                 "CMD...\n(interactive shells are not supported yet)\n");
+    return 2;
+  }
+  std::string command;
+  for (; i < args.size(); ++i) command += (command.empty() ? "" : " ") + args[i];
+  // Like adb: a piped stdin goes to the command; -n or a terminal sends none.
+  std::string input;
+  if (!no_stdin && !isatty(STDIN_FILENO)) {
+    input.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  }
+  CancelToken cancel;
+  auto shell = Open(o, cancel);
+  if (!shell.ok()) return Fail(shell.status().message());
+  auto write = [](FILE* f) {
+    return [f](std::string_view b) {
+      std::fwrite(b.data(), 1, b.size(), f);
+      std::fflush(f);
+    };
+  };
+  auto code = (*shell)->RunStreaming(command, input, write(stdout), write(stderr),
+                                     Deadline::Never(), cancel);
+  if (!code.ok()) return Fail(code.status().message());
+  return *code < 0 ? 0 : *code;  // legacy shell: no exit status (adb also says 0)
+}
+
+int RunPush(const std::vector<std::string>& args) {
+  AdbOptions o;
+  std::vector<std::string> paths;
+  if (!ParseAdbArgs(args, &o, &paths)) return 2;
+  if (paths.size() != 2) {
+    std::fprintf(stderr, "usage: fathom-cli push [-s SERIAL] [--transport T] LOCAL REMOTE\n");
+    return 2;
+  }
+  const std::string& local = paths[0];
+  std::string remote = paths[1];
+  std::error_code ec;
+  const fs::file_status st = fs::status(local, ec);
+  if (ec || !fs::exists(st)) return Fail(local + ": no such file");
+  if (!fs::is_regular_file(st)) return Fail(local + ": only regular files can be pushed (yet)");
+  const uint64_t size = fs::file_size(local, ec);
+  // Permission bits travel with the file (a pushed program stays executable).
+  const uint32_t mode = static_cast<uint32_t>(st.permissions() & fs::perms::mask) & 0777;
+  CancelToken cancel;
+  auto shell = Open(o, cancel);
+  if (!shell.ok()) return Fail(shell.status().message());
+  const Deadline deadline = Deadline::Never();
+  // "dir/" or an existing directory on the device: keep the local name, as adb does.
+  bool into_dir = !remote.empty() && remote.back() == '/';
+  if (!into_dir) {
+    auto rs = (*shell)->Stat(remote, deadline, cancel);
+    into_dir = rs.ok() && IsDirMode(rs->mode);
+  }
+  if (into_dir) remote = (remote.back() == '/' ? remote : remote + "/") + Basename(local);
+  const auto t0 = std::chrono::steady_clock::now();
+  Status pushed = (*shell)->Push(local, remote, mode, deadline, cancel);
+  if (!pushed.ok()) return Fail(remote + ": " + pushed.message());
+  std::fprintf(stderr, "%s -> %s: 1 file pushed, %s\n", local.c_str(), remote.c_str(),
+               Rate(size, SecondsSince(t0)).c_str());
+  return 0;
+}
+
+int RunPull(const std::vector<std::string>& args) {
+  AdbOptions o;
+  std::vector<std::string> paths;
+  if (!ParseAdbArgs(args, &o, &paths)) return 2;
+  if (paths.empty() || paths.size() > 2) {
+    std::fprintf(stderr, "usage: fathom-cli pull [-s SERIAL] [--transport T] REMOTE [LOCAL]\n");
+    return 2;
+  }
+  const std::string& remote = paths[0];
+  std::string local = paths.size() == 2 ? paths[1] : Basename(remote);
+  std::error_code ec;
+  if (fs::is_directory(local, ec)) local = (fs::path(local) / Basename(remote)).string();
+  CancelToken cancel;
+  auto shell = Open(o, cancel);
+  if (!shell.ok()) return Fail(shell.status().message());
+  const Deadline deadline = Deadline::Never();
+  uint64_t total = 0;
+  if (auto rs = (*shell)->Stat(remote, deadline, cancel); rs.ok()) {
+    if (IsDirMode(rs->mode))
+      return Fail(remote + ": is a directory (only files can be pulled yet)");
+    total = rs->size;
+  }
+  // Never a half-written file under the final name: pull beside it, then rename.
+  const std::string partial = local + ".fathom-partial." + std::to_string(::getpid());
+  const bool tty = isatty(STDERR_FILENO);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last = t0;
+  uint64_t got = 0;
+  auto progress = [&](uint64_t n) {
+    got = n;
+    if (!tty) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last < std::chrono::milliseconds(100)) return;
+    last = now;
+    if (total > 0) {
+      std::fprintf(stderr, "\r[%3d%%] %s: %.1f / %.1f MB", static_cast<int>(n * 100 / total),
+                   remote.c_str(), n / 1e6, total / 1e6);
+    } else {
+      std::fprintf(stderr, "\r%s: %.1f MB", remote.c_str(), n / 1e6);
+    }
+  };
+  Status pulled = (*shell)->Pull(remote, partial, progress, deadline, cancel);
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  if (pulled.ok()) {
+    fs::rename(partial, local, ec);
+    if (ec) pulled = ErrorStatus(local + ": " + ec.message());
+  }
+  if (!pulled.ok()) {
+    fs::remove(partial, ec);
+    return Fail(remote + ": " + pulled.message());
+  }
+  std::fprintf(stderr, "%s -> %s: 1 file pulled, %s\n", remote.c_str(), local.c_str(),
+               Rate(got, SecondsSince(t0)).c_str());
+  return 0;
+}
+
+int RunConnect(const std::vector<std::string>& args, bool connect) {
+  AdbOptions o;
+  std::vector<std::string> paths;
+  if (!ParseAdbArgs(args, &o, &paths)) return 2;
+  if (paths.size() != 1 || !adb::IsTcpSerial(paths[0])) {
+    std::fprintf(stderr, "usage: fathom-cli %s HOST:PORT\n", connect ? "connect" : "disconnect");
+    return 2;
+  }
+  const std::string& serial = paths[0];
+  if (connect) {
+    // Prove it answers (handshake, AUTH) before remembering it.
+    CancelToken cancel;
+    std::string note;
+    auto shell = record::OpenAdbTarget(serial, o.route, &note, cancel);
+    if (!shell.ok()) return Fail("cannot connect to " + serial + ": " + shell.status().message());
+    if (!note.empty()) std::fprintf(stderr, "fathom-cli: note: %s\n", note.c_str());
+  }
+  if (Status st = record::SetTcpTargetRemembered(serial, connect); !st.ok()) {
+    return Fail(st.message());
+  }
+  std::printf("%s %s (list: %s)\n", connect ? "connected to" : "forgot", serial.c_str(),
+              record::RememberedTcpTargetsPath().c_str());
+  return 0;
+}
+
+}  // namespace fathom::cli

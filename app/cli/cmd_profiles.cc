@@ -1,0 +1,64 @@
+// `fathom-cli profiles TRACE`: every heap dump, heap graph and sample set.
+#include <cinttypes>
+#include <cstdio>
+
+#include "app/cli/commands.h"
+#include "app/cli/load.h"
+#include "core/flamegraph/profiles.h"
+
+namespace fathom::cli {
+
+int RunProfiles(const std::vector<std::string>& args) {
+  std::string path;
+  bool csv = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--format" && i + 1 < args.size()) {
+      csv = args[++i] == "csv";
+    } else if (path.empty() && args[i][0] != '-') {
+      path = args[i];
+    } else {
+      path.clear();
+      break;
+    }
+  }
+  if (path.empty()) {
+    fprintf(stderr, "usage: fathom-cli profiles TRACE [--format table|csv]\n");
+    return 2;
+  }
+  TraceProcessor tp;
+  if (!LoadOrReport(&tp, path)) return 1;
+  std::vector<ProfileDump> dumps = ListProfiles(tp.storage());
+  if (csv) {
+    printf("kind,upid,pid,process,ts,end_ts,heap,view,total\n");
+    for (const ProfileDump& d : dumps)
+      for (const auto& [view, total] : d.totals)
+        printf("%s,%s,%s,\"%s\",%" PRId64 ",%" PRId64 ",\"%s\",%s,%" PRId64 "\n",
+               std::string(KindName(d.kind)).c_str(),
+               d.all_processes ? "" : std::to_string(d.upid).c_str(),
+               d.all_processes ? "" : std::to_string(d.pid).c_str(), d.process_name.c_str(), d.ts,
+               d.end_ts, d.heap.c_str(), std::string(ViewName(view)).c_str(), total);
+    return 0;
+  }
+  if (dumps.empty()) {
+    printf("no heap profiles, heap graphs or CPU samples in %s\n", path.c_str());
+    return 0;
+  }
+  printf("%-12s %5s %7s %-28s %20s %-16s %s\n", "kind", "upid", "pid", "process", "ts", "heap",
+         "totals");
+  for (const ProfileDump& d : dumps) {
+    std::string totals;
+    for (const auto& [view, total] : d.totals) {
+      if (!totals.empty()) totals += "  ";
+      totals += std::string(ViewName(view)) + "=" + std::to_string(total);
+    }
+    if (d.end_ts != d.ts) totals += "  (until " + std::to_string(d.end_ts) + ")";
+    std::string upid = d.all_processes ? "*" : std::to_string(d.upid);
+    std::string pid = d.all_processes ? "*" : std::to_string(d.pid);
+    printf("%-12s %5s %7s %-28s %20" PRId64 " %-16s %s\n", std::string(KindName(d.kind)).c_str(),
+           upid.c_str(), pid.c_str(), d.process_name.empty() ? "-" : d.process_name.c_str(), d.ts,
+           d.heap.empty() ? "-" : d.heap.c_str(), totals.c_str());
+  }
+  return 0;
+}
+
+}  // namespace fathom::cli

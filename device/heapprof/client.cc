@@ -1,0 +1,673 @@
+// libfathom_heapprof.so: the in-process half of the native heap profiler, loaded with
+// LD_PRELOAD. It interposes the malloc family and C++ operator new/delete, samples
+// allocations (sampler.h), unwinds sampled ones and appends records to a shared-memory
+// ring that fathom-heapprofd drains (wire.h).
+//
+// Cost model (why it looks like this): an unsampled malloc costs the real malloc plus two
+// compares on thread-local state; an unsampled free costs one load from a 128 KiB counting
+// filter (fits in L2) that says "certainly not sampled" for almost every address. Only
+// sampled allocations and frees of possibly-sampled addresses take the lock, unwind
+// and write to the ring. Nothing on these paths allocates.
+//
+// Reentrancy: a thread-local flag makes every allocation made while the profiler itself
+// runs (libunwind, dlopen, pthread_getattr_np) go straight to the real allocator.
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <new>
+
+#include "device/heapprof/sampler.h"
+#include "device/heapprof/wire.h"
+
+namespace fathom::heapprof {
+namespace {
+
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+
+// ---- real allocator -------------------------------------------------------------------
+
+#if defined(__GLIBC__)
+extern "C" {
+void* __libc_malloc(size_t);
+void __libc_free(void*);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void* __libc_memalign(size_t, size_t);
+void* __libc_valloc(size_t);
+void* __libc_pvalloc(size_t);
+}
+inline void* RealMalloc(size_t n) { return __libc_malloc(n); }
+inline void RealFree(void* p) { __libc_free(p); }
+inline void* RealCalloc(size_t a, size_t b) { return __libc_calloc(a, b); }
+inline void* RealRealloc(void* p, size_t n) { return __libc_realloc(p, n); }
+inline void* RealMemalign(size_t a, size_t n) { return __libc_memalign(a, n); }
+inline void* RealValloc(size_t n) { return __libc_valloc(n); }
+inline void* RealPvalloc(size_t n) { return __libc_pvalloc(n); }
+#else
+// Bionic/musl: the next definitions in lookup order. Resolved on first use.
+template <typename F>
+F Next(const char* name) {
+  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+inline void* RealMalloc(size_t n) {
+  static auto f = Next<void* (*)(size_t)>("malloc");
+  return f(n);
+}
+inline void RealFree(void* p) {
+  static auto f = Next<void (*)(void*)>("free");
+  f(p);
+}
+inline void* RealCalloc(size_t a, size_t b) {
+  static auto f = Next<void* (*)(size_t, size_t)>("calloc");
+  return f(a, b);
+}
+inline void* RealRealloc(void* p, size_t n) {
+  static auto f = Next<void* (*)(void*, size_t)>("realloc");
+  return f(p, n);
+}
+inline void* RealMemalign(size_t a, size_t n) {
+  static auto f = Next<void* (*)(size_t, size_t)>("memalign");
+  return f(a, n);
+}
+inline void* RealValloc(size_t n) { return RealMemalign(static_cast<size_t>(getpagesize()), n); }
+inline void* RealPvalloc(size_t n) {
+  size_t page = static_cast<size_t>(getpagesize());
+  return RealMemalign(page, (n + page - 1) / page * page);
+}
+#endif
+
+// ---- global state -----------------------------------------------------------------------
+
+std::atomic<bool> g_active{false};             // connected and sampling
+std::atomic<uint32_t> g_generation{1};         // bumped when g_active changes
+std::atomic<bool> g_connect_requested{false};  // signal asked us to connect
+uint64_t g_interval = 4096;
+bool g_block = false;
+int g_sock = -1;
+RingHeader* g_ring = nullptr;
+uint8_t* g_ring_data = nullptr;
+uint64_t g_ring_size = 0;
+uintptr_t g_self_lo = 0, g_self_hi = 0;  // our own text: frames to skip
+bool g_follow_children = false;
+char g_socket_path[108];
+
+constexpr uint64_t kDefaultRingBytes = 8u << 20;
+constexpr uint64_t kIdleCheckBytes = 256u << 10;  // inactive threads look for a request this often
+
+// Filter over sampled addresses + open-addressing set of them. The free fast path reads
+// one bit of a 64 KiB bitmap (in .bss, so no pointer to load and no null check; mostly
+// cache-resident); a set bit means "maybe sampled". The per-bit counts that keep the
+// bitmap exact under removal are touched only under the ring lock.
+constexpr uint32_t kFilterBits = 19;
+uint64_t g_filter_bits[(1u << kFilterBits) / 64];
+uint16_t* g_filter_counts = nullptr;  // 512 Ki counters, 1 MiB, slow path only
+// Sized to the live samples (starts at 128 KiB, doubles at half load): a small table stays
+// in cache, and its probes were the main per-sample cost with a fixed 16 MiB one.
+constexpr uint32_t kTableInitialBits = 14, kTableMaxBits = 26;
+uint64_t* g_table = nullptr;
+uint64_t g_table_mask = 0;
+uint64_t g_table_used = 0;
+constexpr uint64_t kEmpty = 0;
+
+inline uint64_t Hash(uint64_t p) {
+  p ^= p >> 33;
+  p *= 0xff51afd7ed558ccdULL;
+  p ^= p >> 33;
+  return p;
+}
+// Blocks are 16-byte aligned: the next address bits spread neighbours over the bitmap.
+inline uint32_t FilterSlot(const void* p) {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p) >> 4) & ((1u << kFilterBits) - 1);
+}
+inline bool FilterMaybe(const void* p) {
+  uint32_t slot = FilterSlot(p);
+  return (__atomic_load_n(&g_filter_bits[slot / 64], __ATOMIC_RELAXED) >> (slot % 64)) & 1;
+}
+void FilterAdd(const void* p) {
+  uint32_t slot = FilterSlot(p);
+  if (g_filter_counts[slot] == UINT16_MAX) return;  // saturated: the bit stays set for good
+  if (g_filter_counts[slot]++ == 0)
+    __atomic_fetch_or(&g_filter_bits[slot / 64], uint64_t{1} << (slot % 64), __ATOMIC_RELAXED);
+}
+void FilterRemove(const void* p) {
+  uint32_t slot = FilterSlot(p);
+  if (g_filter_counts[slot] == UINT16_MAX) return;
+  if (--g_filter_counts[slot] == 0)
+    __atomic_fetch_and(&g_filter_bits[slot / 64], ~(uint64_t{1} << (slot % 64)), __ATOMIC_RELAXED);
+}
+
+// Linear probing with backward-shift deletion: no tombstones, so probe chains stay as
+// short as the load factor says however long the program runs. Only under the lock.
+uint64_t* MapTable(uint64_t slots) {
+  void* t = mmap(nullptr, slots * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return t == MAP_FAILED ? nullptr : static_cast<uint64_t*>(t);
+}
+void PutNew(uint64_t* table, uint64_t mask, uint64_t key) {
+  uint64_t i = Hash(key) & mask;
+  while (table[i] != kEmpty) i = (i + 1) & mask;
+  table[i] = key;
+}
+bool TableInsert(uint64_t key) {
+  if (g_table_used + 1 > (g_table_mask + 1) / 2) {
+    uint64_t slots = (g_table_mask + 1) * 2;
+    uint64_t* bigger = slots <= (uint64_t{1} << kTableMaxBits) ? MapTable(slots) : nullptr;
+    if (!bigger) return false;  // full: the caller drops the sample
+    for (uint64_t i = 0; i <= g_table_mask; i++)
+      if (g_table[i] != kEmpty) PutNew(bigger, slots - 1, g_table[i]);
+    munmap(g_table, (g_table_mask + 1) * sizeof(uint64_t));
+    g_table = bigger;
+    g_table_mask = slots - 1;
+  }
+  PutNew(g_table, g_table_mask, key);
+  g_table_used++;
+  return true;
+}
+bool TableErase(uint64_t key) {
+  uint64_t mask = g_table_mask;
+  uint64_t i = Hash(key) & mask;
+  for (; g_table[i] != key; i = (i + 1) & mask)
+    if (g_table[i] == kEmpty) return false;
+  for (uint64_t j = i;;) {
+    j = (j + 1) & mask;
+    if (g_table[j] == kEmpty) break;
+    uint64_t home = Hash(g_table[j]) & mask;
+    // The entry at j may move back to the hole at i unless its home lies in (i, j].
+    bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+    if (stays) continue;
+    g_table[i] = g_table[j];
+    i = j;
+  }
+  g_table[i] = kEmpty;
+  g_table_used--;
+  return true;
+}
+
+// ---- per-thread state -------------------------------------------------------------------
+
+TLS bool t_in_profiler;
+TLS uint32_t t_generation;
+TLS uint32_t t_tid;
+TLS Sampler t_sampler;  // trivially constructible: zero state means "uninitialised"
+
+struct ReentryGuard {
+  ReentryGuard() { t_in_profiler = true; }
+  ~ReentryGuard() { t_in_profiler = false; }
+};
+
+uint64_t NowNs(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// ---- ring -------------------------------------------------------------------------------
+
+void Lock() {
+  if (!g_ring->lock.exchange(1, std::memory_order_acquire)) return;
+  uint64_t start = NowNs(CLOCK_MONOTONIC);
+  for (int spins = 0; g_ring->lock.exchange(1, std::memory_order_acquire); spins++) {
+    if (spins > 100) sched_yield();
+  }
+  g_ring->spin_blocked_ns.fetch_add(NowNs(CLOCK_MONOTONIC) - start, std::memory_order_relaxed);
+}
+void Unlock() { g_ring->lock.store(0, std::memory_order_release); }
+
+void CopyIn(uint64_t pos, const void* src, size_t n) {
+  uint64_t off = pos % g_ring_size;
+  size_t first = static_cast<size_t>(g_ring_size - off) < n ? g_ring_size - off : n;
+  memcpy(g_ring_data + off, src, first);
+  memcpy(g_ring_data, static_cast<const uint8_t*>(src) + first, n - first);
+}
+
+// Appends a record (head + tail) under the lock the caller holds. With block_client the
+// writer waits (lock released) for the collector to make room, at most 2 s.
+bool AppendLocked(const void* head, size_t head_n, const void* tail, size_t tail_n) {
+  size_t n = head_n + tail_n;
+  uint64_t w = g_ring->write_pos.load(std::memory_order_relaxed);
+  uint64_t deadline = 0;
+  while (w + n - g_ring->read_pos.load(std::memory_order_acquire) > g_ring_size) {
+    if (!g_block) {
+      g_ring->overruns.fetch_add(1, std::memory_order_relaxed);
+      return false;
+    }
+    uint64_t now = NowNs(CLOCK_MONOTONIC);
+    if (!deadline) deadline = now + 2000000000ull;
+    if (now > deadline || !g_active.load(std::memory_order_relaxed)) {
+      g_ring->overruns.fetch_add(1, std::memory_order_relaxed);
+      return false;
+    }
+    Unlock();
+    timespec ts{0, 100000};
+    nanosleep(&ts, nullptr);
+    g_ring->spin_blocked_ns.fetch_add(100000, std::memory_order_relaxed);
+    Lock();
+    w = g_ring->write_pos.load(std::memory_order_relaxed);
+  }
+  CopyIn(w, head, head_n);
+  if (tail_n) CopyIn(w + head_n, tail, tail_n);
+  g_ring->write_pos.store(w + n, std::memory_order_release);
+  return true;
+}
+
+// ---- unwinding --------------------------------------------------------------------------
+
+using UnwBacktrace = int (*)(void**, int);
+UnwBacktrace g_unw_backtrace = nullptr;  // libunwind (nongnu), found with dlopen
+
+TLS uintptr_t t_stack_lo, t_stack_hi;
+
+void StackBounds() {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* addr = nullptr;
+  size_t size = 0;
+  pthread_attr_getstack(&attr, &addr, &size);
+  pthread_attr_destroy(&attr);
+  t_stack_lo = reinterpret_cast<uintptr_t>(addr);
+  t_stack_hi = t_stack_lo + size;
+}
+
+// Frame-pointer walk, each step checked against the thread's stack bounds.
+int FramePointerUnwind(uint64_t* pcs, int max) {
+  if (!t_stack_hi) StackBounds();
+  uintptr_t fp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  int n = 0;
+  while (n < max && fp >= t_stack_lo && fp + 16 <= t_stack_hi && (fp & 7) == 0) {
+    uintptr_t next = reinterpret_cast<uintptr_t*>(fp)[0];
+    uintptr_t ret = reinterpret_cast<uintptr_t*>(fp)[1];
+    if (!ret) break;
+    pcs[n++] = ret;
+    if (next <= fp) break;
+    fp = next;
+  }
+  return n;
+}
+
+int Unwind(uint64_t* pcs, int max) {
+  uint64_t raw[kMaxFrames + 16];
+  int n = g_unw_backtrace ? g_unw_backtrace(reinterpret_cast<void**>(raw), kMaxFrames + 16)
+                          : FramePointerUnwind(raw, kMaxFrames + 16);
+  int skip = 0;
+  while (skip < n && raw[skip] >= g_self_lo && raw[skip] < g_self_hi) skip++;
+  int out = 0;
+  for (int i = skip; i < n && out < max; i++) pcs[out++] = raw[i];
+  return out;
+}
+
+// ---- connection -------------------------------------------------------------------------
+
+uint32_t Tid() {
+  if (!t_tid) t_tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  return t_tid;
+}
+
+void Deactivate() {
+  g_active.store(false, std::memory_order_release);
+  g_generation.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool Connect(const char* path, bool from_startup) {
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  strncpy(addr.sun_path, path, sizeof(addr.sun_path) - 1);
+  timeval tv{5, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return false;
+  }
+  uint64_t ring_bytes = kDefaultRingBytes;
+  if (const char* e = getenv("FATHOM_HEAPPROF_RING_KB"))
+    ring_bytes = strtoull(e, nullptr, 10) << 10;
+  int mfd = static_cast<int>(syscall(SYS_memfd_create, "fathom-heapprof", 1u /*MFD_CLOEXEC*/));
+  size_t map_bytes = sizeof(RingHeader) + ring_bytes;
+  void* mem = MAP_FAILED;
+  if (mfd >= 0 && ftruncate(mfd, static_cast<off_t>(map_bytes)) == 0)
+    mem = mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+  if (mem == MAP_FAILED) {
+    if (mfd >= 0) close(mfd);
+    close(fd);
+    return false;
+  }
+  Hello hello{kWireVersion, static_cast<uint32_t>(getpid()), ring_bytes, from_startup, 0};
+  iovec iov{&hello, sizeof hello};
+  char cbuf[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = cbuf;
+  msg.msg_controllen = sizeof cbuf;
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  memcpy(CMSG_DATA(c), &mfd, sizeof(int));
+  Config config{};
+  bool ok = sendmsg(fd, &msg, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof hello) &&
+            recv(fd, &config, sizeof config, MSG_WAITALL) == static_cast<ssize_t>(sizeof config) &&
+            config.interval_bytes > 0;
+  close(mfd);
+  if (!ok) {
+    munmap(mem, map_bytes);
+    close(fd);
+    return false;
+  }
+  g_sock = fd;
+  g_ring = static_cast<RingHeader*>(mem);
+  g_ring_data = static_cast<uint8_t*>(mem) + sizeof(RingHeader);
+  g_ring_size = ring_bytes;
+  g_interval = config.interval_bytes;
+  g_block = config.block_client != 0;
+  g_active.store(true, std::memory_order_release);
+  g_generation.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void AllocTables() {
+  memset(g_filter_bits, 0, sizeof g_filter_bits);
+  void* f = mmap(nullptr, sizeof(uint16_t) << kFilterBits, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  uint64_t* t = MapTable(uint64_t{1} << kTableInitialBits);
+  if (f == MAP_FAILED || !t) return;
+  g_filter_counts = static_cast<uint16_t*>(f);
+  g_table = t;
+  g_table_mask = (uint64_t{1} << kTableInitialBits) - 1;
+  g_table_used = 0;
+}
+
+// Serialises connection attempts (constructor, signal request, forked child).
+pthread_mutex_t g_connect_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void TryConnectOnRequest() {
+  if (!g_connect_requested.exchange(false)) return;
+  pthread_mutex_lock(&g_connect_mu);
+  if (!g_active.load() && g_table) {
+    char path[128];
+    const char* dir = getenv("FATHOM_HEAPPROF_DIR");
+    snprintf(path, sizeof path, "%s/fathom-heapprofd-%d.sock", dir ? dir : "/tmp",
+             static_cast<int>(getpid()));
+    Connect(path, false);
+  }
+  pthread_mutex_unlock(&g_connect_mu);
+}
+
+void OnConnectSignal(int) { g_connect_requested.store(true, std::memory_order_relaxed); }
+
+// Fork: the lock is taken around fork so the child never inherits a held lock. The child
+// drops the parent's connection (its ring belongs to the parent); with follow-children
+// it connects anew on its next sampled allocation, otherwise it is not profiled.
+void PrepareFork() {
+  if (g_active.load()) Lock();
+}
+void ParentAfterFork() {
+  if (g_active.load()) Unlock();
+}
+void ChildAfterFork() {
+  if (!g_active.load()) return;
+  Unlock();
+  Deactivate();
+  munmap(g_ring, sizeof(RingHeader) + g_ring_size);
+  g_ring = nullptr;
+  close(g_sock);
+  g_sock = -1;
+  munmap(g_filter_counts, sizeof(uint16_t) << kFilterBits);
+  munmap(g_table, (g_table_mask + 1) * sizeof(uint64_t));
+  g_filter_counts = nullptr;
+  g_table = nullptr;
+  AllocTables();
+  if (g_follow_children && g_socket_path[0]) {
+    g_connect_requested.store(false);
+    // Connecting needs only syscalls; do it right away so the child is complete.
+    Connect(g_socket_path, true);
+  }
+}
+
+__attribute__((constructor)) void Init() {
+  ReentryGuard guard;
+  // Our own executable segment: its frames are cut from every stack.
+  dl_iterate_phdr(
+      [](dl_phdr_info* pi, size_t, void*) -> int {
+        uintptr_t me = reinterpret_cast<uintptr_t>(&Init);
+        for (int i = 0; i < pi->dlpi_phnum; i++) {
+          const ElfW(Phdr)& ph = pi->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+          uintptr_t lo = pi->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
+          if (me >= lo && me < hi) {
+            g_self_lo = lo;
+            g_self_hi = hi;
+            return 1;
+          }
+        }
+        return 0;
+      },
+      nullptr);
+  const char* unwinder = getenv("FATHOM_HEAPPROF_UNWIND");
+  if (!unwinder || strcmp(unwinder, "fp") != 0) {
+    if (void* h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL))
+      g_unw_backtrace = reinterpret_cast<UnwBacktrace>(dlsym(h, "unw_backtrace"));
+  }
+  AllocTables();
+  pthread_atfork(PrepareFork, ParentAfterFork, ChildAfterFork);
+  const char* follow = getenv("FATHOM_HEAPPROF_FOLLOW");
+  g_follow_children = follow && strcmp(follow, "1") == 0;
+  const char* only_pid = getenv("FATHOM_HEAPPROF_PID");
+  const char* sock = getenv("FATHOM_HEAPPROF_SOCKET");
+  if (sock) {
+    strncpy(g_socket_path, sock, sizeof g_socket_path - 1);
+    bool mine = g_follow_children || !only_pid || atoi(only_pid) == getpid();
+    if (mine) Connect(g_socket_path, true);
+  }
+  if (!g_active.load()) {
+    // Started with the preload but without a collector: attach later on request
+    // (fathom-heapprofd --pid), unless the program handles that signal itself.
+    int sig = SIGRTMIN + 4;
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) {
+      struct sigaction sa {};
+      sa.sa_handler = OnConnectSignal;
+      sa.sa_flags = SA_RESTART;
+      sigaction(sig, &sa, nullptr);
+    }
+  }
+}
+
+}  // namespace
+
+// ---- hooks ------------------------------------------------------------------------------
+
+// Slow path of every allocation hook: decides, unwinds, records.
+__attribute__((noinline)) void SampleAlloc(void* p, size_t size) {
+  if (t_in_profiler) return;
+  ReentryGuard guard;
+  uint32_t gen = g_generation.load(std::memory_order_relaxed);
+  if (t_generation != gen) {
+    t_generation = gen;
+    uint64_t seed =
+        NowNs(CLOCK_MONOTONIC) ^ (uint64_t{Tid()} << 32) ^ reinterpret_cast<uintptr_t>(p);
+    t_sampler.Reset(g_active.load() ? g_interval : kIdleCheckBytes, seed);
+  }
+  if (g_active.load(std::memory_order_acquire) &&
+      g_ring->collector_done.load(std::memory_order_relaxed))
+    Deactivate();  // the session ended: stop paying for unwinds nobody reads
+  if (!g_active.load(std::memory_order_acquire)) {
+    t_sampler.Reset(kIdleCheckBytes, 1);
+    TryConnectOnRequest();
+    return;
+  }
+  uint64_t sampled = t_sampler.SampleSize(size);
+  if (!sampled) return;
+  AllocRecord rec{};
+  uint64_t pcs[kMaxFrames];
+  rec.num_frames = static_cast<uint32_t>(Unwind(pcs, kMaxFrames));
+  rec.h.type = kAlloc;
+  rec.h.bytes = static_cast<uint32_t>(sizeof rec + rec.num_frames * sizeof(uint64_t));
+  rec.addr = reinterpret_cast<uintptr_t>(p);
+  rec.sampled_bytes = sampled;
+  rec.real_bytes = size;
+  rec.tid = Tid();
+  Lock();
+  if (TableInsert(rec.addr)) {
+    if (AppendLocked(&rec, sizeof rec, pcs, rec.num_frames * sizeof(uint64_t))) {
+      FilterAdd(p);
+    } else {
+      TableErase(rec.addr);
+    }
+  } else {
+    g_ring->overruns.fetch_add(1, std::memory_order_relaxed);
+  }
+  Unlock();
+}
+
+// Before the real free: a possibly sampled address is looked up and its free recorded
+// while the block is still ours, so a reuse of the address is always recorded after.
+__attribute__((noinline)) void SampleFree(void* p) {
+  if (t_in_profiler || !g_active.load(std::memory_order_acquire)) return;
+  uint64_t key = reinterpret_cast<uintptr_t>(p);
+  ReentryGuard guard;
+  Lock();
+  if (TableErase(key)) {
+    FilterRemove(p);
+    FreeRecord rec{{kFree, sizeof(FreeRecord)}, key};
+    AppendLocked(&rec, sizeof rec, nullptr, 0);
+  }
+  Unlock();
+}
+
+inline void OnAlloc(void* p, size_t size) {
+  if (__builtin_expect(p != nullptr && !t_sampler.Skips(size), 0)) {
+    SampleAlloc(p, size);
+    return;
+  }
+  t_sampler.Consume(size);
+}
+inline void OnFree(void* p) {
+  if (__builtin_expect(FilterMaybe(p), 0)) SampleFree(p);
+}
+
+void* Malloc(size_t n) {
+  void* p = RealMalloc(n);
+  OnAlloc(p, n);
+  return p;
+}
+void Free(void* p) {
+  OnFree(p);
+  RealFree(p);
+}
+void* Memalign(size_t align, size_t n) {
+  void* p = RealMemalign(align, n);
+  OnAlloc(p, n);
+  return p;
+}
+
+}  // namespace fathom::heapprof
+
+using namespace fathom::heapprof;
+
+extern "C" {
+
+#define EXPORT __attribute__((visibility("default")))
+
+EXPORT void* malloc(size_t n) { return Malloc(n); }
+EXPORT void free(void* p) { Free(p); }
+EXPORT void* calloc(size_t a, size_t b) {
+  void* p = RealCalloc(a, b);
+  OnAlloc(p, a * b);
+  return p;
+}
+EXPORT void* realloc(void* old, size_t n) {
+  // The old block may be released by the real realloc: record its free first.
+  if (old) OnFree(old);
+  void* p = RealRealloc(old, n);
+  OnAlloc(p, n);
+  return p;
+}
+EXPORT void* memalign(size_t align, size_t n) { return Memalign(align, n); }
+EXPORT void* aligned_alloc(size_t align, size_t n) { return Memalign(align, n); }
+EXPORT int posix_memalign(void** out, size_t align, size_t n) {
+  if (align < sizeof(void*) || (align & (align - 1)) != 0) return EINVAL;
+  void* p = Memalign(align, n);
+  if (!p) return ENOMEM;
+  *out = p;
+  return 0;
+}
+EXPORT void* valloc(size_t n) {
+  void* p = RealValloc(n);
+  OnAlloc(p, n);
+  return p;
+}
+EXPORT void* pvalloc(size_t n) {
+  void* p = RealPvalloc(n);
+  OnAlloc(p, n);
+  return p;
+}
+
+}  // extern "C"
+
+// ---- C++ operators ----------------------------------------------------------------------
+
+namespace {
+void* NewOrThrow(size_t n, size_t align) {
+  for (;;) {
+    void* p = align ? Memalign(align, n) : Malloc(n);
+    if (p) return p;
+    std::new_handler h = std::get_new_handler();
+    if (!h) throw std::bad_alloc();
+    h();
+  }
+}
+void* NewNoThrow(size_t n, size_t align) noexcept {
+  try {
+    return NewOrThrow(n, align);
+  } catch (...) {
+    return nullptr;
+  }
+}
+}  // namespace
+
+EXPORT void* operator new(size_t n) { return NewOrThrow(n, 0); }
+EXPORT void* operator new[](size_t n) { return NewOrThrow(n, 0); }
+EXPORT void* operator new(size_t n, const std::nothrow_t&) noexcept { return NewNoThrow(n, 0); }
+EXPORT void* operator new[](size_t n, const std::nothrow_t&) noexcept { return NewNoThrow(n, 0); }
+EXPORT void* operator new(size_t n, std::align_val_t a) {
+  return NewOrThrow(n, static_cast<size_t>(a));
+}
+EXPORT void* operator new[](size_t n, std::align_val_t a) {
+  return NewOrThrow(n, static_cast<size_t>(a));
+}
+EXPORT void* operator new(size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return NewNoThrow(n, static_cast<size_t>(a));
+}
+EXPORT void* operator new[](size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return NewNoThrow(n, static_cast<size_t>(a));
+}
+EXPORT void operator delete(void* p) noexcept { Free(p); }
+EXPORT void operator delete[](void* p) noexcept { Free(p); }
+EXPORT void operator delete(void* p, size_t) noexcept { Free(p); }
+EXPORT void operator delete[](void* p, size_t) noexcept { Free(p); }
+EXPORT void operator delete(void* p, const std::nothrow_t&) noexcept { Free(p); }
+EXPORT void operator delete[](void* p, const std::nothrow_t&) noexcept { Free(p); }
+EXPORT void operator delete(void* p, std::align_val_t) noexcept { Free(p); }
+EXPORT void operator delete[](void* p, std::align_val_t) noexcept { Free(p); }
+EXPORT void operator delete(void* p, size_t, std::align_val_t) noexcept { Free(p); }
+EXPORT void operator delete[](void* p, size_t, std::align_val_t) noexcept { Free(p); }
+EXPORT void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { Free(p); }
+EXPORT void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  Free(p);
+}

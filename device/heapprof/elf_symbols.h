@@ -1,0 +1,41 @@
+// Function names and build ids from an ELF file's own tables (.symtab, else .dynsym;
+// .note.gnu.build-id), read once per file by the collector for online symbolization.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fathom::heapprof {
+
+class ElfSymbols {
+ public:
+  // Reads `path`; on any failure the object is empty (names unknown, no build id).
+  explicit ElfSymbols(const std::string& path);
+
+  bool valid() const { return valid_; }
+  const std::string& build_id() const { return build_id_; }  // raw bytes
+  // Virtual address of a file offset (through the PT_LOAD that maps it).
+  uint64_t FileOffsetToVaddr(uint64_t offset) const;
+  // p_vaddr - p_offset of the first executable segment.
+  uint64_t load_bias() const { return load_bias_; }
+  // Demangled name of the function containing `vaddr`, or "" when no symbol covers it.
+  std::string Lookup(uint64_t vaddr) const;
+
+ private:
+  struct Sym {
+    uint64_t start, size;
+    uint32_t name;  // offset into names_
+  };
+  struct Load {
+    uint64_t offset, vaddr, filesz;
+  };
+  bool valid_ = false;
+  std::string build_id_;
+  uint64_t load_bias_ = 0;
+  std::vector<Load> loads_;
+  std::vector<Sym> syms_;  // sorted by start
+  std::string names_;
+};
+
+}  // namespace fathom::heapprof

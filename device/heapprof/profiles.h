@@ -1,0 +1,89 @@
+// The collector's bookkeeping: per profiled process the live sampled addresses and the
+// cumulative per-callstack totals, plus the interning of strings, mappings, frames and
+// callstacks shared by all processes (one trace sequence). Serialises ProfilePackets in
+// the inline-table form (strings/frames/callstacks/mappings inside the packet), each
+// packet carrying only the entries that are new since the previous dump.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "device/heapprof/elf_symbols.h"
+#include "device/heapprof/wire.h"
+
+namespace fathom::heapprof {
+
+inline constexpr uint32_t kSequenceId = 1;
+
+struct ProcessInfo {
+  pid_t pid = 0;
+  bool from_startup = false;
+  bool disconnected = false;
+  bool corrupted = false;
+  uint64_t overruns = 0;
+  uint64_t spin_blocked_ns = 0;
+  uint64_t heap_samples = 0;
+  uint64_t map_reparses = 0;
+  uint64_t unwinding_errors = 0;  // samples with no frame outside the profiler
+};
+
+class Profiles {
+ public:
+  explicit Profiles(uint64_t interval) : interval_(interval) {}
+
+  // Reads /proc/PID/maps and cmdline; returns a serialized ProcessTree TracePacket.
+  std::string AddProcess(pid_t pid, bool from_startup, uint64_t ts);
+  ProcessInfo* Info(pid_t pid);
+  void OnAlloc(pid_t pid, const AllocRecord& rec, const uint64_t* pcs);
+  void OnFree(pid_t pid, uint64_t addr);
+  // A serialized TracePacket with a ProfilePacket: one process dump per process.
+  std::string Dump(uint64_t ts);
+
+ private:
+  struct MapEntry {
+    uint64_t start, end, offset;
+    std::string path;
+    uint64_t iid = 0;  // interned lazily
+  };
+  struct Totals {
+    uint64_t alloc_bytes = 0, freed_bytes = 0, alloc_count = 0, free_count = 0;
+  };
+  struct Live {
+    uint64_t callstack, bytes;
+  };
+  struct Process {
+    ProcessInfo info;
+    std::vector<MapEntry> maps;  // sorted by start
+    std::unordered_map<uint64_t, uint64_t> frame_of_pc;
+    std::unordered_map<std::string, uint64_t> callstack_of_pcs;
+    std::unordered_map<uint64_t, Live> live;
+    std::map<uint64_t, Totals> totals;  // by callstack iid
+  };
+
+  bool ReadMaps(Process& p);
+  MapEntry* FindMap(Process& p, uint64_t pc);
+  uint64_t FrameIid(Process& p, uint64_t pc);
+  uint64_t MappingIid(MapEntry& m);
+  uint64_t StringIid(const std::string& s);
+  const ElfSymbols& Elf(const std::string& path);
+
+  uint64_t interval_;
+  std::map<pid_t, Process> processes_;
+  std::map<std::string, std::unique_ptr<ElfSymbols>> elves_;
+  std::unordered_map<std::string, uint64_t> string_iids_;
+  std::map<std::tuple<std::string, uint64_t, uint64_t, uint64_t>, uint64_t> mapping_iids_;
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> frame_iids_;  // (mapping, rel_pc)
+  std::map<std::vector<uint64_t>, uint64_t> callstack_iids_;
+  uint64_t unknown_mapping_ = 0;
+  // Serialized InternedString/Mapping/Frame/Callstack messages not yet written.
+  std::vector<std::string> new_strings_, new_mappings_, new_frames_, new_callstacks_;
+  uint64_t packet_index_ = 0;
+};
+
+}  // namespace fathom::heapprof

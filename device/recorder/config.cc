@@ -1,0 +1,186 @@
+#include "config.h"
+
+#include "gen/perfetto_fields.h"
+#include "proto_reader.h"
+
+namespace fathom::recorder {
+namespace {
+
+using device::ProtoField;
+using device::ProtoReader;
+
+// Appends a repeated enum/int field, packed or not.
+void AppendInts(const ProtoField& f, std::vector<int32_t>* out) {
+  if (f.wire_type == 2) {
+    size_t pos = 0;
+    for (uint64_t v; ProtoReader::NextPacked(f.bytes, &pos, &v);)
+      out->push_back(static_cast<int32_t>(v));
+  } else {
+    out->push_back(static_cast<int32_t>(f.value));
+  }
+}
+
+Status ParseFtrace(std::string_view bytes, FtraceSourceConfig* c) {
+  using F = pf::FtraceConfig;
+  ProtoReader r(bytes);
+  for (ProtoField f; r.Next(&f);) {
+    switch (f.number) {
+      case F::kFtraceEventsFieldNumber:
+        c->events.emplace_back(f.bytes);
+        break;
+      case F::kAtraceCategoriesFieldNumber:
+        c->atrace_categories.emplace_back(f.bytes);
+        break;
+      case F::kAtraceAppsFieldNumber:
+        c->atrace_apps.emplace_back(f.bytes);
+        break;
+      case F::kBufferSizeKbFieldNumber:
+        c->buffer_size_kb = static_cast<uint32_t>(f.value);
+        break;
+      case F::kDrainPeriodMsFieldNumber:
+        c->drain_period_ms = static_cast<uint32_t>(f.value);
+        break;
+      case F::kCompactSchedFieldNumber: {
+        ProtoReader cs(f.bytes);
+        for (ProtoField g; cs.Next(&g);)
+          if (g.number == F::CompactSchedConfig::kEnabledFieldNumber) c->compact_sched = g.value;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return r.ok() ? Status::Ok() : ErrorStatus("malformed ftrace_config");
+}
+
+Status ParseProcessStats(std::string_view bytes, ProcessStatsSourceConfig* c) {
+  using P = pf::ProcessStatsConfig;
+  ProtoReader r(bytes);
+  for (ProtoField f; r.Next(&f);) {
+    switch (f.number) {
+      case P::kScanAllProcessesOnStartFieldNumber:
+        c->scan_all_processes_on_start = f.value;
+        break;
+      case P::kRecordThreadNamesFieldNumber:
+        c->record_thread_names = f.value;
+        break;
+      case P::kProcStatsPollMsFieldNumber:
+        c->proc_stats_poll_ms = static_cast<uint32_t>(f.value);
+        break;
+      default:
+        break;
+    }
+  }
+  if (!r.ok()) return ErrorStatus("malformed process_stats_config");
+  if (c->proc_stats_poll_ms && c->proc_stats_poll_ms < 100)
+    return ErrorStatus("process_stats_config.proc_stats_poll_ms is " +
+                       std::to_string(c->proc_stats_poll_ms) + ": use 100 ms or more");
+  return Status::Ok();
+}
+
+Status ParseSysStats(std::string_view bytes, SysStatsSourceConfig* c) {
+  using S = pf::SysStatsConfig;
+  ProtoReader r(bytes);
+  for (ProtoField f; r.Next(&f);) {
+    switch (f.number) {
+      case S::kMeminfoPeriodMsFieldNumber:
+        c->meminfo_period_ms = static_cast<uint32_t>(f.value);
+        break;
+      case S::kMeminfoCountersFieldNumber:
+        AppendInts(f, &c->meminfo_counters);
+        break;
+      case S::kVmstatPeriodMsFieldNumber:
+        c->vmstat_period_ms = static_cast<uint32_t>(f.value);
+        break;
+      case S::kVmstatCountersFieldNumber:
+        AppendInts(f, &c->vmstat_counters);
+        break;
+      case S::kStatPeriodMsFieldNumber:
+        c->stat_period_ms = static_cast<uint32_t>(f.value);
+        break;
+      case S::kStatCountersFieldNumber:
+        AppendInts(f, &c->stat_counters);
+        break;
+      default:
+        break;
+    }
+  }
+  if (!r.ok()) return ErrorStatus("malformed sys_stats_config");
+  for (uint32_t period : {c->meminfo_period_ms, c->vmstat_period_ms, c->stat_period_ms})
+    if (period && period < 10) return ErrorStatus("sys_stats_config periods must be >= 10 ms");
+  return Status::Ok();
+}
+
+Status ParseDataSource(std::string_view bytes, RecorderConfig* c) {
+  using DS = pf::DataSourceConfig;
+  std::string name;
+  std::string_view ftrace, ps, ss;
+  ProtoReader r(bytes);
+  for (ProtoField f; r.Next(&f);) {
+    if (f.number == pf::TraceConfig::DataSource::kConfigFieldNumber) {
+      ProtoReader cr(f.bytes);
+      for (ProtoField g; cr.Next(&g);) {
+        if (g.number == DS::kNameFieldNumber) name = std::string(g.bytes);
+        if (g.number == DS::kFtraceConfigFieldNumber) ftrace = g.bytes;
+        if (g.number == DS::kProcessStatsConfigFieldNumber) ps = g.bytes;
+        if (g.number == DS::kSysStatsConfigFieldNumber) ss = g.bytes;
+      }
+      if (!cr.ok()) return ErrorStatus("malformed data source config");
+    }
+  }
+  if (name == "linux.ftrace") {
+    c->has_ftrace = true;
+    return ParseFtrace(ftrace, &c->ftrace);
+  }
+  if (name == "linux.process_stats") {
+    c->has_process_stats = true;
+    return ParseProcessStats(ps, &c->process_stats);
+  }
+  if (name == "linux.sys_stats") {
+    c->has_sys_stats = true;
+    return ParseSysStats(ss, &c->sys_stats);
+  }
+  c->skipped_sources.push_back(name.empty() ? "(unnamed)" : name);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<RecorderConfig> ParseTraceConfig(std::string binary) {
+  using T = pf::TraceConfig;
+  RecorderConfig c;
+  ProtoReader r(binary);
+  for (ProtoField f; r.Next(&f);) {
+    switch (f.number) {
+      case T::kDurationMsFieldNumber:
+        c.duration_ms = static_cast<uint32_t>(f.value);
+        break;
+      case T::kWriteIntoFileFieldNumber:
+        c.write_into_file = f.value;
+        break;
+      case T::kFileWritePeriodMsFieldNumber:
+        c.file_write_period_ms = static_cast<uint32_t>(f.value);
+        break;
+      case T::kMaxFileSizeBytesFieldNumber:
+        c.max_file_size_bytes = f.value;
+        break;
+      case T::kDataSourcesFieldNumber: {
+        Status st = ParseDataSource(f.bytes, &c);
+        if (!st.ok()) return st;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (!r.ok())
+    return ErrorStatus("the config is not a binary TraceConfig (text format? add --txt)");
+  if (!c.has_ftrace && !c.has_process_stats && !c.has_sys_stats)
+    return ErrorStatus(
+        "the config has no data source this recorder provides (linux.ftrace, "
+        "linux.process_stats, linux.sys_stats)");
+  c.raw = std::move(binary);
+  return c;
+}
+
+}  // namespace fathom::recorder

@@ -1,0 +1,60 @@
+// The Poisson sampler on its own: unbiased for small allocations, exact for large ones.
+#include "device/heapprof/sampler.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace fathom::heapprof {
+namespace {
+
+TEST(SamplerTest, SmallAllocationsAreUnbiasedWithinPoissonBound) {
+  Sampler s;
+  s.Reset(4096, 12345);
+  // 64 MiB in 48-byte blocks: estimate sd = sqrt(N * T); allow 5 sd.
+  const uint64_t total = 64u << 20, size = 48;
+  uint64_t estimate = 0, sampled_blocks = 0;
+  for (uint64_t done = 0; done < total; done += size) {
+    if (s.Skips(size)) {
+      s.Consume(size);
+      continue;
+    }
+    uint64_t v = s.SampleSize(size);
+    estimate += v;
+    sampled_blocks += v != 0;
+    EXPECT_EQ(v % 4096, 0u);
+  }
+  EXPECT_NEAR(static_cast<double>(estimate), static_cast<double>(total),
+              5 * std::sqrt(4096.0 * total));
+  // About one block in 4096/48 is sampled: the fast path is the common case.
+  EXPECT_LT(sampled_blocks, total / size / 50);
+}
+
+TEST(SamplerTest, LargeAllocationsKeepTheirTrueSize) {
+  Sampler s;
+  s.Reset(4096, 7);
+  EXPECT_FALSE(s.Skips(4096));
+  EXPECT_EQ(s.SampleSize(4096), 4096u);
+  EXPECT_EQ(s.SampleSize(1 << 20), 1u << 20);
+}
+
+TEST(SamplerTest, MeanIntervalFollowsConfiguration) {
+  for (uint64_t interval : {512u, 4096u, 524288u}) {
+    Sampler s;
+    s.Reset(interval, 99);
+    uint64_t samples = 0;
+    const uint64_t total = 1ull << 30;  // 1 GiB in 64-byte steps, charged in bulk
+    for (uint64_t done = 0; done < total; done += 64) {
+      if (s.Skips(64)) {
+        s.Consume(64);
+      } else {
+        samples += s.SampleSize(64) / interval;
+      }
+    }
+    double expected = static_cast<double>(total) / interval;
+    EXPECT_NEAR(samples, expected, 5 * std::sqrt(expected) + 1) << interval;
+  }
+}
+
+}  // namespace
+}  // namespace fathom::heapprof

@@ -1,0 +1,51 @@
+// Where flamegraphs come from: the dumps of a trace (core ListProfiles) and
+// the request that builds one (core BuildFlamegraph). Everything taking a
+// Core& runs on the session's query lane, never on the UI thread.
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/flamegraph/profiles.h"
+#include "widgets/common/trace_session.h"
+#include "widgets/flamegraph/flame_tree.h"
+
+namespace fathom::gui {
+
+// One thing the panel can show: a dump, or CPU samples over a range.
+struct FlameSource {
+  ProfileKind kind = ProfileKind::kNative;
+  std::optional<uint32_t> upid;
+  qint64 ts = 0;                    // native, java graph: the dump
+  std::optional<std::string> heap;  // native: one heap (nullopt = all but ART)
+  qint64 t0 = 0, t1 = 0;            // java samples, cpu: [t0, t1)
+  QList<int> cpus;                  // cpu: empty = all
+  bool operator==(const FlameSource& o) const = default;
+};
+
+// A dump ("diamond") with what the profile combo shows.
+struct DumpInfo {
+  FlameSource source;
+  QString label;     // "system_server [1234] · native malloc · 12.3 MiB @ 1.250 s"
+  double value = 0;  // default view's total
+};
+
+// Every dump in the trace, largest first (by its default view).
+std::vector<DumpInfo> listDumps(Core& core);
+
+// `text` as a literal inside the core's (ECMAScript) regular expressions.
+QString escapeRegex(const QString& text);
+
+// "Unreleased size", "Retained size", ...
+QString viewTitle(FlamegraphView view);
+FlameTree::Unit unitOf(FlamegraphView view);
+QString kindTitle(ProfileKind kind);
+
+// The finalized core tree of `source` in `view`. CPU sources with several
+// (not all) CPUs merge one tree per CPU.
+Result<Flamegraph> buildSource(Core& core, const FlameSource& source, FlamegraphView view);
+
+}  // namespace fathom::gui

@@ -1,0 +1,616 @@
+#include "widgets/timeline/timeline_canvas.h"
+
+#include <QContextMenuEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "widgets/common/format.h"
+#include "widgets/common/theme.h"
+#include "widgets/timeline/counter_plot.h"
+
+namespace fathom::gui {
+namespace {
+constexpr int kGroupHeight = 22;
+constexpr int kSliceLevelHeight = 18;
+constexpr int kMaxLevels = 24;
+constexpr qint64 kMinRange = 200;  // ns
+
+// Counter values: whole numbers with digit groups (cpufreq 1 482 000), others
+// with 4 significant digits.
+QString formatValue(double v) {
+  if (v == std::floor(v) && std::abs(v) < 1e15) return formatCount(static_cast<int64_t>(v));
+  return QString::number(v, 'g', 4);
+}
+
+// Ruler labels: in the unit of the tick step. Near the trace start every tick
+// shows its offset ("20 us"); deep inside a long trace the first tick shows
+// the full offset and the others the distance from it ("+20 us"), so labels
+// stay short and distinct at any zoom.
+QString rulerLabel(qint64 offset, qint64 base, qint64 step) {
+  struct Unit {
+    qint64 ns;
+    const char* name;
+  };
+  static const Unit kUnits[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
+  const Unit* u = &kUnits[3];
+  for (const Unit& c : kUnits)
+    if (step >= c.ns / 10 * 2 || (c.ns == 1)) {
+      u = &c;
+      break;
+    }
+  int decimals = 0;
+  for (qint64 d = u->ns; d > step && decimals < 3; d /= 10) ++decimals;
+  auto fmt = [&](qint64 v) {
+    return QString::number(static_cast<double>(v) / u->ns, 'f', decimals) + QLatin1Char(' ') +
+           QLatin1String(u->name);
+  };
+  if (offset / u->ns < 10000) return fmt(offset);
+  if (offset == base) return formatTimestamp(offset, step);
+  return QLatin1Char('+') + fmt(offset - base);
+}
+}  // namespace
+
+TimelineCanvas::TimelineCanvas(TraceSession* session, TrackListModel* model, QWidget* parent)
+    : QWidget(parent),
+      session_(session),
+      model_(model),
+      plotter_(std::make_unique<CounterPlotter>()) {
+  setMouseTracking(true);
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(400, 120);
+  connect(model_, &TrackListModel::tracksChanged, this, [this] {
+    relayout();
+    requestFrame();
+  });
+  // A new layout renumbers the tracks: drop data keyed by the old numbers.
+  connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+    frame_ = {};
+    counter_pixmaps_.clear();
+  });
+  relayout();  // the model may hold a layout already
+}
+
+TimelineCanvas::~TimelineCanvas() = default;
+
+void TimelineCanvas::setBounds(qint64 start, qint64 end) {
+  start_ = start;
+  end_ = std::max(end, start + 1);
+}
+
+void TimelineCanvas::setRange(qint64 t0, qint64 t1) {
+  const qint64 span = end_ - start_;
+  qint64 len = std::clamp<qint64>(t1 - t0, kMinRange, std::max(kMinRange, span + span / 10 + 4));
+  // Keep the centre when the length was clamped, then keep inside the trace
+  // (with a small margin so the first and last events are not on the edge).
+  qint64 mid = t0 + (t1 - t0) / 2;
+  t0 = mid - len / 2;
+  // Tiny traces (a few ns) are shown centred in the minimum range.
+  qint64 margin = std::max<qint64>(span / 20 + 2, (len - span) / 2);
+  t0 = std::clamp<qint64>(t0, start_ - margin, std::max(start_ - margin, end_ + margin - len));
+  t1 = t0 + len;
+  if (t0 == t0_ && t1 == t1_) return;
+  t0_ = t0;
+  t1_ = t1;
+  emit rangeChanged(t0_, t1_);
+  requestFrame();
+  update();
+}
+
+void TimelineCanvas::setSelection(qint64 t0, qint64 t1, QVector<int> tracks) {
+  sel_t0_ = std::min(t0, t1);
+  sel_t1_ = std::max(t0, t1);
+  sel_tracks_ = std::move(tracks);
+  update();
+}
+
+void TimelineCanvas::setHighlight(int track, quint32 row) {
+  highlight_track_ = track;
+  highlight_row_ = row;
+  update();
+}
+
+void TimelineCanvas::setScrollY(int y) {
+  int max_y = std::max(0, content_height_ - (height() - kRulerHeight));
+  y = std::clamp(y, 0, max_y);
+  if (y == scroll_y_) return;
+  scroll_y_ = y;
+  emit scrollChanged(scroll_y_, content_height_);
+  requestFrame();
+  update();
+}
+
+int TimelineCanvas::trackHeight(const TrackInfo& t) const {
+  switch (t.kind) {
+    case TrackKind::kCpuSched:
+      return 30;
+    case TrackKind::kCounter:
+      return t.idle_states ? 18 : 40;
+    case TrackKind::kThreadState:
+      return 14;
+    case TrackKind::kSlices:
+      return static_cast<int>(std::min<quint32>(t.depths, kMaxLevels)) * kSliceLevelHeight + 2;
+    case TrackKind::kInstants:
+      return 30;
+    case TrackKind::kHeapDumps:
+      return 24;
+  }
+  return 20;
+}
+
+void TimelineCanvas::relayout() {
+  rows_.clear();
+  const TrackLayout& L = model_->layout();
+  int y = 0;
+  // Pinned tracks first, whatever their group, then the groups in order.
+  for (int ti = 0; ti < L.tracks.size(); ++ti) {
+    if (!model_->isPinned(ti) || model_->isHidden(ti)) continue;
+    int h = trackHeight(L.tracks[ti]);
+    rows_.push_back({L.tracks[ti].group, ti, y, h});
+    y += h;
+  }
+  for (int g = 0; g < L.groups.size(); ++g) {
+    QVector<int> shown;
+    for (int ti : L.groups[g].tracks)
+      if (!model_->isHidden(ti) && !model_->isPinned(ti) && model_->matchesFilter(ti))
+        shown.push_back(ti);
+    if (shown.isEmpty()) continue;
+    rows_.push_back({g, -1, y, kGroupHeight});
+    y += kGroupHeight;
+    if (!model_->isExpanded(g) && model_->filter().pattern().isEmpty()) continue;
+    for (int ti : shown) {
+      int h = trackHeight(L.tracks[ti]);
+      rows_.push_back({g, ti, y, h});
+      y += h;
+    }
+  }
+  content_height_ = y;
+  scroll_y_ = std::clamp(scroll_y_, 0, std::max(0, content_height_ - (height() - kRulerHeight)));
+  emit scrollChanged(scroll_y_, content_height_);
+  update();
+}
+
+void TimelineCanvas::requestFrame() {
+  if (!session_ || !session_->isLoaded() || width() <= kLabelWidth) return;
+  if (in_flight_) {
+    dirty_ = true;  // coalesce: one lookup in flight, one more queued at most
+    return;
+  }
+  FrameRequest req = currentRequest();
+  in_flight_ = true;
+  dirty_ = false;
+  TrackLayout layout = model_->layout();
+  session_->view<FrameData>(
+      [layout, req](Core& core) { return fetchFrame(core.storage(), core.index, layout, req); },
+      this,
+      [this](FrameData f) {
+        in_flight_ = false;
+        applyFrame(std::move(f));
+        if (dirty_) requestFrame();
+        if (!isFetching()) emit frameReady();
+      });
+}
+
+void TimelineCanvas::applyFrame(FrameData f) {
+  frame_ = std::move(f);
+  counter_pixmaps_.clear();
+  const TrackLayout& L = model_->layout();
+  for (auto it = frame_.tracks.cbegin(); it != frame_.tracks.cend(); ++it) {
+    if (it.key() >= L.tracks.size()) continue;  // a lookup from before a new layout
+    const TrackInfo& t = L.tracks[it.key()];
+    if (t.kind != TrackKind::kCounter || t.idle_states) continue;
+    QSize size(frame_.request.pixels, trackHeight(t) - 4);
+    counter_pixmaps_.insert(it.key(), plotter_->render(it.value(), size, colorForName(t.name)));
+  }
+  update();
+}
+
+FrameRequest TimelineCanvas::currentRequest() const {
+  FrameRequest req;
+  req.t0 = t0_;
+  req.t1 = t1_;
+  req.pixels = width() - kLabelWidth;
+  const int top = scroll_y_, bottom = scroll_y_ + height();
+  for (const Row& r : rows_)
+    if (r.track >= 0 && r.y + r.h >= top && r.y <= bottom) req.tracks.push_back(r.track);
+  return req;
+}
+
+qint64 TimelineCanvas::timeAt(double x) const {
+  double w = std::max(1, width() - kLabelWidth);
+  return t0_ + static_cast<qint64>((x - kLabelWidth) / w * static_cast<double>(t1_ - t0_));
+}
+
+double TimelineCanvas::xAt(qint64 t) const {
+  double w = std::max(1, width() - kLabelWidth);
+  return kLabelWidth + static_cast<double>(t - t0_) / static_cast<double>(t1_ - t0_) * w;
+}
+
+int TimelineCanvas::trackAt(int y) const {
+  int cy = y - kRulerHeight + scroll_y_;
+  for (const Row& r : rows_)
+    if (cy >= r.y && cy < r.y + r.h) return r.track;
+  return -1;
+}
+
+int TimelineCanvas::groupAt(int y) const {
+  int cy = y - kRulerHeight + scroll_y_;
+  for (const Row& r : rows_)
+    if (r.track < 0 && cy >= r.y && cy < r.y + r.h) return r.group;
+  return -1;
+}
+
+QRect TimelineCanvas::trackRect(int track) const {
+  for (const Row& r : rows_)
+    if (r.track == track)
+      return QRect(kLabelWidth, r.y - scroll_y_ + kRulerHeight, width() - kLabelWidth, r.h);
+  return {};
+}
+
+void TimelineCanvas::resizeEvent(QResizeEvent*) {
+  setScrollY(scroll_y_);
+  requestFrame();
+}
+
+void TimelineCanvas::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  const QPalette& pal = palette();
+  p.fillRect(rect(), pal.color(QPalette::Base));
+  const TrackLayout& L = model_->layout();
+  QFont small = font();
+  small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1));
+  p.setFont(small);
+  p.setClipRect(0, kRulerHeight, width(), height() - kRulerHeight);
+  for (const Row& r : rows_) {
+    int y = r.y - scroll_y_ + kRulerHeight;
+    if (y + r.h < kRulerHeight || y > height()) continue;
+    QRect label(0, y, kLabelWidth, r.h);
+    if (r.track < 0) {
+      p.fillRect(QRect(0, y, width(), r.h), pal.color(QPalette::AlternateBase));
+      p.setPen(pal.color(QPalette::Text));
+      QFont bold = small;
+      bold.setBold(true);
+      p.setFont(bold);
+      QString arrow =
+          model_->isExpanded(r.group) ? QStringLiteral("\u25BE ") : QStringLiteral("\u25B8 ");
+      // Headers span the whole row: long process names stay readable.
+      p.drawText(QRect(6, y, width() - 12, r.h), Qt::AlignVCenter | Qt::AlignLeft,
+                 arrow + L.groups[r.group].name +
+                     QStringLiteral("   (%1 tracks)").arg(L.groups[r.group].tracks.size()));
+      p.setFont(small);
+      continue;
+    }
+    const TrackInfo& t = L.tracks[r.track];
+    p.setPen(pal.color(QPalette::Text));
+    QString name = (model_->isPinned(r.track) ? QStringLiteral("\u2691 ") : QString()) + t.name;
+    const int indent = 16 + std::min(t.indent, 8) * 10;
+    p.drawText(label.adjusted(indent, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+               p.fontMetrics().elidedText(name, Qt::ElideMiddle, kLabelWidth - indent - 4));
+    p.setPen(pal.color(QPalette::Midlight));
+    p.drawLine(0, y + r.h - 1, width(), y + r.h - 1);
+    QRect area(kLabelWidth, y + 1, width() - kLabelWidth, r.h - 2);
+    p.save();
+    p.setClipRect(area.intersected(QRect(kLabelWidth, kRulerHeight, width(), height())));
+    paintTrack(p, r, area);
+    p.restore();
+  }
+  p.setPen(pal.color(QPalette::Mid));
+  p.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, height());
+  // Selection and cursor over the tracks.
+  if (sel_t1_ > sel_t0_) {
+    double x0 = std::max<double>(kLabelWidth, xAt(sel_t0_)), x1 = xAt(sel_t1_);
+    QColor sel = pal.color(QPalette::Highlight);
+    sel.setAlpha(40);
+    p.fillRect(QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), height()), sel);
+    sel.setAlpha(200);
+    p.setPen(sel);
+    p.drawLine(QPointF(xAt(sel_t0_), kRulerHeight), QPointF(xAt(sel_t0_), height()));
+    p.drawLine(QPointF(x1, kRulerHeight), QPointF(x1, height()));
+  }
+  if (cursor_x_ >= kLabelWidth) {
+    p.setPen(QPen(pal.color(QPalette::Text), 1, Qt::DashLine));
+    p.drawLine(cursor_x_, kRulerHeight, cursor_x_, height());
+  }
+  p.setClipping(false);
+  paintRuler(p);
+}
+
+void TimelineCanvas::paintRuler(QPainter& p) {
+  const QPalette& pal = palette();
+  QRect ruler(0, 0, width(), kRulerHeight);
+  p.fillRect(ruler, pal.color(QPalette::Window));
+  p.setPen(pal.color(QPalette::Mid));
+  p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
+  const double ns_per_px = static_cast<double>(t1_ - t0_) / std::max(1, width() - kLabelWidth);
+  // 1-2-5 steps, labels at least ~110 px apart so they never overlap.
+  double target = ns_per_px * 110;
+  double step = 1;
+  while (step < target) {
+    if (step * 2 >= target) {
+      step *= 2;
+      break;
+    }
+    if (step * 5 >= target) {
+      step *= 5;
+      break;
+    }
+    step *= 10;
+  }
+  qint64 istep = std::max<qint64>(1, static_cast<qint64>(step));
+  qint64 first = start_ + ((t0_ - start_) / istep) * istep;
+  p.setPen(pal.color(QPalette::WindowText));
+  qint64 base = -1;
+  for (qint64 t = first; t <= t1_; t += istep) {
+    double x = xAt(t);
+    if (x < kLabelWidth) continue;
+    if (base < 0) base = t - start_;
+    p.drawLine(QPointF(x, kRulerHeight - 8), QPointF(x, kRulerHeight - 1));
+    p.drawText(QPointF(x + 3, kRulerHeight - 10), rulerLabel(t - start_, base, istep));
+  }
+  QString info = QStringLiteral("span %1").arg(formatDuration(t1_ - t0_));
+  if (sel_t1_ > sel_t0_) {
+    double x0 = std::max<double>(kLabelWidth, xAt(sel_t0_)),
+           x1 = std::min<double>(width(), xAt(sel_t1_));
+    QColor sel = pal.color(QPalette::Highlight);
+    p.fillRect(QRectF(x0, kRulerHeight - 6, std::max(2.0, x1 - x0), 5), sel);
+    info = QStringLiteral("selection %1").arg(formatDuration(sel_t1_ - sel_t0_));
+  }
+  if (cursor_x_ >= kLabelWidth) {
+    QString at = formatTimestamp(timeAt(cursor_x_) - start_, std::max<qint64>(1, istep / 100));
+    QRect box = p.fontMetrics().boundingRect(at).adjusted(-4, -2, 4, 2);
+    box.moveTopLeft(QPoint(std::min(cursor_x_ + 2, width() - box.width()), 1));
+    p.fillRect(box, pal.color(QPalette::ToolTipBase));
+    p.setPen(pal.color(QPalette::ToolTipText));
+    p.drawText(box, Qt::AlignCenter, at);
+  }
+  p.setPen(pal.color(QPalette::WindowText));
+  p.drawText(QRect(6, 0, kLabelWidth - 10, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft, info);
+}
+
+void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
+  const TrackInfo& t = model_->layout().tracks[r.track];
+  auto it = frame_.tracks.constFind(r.track);
+  const bool have = it != frame_.tracks.cend();
+  auto drawSpans = [&](const QVector<PaintSpan>& spans, int y, int h) {
+    for (const PaintSpan& s : spans) {
+      double x0 = xAt(s.start), x1 = xAt(s.end);
+      if (x1 < area.left() || x0 > area.right()) continue;
+      // Whole pixels: the raster engine's fast path, and no blurred edges.
+      const int ix0 = static_cast<int>(std::floor(std::max<double>(x0, area.left() - 1)));
+      const int ix1 = static_cast<int>(std::ceil(std::min<double>(x1, area.right() + 2)));
+      QRect box(ix0, y, std::max(1, ix1 - ix0), h);
+      p.fillRect(box, QColor::fromRgb(s.color));
+      if (r.track == highlight_track_ && s.row == highlight_row_ && s.merged == 0) {
+        p.setPen(QPen(palette().color(QPalette::Text), 2));
+        p.drawRect(box.adjusted(1, 1, -1, -1));
+      }
+      if (!s.label.isEmpty() && box.width() > 24) {
+        QRect text = box.intersected(area).adjusted(3, 0, -2, 0);
+        p.setPen(textColorOn(QColor::fromRgb(s.color)));
+        p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(s.label, Qt::ElideRight, text.width()));
+      }
+    }
+  };
+  switch (t.kind) {
+    case TrackKind::kCpuSched:
+    case TrackKind::kThreadState:
+      if (!have) break;
+      if (!it->utilization.isEmpty()) {
+        QColor bar = isDarkPalette() ? QColor(0x7e, 0x93, 0xd8) : QColor(0x3f, 0x51, 0xb5);
+        const int n = static_cast<int>(it->utilization.size());
+        if (frame_.request.t0 == t0_ && frame_.request.t1 == t1_ && n == area.width()) {
+          // Data for exactly this view: one integer column per bucket, runs of
+          // equal height merged (the raster engine fills those with memset).
+          for (int i = 0; i < n;) {
+            int h = static_cast<int>(it->utilization[i] * area.height() + 0.5f);
+            int j = i + 1;
+            while (j < n && static_cast<int>(it->utilization[j] * area.height() + 0.5f) == h) ++j;
+            if (h > 0) p.fillRect(QRect(area.left() + i, area.bottom() + 1 - h, j - i, h), bar);
+            i = j;
+          }
+          break;
+        }
+        // Older data while a lookup runs: stretch it to the current view.
+        const double scale =
+            static_cast<double>(frame_.request.t1 - frame_.request.t0) / (t1_ - t0_);
+        for (int i = 0; i < n; ++i) {
+          float u = it->utilization[i];
+          if (u <= 0) continue;
+          double x = area.left() + (i + (frame_.request.t0 - t0_) * static_cast<double>(n) /
+                                            (frame_.request.t1 - frame_.request.t0)) *
+                                       scale;
+          double h = u * area.height();
+          p.fillRect(QRectF(x, area.bottom() + 1 - h, std::max(1.0, scale), h), bar);
+        }
+      } else if (!it->levels.isEmpty()) {
+        drawSpans(it->levels[0], area.top() + 1, area.height() - 2);
+      }
+      break;
+    case TrackKind::kSlices:
+      if (!have) break;
+      for (int d = 0; d < std::min<int>(it->levels.size(), kMaxLevels); ++d)
+        drawSpans(it->levels[d], area.top() + d * kSliceLevelHeight, kSliceLevelHeight - 1);
+      break;
+    case TrackKind::kCounter: {
+      if (!have) break;
+      if (t.idle_states) {
+        // cpuidle: the idle state index while idle (deeper = darker grey);
+        // 4294967295 (or -1) marks "not idle" and is left blank.
+        const int n = static_cast<int>(it->buckets.size());
+        const double w = static_cast<double>(area.width()) / std::max(1, n) *
+                         (frame_.request.t1 - frame_.request.t0) / (t1_ - t0_);
+        for (int i = 0; i < n; ++i) {
+          const CounterBucket& b = it->buckets[i];
+          if (!b.has_value || b.last < 0 || b.last >= 4294967295.0) continue;
+          int shade = std::clamp(200 - static_cast<int>(b.last) * 40, 60, 200);
+          double x = xAt(frame_.request.t0) + i * w;
+          p.fillRect(QRectF(x, area.top() + 2, std::max(1.0, w), area.height() - 4),
+                     QColor(shade, shade, shade));
+        }
+        break;
+      }
+      auto pm = counter_pixmaps_.constFind(r.track);
+      if (pm != counter_pixmaps_.cend()) {
+        QRectF target(xAt(frame_.request.t0), area.top() + 2,
+                      xAt(frame_.request.t1) - xAt(frame_.request.t0), area.height() - 4);
+        p.drawPixmap(target, *pm, QRectF(pm->rect()));
+      }
+      const bool any = std::any_of(it->buckets.cbegin(), it->buckets.cend(),
+                                   [](const CounterBucket& b) { return b.has_value; });
+      p.setPen(palette().color(QPalette::Text));
+      p.drawText(area.adjusted(4, 1, 0, 0), Qt::AlignTop | Qt::AlignLeft,
+                 any ? QStringLiteral("max %1").arg(t.name.contains(QLatin1String("mem.")) &&
+                                                            !t.name.contains(QLatin1String("oom"))
+                                                        ? formatBytes(it->vmax)
+                                                        : formatValue(it->vmax))
+                     : QStringLiteral("no sample yet"));
+      break;
+    }
+    case TrackKind::kInstants:
+      for (const TrackMarker& m : t.markers) {
+        double x = xAt(m.ts);
+        if (x < area.left() - 200 || x > area.right()) continue;
+        p.setPen(QPen(QColor(0xc6, 0x28, 0x28), 2));
+        p.drawLine(QPointF(x, area.top() + 2), QPointF(x, area.bottom()));
+        QPainterPath tri;
+        tri.moveTo(x - 5, area.top() + 2);
+        tri.lineTo(x + 5, area.top() + 2);
+        tri.lineTo(x, area.top() + 10);
+        tri.closeSubpath();
+        p.fillPath(tri, QColor(0xc6, 0x28, 0x28));
+        p.setPen(palette().color(QPalette::Text));
+        const int tw = p.fontMetrics().horizontalAdvance(m.label);
+        const double tx = x + 7 + tw > area.right() ? x - 7 - tw : x + 7;
+        p.drawText(QPointF(tx, area.center().y() + 4), m.label);
+      }
+      break;
+    case TrackKind::kHeapDumps:
+      for (const TrackMarker& m : t.markers) {
+        double x = xAt(m.ts);
+        if (x < area.left() - 10 || x > area.right() + 10) continue;
+        QPointF c(x, area.center().y());
+        QPainterPath d;
+        d.moveTo(c.x(), c.y() - 8);
+        d.lineTo(c.x() + 8, c.y());
+        d.lineTo(c.x(), c.y() + 8);
+        d.lineTo(c.x() - 8, c.y());
+        d.closeSubpath();
+        p.fillPath(d, m.kind == QLatin1String("graph") ? QColor(0x6a, 0x1b, 0x9a)
+                                                       : QColor(0xf5, 0x7c, 0x00));
+      }
+      break;
+  }
+}
+
+const PaintSpan* TimelineCanvas::spanAt(int track, int depth, qint64 t, double slop_px) const {
+  auto it = frame_.tracks.constFind(track);
+  if (it == frame_.tracks.cend() || depth < 0 || depth >= it->levels.size()) return nullptr;
+  const double ns_per_px = static_cast<double>(t1_ - t0_) / std::max(1, width() - kLabelWidth);
+  const qint64 slop = static_cast<qint64>(slop_px * ns_per_px);
+  const PaintSpan* best = nullptr;
+  for (const PaintSpan& s : it->levels[depth]) {
+    if (t >= s.start && t < std::max(s.end, s.start + 1)) return &s;
+    if (t >= s.start - slop && t < s.end + slop) best = &s;
+  }
+  return best;
+}
+
+void TimelineCanvas::mousePressEvent(QMouseEvent* e) {
+  press_pos_ = e->pos();
+  press_t0_ = t0_;
+  press_t1_ = t1_;
+  press_scroll_ = scroll_y_;
+  press_time_ = timeAt(e->position().x());
+  if (e->button() == Qt::LeftButton && e->pos().x() < kLabelWidth) {
+    int g = groupAt(e->pos().y());
+    if (g >= 0) model_->setExpanded(g, !model_->isExpanded(g));
+    drag_ = Drag::kNone;
+    return;
+  }
+  bool pan = e->button() == Qt::MiddleButton || e->pos().y() < kRulerHeight ||
+             (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
+  drag_ = pan ? Drag::kPan : e->button() == Qt::LeftButton ? Drag::kSelect : Drag::kNone;
+}
+
+void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
+  cursor_x_ = e->pos().x();
+  if (drag_ == Drag::kPan) {
+    double ns_per_px =
+        static_cast<double>(press_t1_ - press_t0_) / std::max(1, width() - kLabelWidth);
+    qint64 dt = static_cast<qint64>((press_pos_.x() - e->pos().x()) * ns_per_px);
+    setRange(press_t0_ + dt, press_t1_ + dt);
+    setScrollY(press_scroll_ + press_pos_.y() - e->pos().y());
+  } else if (drag_ == Drag::kSelect && (e->pos() - press_pos_).manhattanLength() > 3) {
+    int y0 = std::min(press_pos_.y(), e->pos().y()), y1 = std::max(press_pos_.y(), e->pos().y());
+    QVector<int> tracks;
+    for (const Row& r : rows_) {
+      int y = r.y - scroll_y_ + kRulerHeight;
+      if (r.track >= 0 && y + r.h > y0 && y <= y1) tracks.push_back(r.track);
+    }
+    setSelection(press_time_, timeAt(e->position().x()), tracks);
+  }
+  update();
+}
+
+void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) {
+  Drag drag = std::exchange(drag_, Drag::kNone);
+  if (drag != Drag::kSelect) return;
+  if ((e->pos() - press_pos_).manhattanLength() > 3) {
+    emit selectionMade(sel_t0_, sel_t1_, sel_tracks_);
+    return;
+  }
+  int track = trackAt(e->pos().y());
+  if (track < 0) return;
+  qint64 t = timeAt(e->position().x());
+  const TrackInfo& info = model_->layout().tracks[track];
+  quint32 row = 0;
+  if (info.kind == TrackKind::kSlices) {
+    QRect r = trackRect(track);
+    int depth = (e->pos().y() - r.top()) / kSliceLevelHeight;
+    const PaintSpan* s = spanAt(track, depth, t, 3);
+    if (!s) return;
+    row = s->row;
+  } else if (info.kind == TrackKind::kCpuSched || info.kind == TrackKind::kThreadState) {
+    const PaintSpan* s = spanAt(track, 0, t, 3);
+    if (!s) return;
+    row = s->row;
+  }
+  emit clicked(track, row, t);
+}
+
+void TimelineCanvas::wheelEvent(QWheelEvent* e) {
+  const QPoint d = e->angleDelta();
+  if (e->modifiers() & Qt::ControlModifier) {
+    // Zoom around the time under the cursor.
+    double factor = std::pow(0.85, d.y() / 120.0);
+    double x = e->position().x();
+    qint64 at = timeAt(std::max<double>(x, kLabelWidth));
+    qint64 t0 = at - static_cast<qint64>((at - t0_) * factor);
+    qint64 t1 = at + static_cast<qint64>((t1_ - at) * factor);
+    setRange(t0, t1);
+  } else if ((e->modifiers() & Qt::ShiftModifier) || d.x() != 0) {
+    int dx = d.x() != 0 ? d.x() : d.y();
+    qint64 dt = static_cast<qint64>(-dx / 120.0 * 0.1 * (t1_ - t0_));
+    setRange(t0_ + dt, t1_ + dt);
+  } else {
+    setScrollY(scroll_y_ - d.y() / 2);
+  }
+  e->accept();
+}
+
+void TimelineCanvas::leaveEvent(QEvent*) {
+  cursor_x_ = -1;
+  update();
+}
+
+void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
+  int track = trackAt(e->pos().y());
+  if (track >= 0) emit contextMenuForTrack(track, e->globalPos());
+}
+
+}  // namespace fathom::gui

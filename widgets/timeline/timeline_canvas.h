@@ -1,0 +1,108 @@
+// The painted part of the timeline: ruler, track labels, tracks, cursor and
+// selection. Data comes from fetchFrame() on the session's view lane; while a
+// lookup runs the canvas keeps painting the last frame (spans carry absolute
+// times, so a pan or zoom is drawn at once and filled in when data arrives).
+#pragma once
+
+#include <QHash>
+#include <QPixmap>
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+
+#include "widgets/common/trace_session.h"
+#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/track_model.h"
+
+namespace fathom::gui {
+
+class CounterPlotter;
+
+class TimelineCanvas : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kLabelWidth = 220;
+  static constexpr int kRulerHeight = 26;
+
+  TimelineCanvas(TraceSession* session, TrackListModel* model, QWidget* parent = nullptr);
+  ~TimelineCanvas() override;
+
+  void setBounds(qint64 start, qint64 end);
+  void setRange(qint64 t0, qint64 t1);  // clamps to the trace, refetches
+  qint64 rangeStart() const { return t0_; }
+  qint64 rangeEnd() const { return t1_; }
+  void setSelection(qint64 t0, qint64 t1, QVector<int> tracks);
+  qint64 selectionStart() const { return sel_t0_; }
+  qint64 selectionEnd() const { return sel_t1_; }
+  const QVector<int>& selectionTracks() const { return sel_tracks_; }
+  // True while a lookup is in flight or queued (tests and the bench wait on it).
+  bool isFetching() const { return in_flight_ || dirty_; }
+  // Outlines the span of `row` on `track` (the clicked event); -1: none.
+  void setHighlight(int track, quint32 row);
+  int scrollY() const { return scroll_y_; }
+  void setScrollY(int y);
+  int contentHeight() const { return content_height_; }
+  // The lookup the current range and scroll position need, and installing its
+  // result (normally done by the view-lane callback; the bench calls both).
+  FrameRequest currentRequest() const;
+  void applyFrame(FrameData frame);
+  // Track index under widget y (-1: none) and its row rectangle.
+  int trackAt(int y) const;
+  QRect trackRect(int track) const;
+  int groupAt(int y) const;  // group header under y, -1 otherwise
+  qint64 timeAt(double x) const;
+  double xAt(qint64 t) const;
+
+ signals:
+  void rangeChanged(qint64 t0, qint64 t1);
+  void scrollChanged(int y, int content_height);
+  void selectionMade(qint64 t0, qint64 t1, const QVector<int>& tracks);  // drag finished
+  void clicked(int track, quint32 row, qint64 ts);  // a click on a track (row: span row)
+  void contextMenuForTrack(int track, const QPoint& global_pos);
+  void frameReady();
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+  void mousePressEvent(QMouseEvent*) override;
+  void mouseMoveEvent(QMouseEvent*) override;
+  void mouseReleaseEvent(QMouseEvent*) override;
+  void wheelEvent(QWheelEvent*) override;
+  void leaveEvent(QEvent*) override;
+  void contextMenuEvent(QContextMenuEvent*) override;
+
+ private:
+  struct Row {
+    int group = -1;
+    int track = -1;  // -1: group header
+    int y = 0, h = 0;
+  };
+  void relayout();
+  void requestFrame();
+  int trackHeight(const TrackInfo& t) const;
+  void paintRuler(QPainter& p);
+  void paintTrack(QPainter& p, const Row& r, const QRect& area);
+  const PaintSpan* spanAt(int track, int depth, qint64 t, double slop_px) const;
+
+  TraceSession* session_;
+  TrackListModel* model_;
+  std::unique_ptr<CounterPlotter> plotter_;
+  qint64 start_ = 0, end_ = 1, t0_ = 0, t1_ = 1;
+  qint64 sel_t0_ = 0, sel_t1_ = 0;
+  QVector<int> sel_tracks_;
+  QVector<Row> rows_;
+  int content_height_ = 0, scroll_y_ = 0;
+  FrameData frame_;
+  QHash<int, QPixmap> counter_pixmaps_;  // for frame_
+  bool in_flight_ = false, dirty_ = false;
+  int cursor_x_ = -1;
+  int highlight_track_ = -1;
+  quint32 highlight_row_ = 0;
+  // Mouse gestures: select (left drag on tracks), pan (ruler / middle / shift).
+  enum class Drag { kNone, kSelect, kPan } drag_ = Drag::kNone;
+  QPoint press_pos_;
+  qint64 press_t0_ = 0, press_t1_ = 0, press_time_ = 0;
+  int press_scroll_ = 0;
+};
+
+}  // namespace fathom::gui

@@ -1,0 +1,82 @@
+// What the canvas paints and the details panel shows, computed on the
+// session's worker lanes (never on the UI thread) from TimelineIndex lookups:
+// at most a few spans per pixel column per track, whatever the trace size.
+#pragma once
+
+#include <QColor>
+#include <QHash>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QVector>
+
+#include "core/storage/timeline_index.h"
+#include "widgets/timeline/track_layout.h"
+
+namespace fathom::gui {
+
+struct PaintSpan {
+  qint64 start = 0, end = 0;
+  quint32 row = 0, merged = 0;
+  QRgb color = 0;
+  QString label;  // only for spans wide enough to show it
+};
+
+struct TrackPaint {
+  QVector<QVector<PaintSpan>> levels;  // sched/thread state: 1 level; slices: per depth
+  QVector<float> utilization;          // CPU tracks zoomed out: busy fraction per pixel
+  QVector<CounterBucket> buckets;      // counters: one per pixel
+  double vmin = 0, vmax = 0;           // counters: value range in view
+};
+
+struct FrameRequest {
+  qint64 t0 = 0, t1 = 0;
+  int pixels = 0;
+  QVector<int> tracks;  // indexes into the layout
+};
+
+struct FrameData {
+  FrameRequest request;
+  QHash<int, TrackPaint> tracks;
+};
+
+FrameData fetchFrame(const TraceStorage& storage, const TimelineIndex& index,
+                     const TrackLayout& layout, const FrameRequest& request);
+
+// Area selection aggregates (query lane: may walk the rows in range).
+struct SelectionStats {
+  qint64 t0 = 0, t1 = 0;
+  QList<int> cpus;
+  struct ThreadTime {
+    qint64 upid = -1, utid = 0;
+    QString process, thread;
+    qint64 ns = 0;
+  };
+  QVector<ThreadTime> threads;               // CPU time per thread, largest first
+  QVector<QPair<qint64, qint64>> processes;  // (upid, ns), largest first; upid -1 = none
+  QHash<qint64, QString> processNames;
+  struct CounterStats {
+    QString name;
+    qint64 count = 0;
+    double min = 0, max = 0, avg = 0, delta = 0;
+  };
+  QVector<CounterStats> counters;
+};
+
+SelectionStats computeSelection(const TraceStorage& storage, const TimelineIndex& index,
+                                const TrackLayout& layout, qint64 t0, qint64 t1,
+                                const QVector<int>& tracks);
+
+// Click details: (field, value) pairs for the details panel.
+struct Details {
+  QString title;
+  QVector<QPair<QString, QString>> fields;
+};
+// `row` is the span's row (sched / thread_state / slice); for counters and
+// markers, `ts` is the clicked time.
+Details computeDetails(const TraceStorage& storage, const TimelineIndex& index,
+                       const TrackInfo& track, quint32 row, qint64 ts, qint64 trace_start);
+
+QRgb threadStateColor(QStringView state);
+
+}  // namespace fathom::gui

@@ -1,0 +1,287 @@
+#include "widgets/timeline/track_layout.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "core/storage/timeline_index.h"
+#include "core/storage/trace_storage.h"
+
+namespace fathom::gui {
+namespace {
+
+QString str(const TraceStorage& s, StringId id) {
+  if (id == kNullStringId) return {};
+  std::string_view v = s.GetString(id);
+  return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+}
+
+std::optional<uint32_t> threadUpid(const TraceStorage& s, uint32_t utid) {
+  if (utid >= s.thread.row_count()) return std::nullopt;
+  return s.thread.upid.Get(utid);
+}
+
+bool isCpuFreqOrIdle(const QString& name, const QString& type) {
+  return type == QLatin1String("cpu_frequency") || type == QLatin1String("cpu_idle") ||
+         name == QLatin1String("cpufreq") || name == QLatin1String("cpuidle");
+}
+
+}  // namespace
+
+int TrackLayout::countKind(TrackKind kind) const {
+  return static_cast<int>(std::count_if(tracks.begin(), tracks.end(),
+                                        [kind](const TrackInfo& t) { return t.kind == kind; }));
+}
+
+int TrackLayout::findGroup(GroupKind kind) const {
+  for (int i = 0; i < groups.size(); ++i)
+    if (groups[i].kind == kind) return i;
+  return -1;
+}
+
+QString processLabel(const TraceStorage& s, uint32_t upid) {
+  if (upid >= s.process.row_count()) return QStringLiteral("process %1").arg(upid);
+  QString name = str(s, s.process.name[upid]);
+  if (name.isEmpty()) name = str(s, s.process.cmdline[upid]);
+  if (name.isEmpty()) name = QStringLiteral("process");
+  return QStringLiteral("%1 %2").arg(name).arg(s.process.pid[upid]);
+}
+
+QString threadLabel(const TraceStorage& s, uint32_t utid) {
+  if (utid >= s.thread.row_count()) return QStringLiteral("thread %1").arg(utid);
+  QString name = str(s, s.thread.name[utid]);
+  if (name.isEmpty()) name = QStringLiteral("thread");
+  return QStringLiteral("%1 %2").arg(name).arg(s.thread.tid[utid]);
+}
+
+TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) {
+  TrackLayout out;
+  auto addGroup = [&](GroupKind kind, const QString& name, qint64 upid = -1) {
+    out.groups.push_back({kind, name, upid, {}});
+    return static_cast<int>(out.groups.size() - 1);
+  };
+  auto addTrack = [&](int group, TrackInfo t) {
+    t.group = group;
+    out.tracks.push_back(std::move(t));
+    out.groups[group].tracks.push_back(static_cast<int>(out.tracks.size() - 1));
+  };
+
+  // CPUs: one track per CPU that has scheduling data.
+  int cpus = -1;
+  for (uint32_t cpu = 0; cpu < index.cpu_count(); ++cpu) {
+    uint64_t n = index.SchedCountInRange(cpu, INT64_MIN, INT64_MAX);
+    if (n == 0) continue;
+    if (cpus < 0) cpus = addGroup(GroupKind::kCpus, QStringLiteral("CPUs"));
+    TrackInfo t;
+    t.kind = TrackKind::kCpuSched;
+    t.name = QStringLiteral("CPU %1").arg(cpu);
+    t.cpu = cpu;
+    t.rows = n;
+    addTrack(cpus, t);
+  }
+
+  // Counter tracks by owner.
+  const TrackTable& tr = s.track;
+  const StringId counter_evt = s.strings.Find("counter");
+  std::vector<uint32_t> cpu_counters, system_counters;
+  std::map<uint32_t, std::vector<uint32_t>> process_counters;  // upid -> tracks
+  std::map<uint32_t, std::vector<uint32_t>> process_slices;    // upid -> tracks
+  std::map<uint32_t, std::vector<uint32_t>> thread_slices;     // utid -> tracks
+  std::vector<uint32_t> global_slices;
+  for (uint32_t id = 0; id < tr.row_count(); ++id) {
+    bool is_counter = counter_evt != kNullStringId && tr.event_type[id] == counter_evt;
+    if (is_counter) {
+      if (index.CounterCount(id) == 0) continue;
+      if (tr.cpu.Get(id)) {
+        cpu_counters.push_back(id);
+      } else if (auto upid = tr.upid.Get(id)) {
+        process_counters[*upid].push_back(id);
+      } else if (auto utid = tr.utid.Get(id); utid && threadUpid(s, *utid)) {
+        process_counters[*threadUpid(s, *utid)].push_back(id);
+      } else {
+        system_counters.push_back(id);
+      }
+      continue;
+    }
+    if (index.SliceCount(id) == 0) continue;
+    if (auto utid = tr.utid.Get(id)) {
+      thread_slices[*utid].push_back(id);
+    } else if (auto upid = tr.upid.Get(id)) {
+      process_slices[*upid].push_back(id);
+    } else {
+      global_slices.push_back(id);
+    }
+  }
+
+  auto counterTrack = [&](uint32_t id, const QString& prefix) {
+    TrackInfo t;
+    t.kind = TrackKind::kCounter;
+    t.track_id = id;
+    t.rows = index.CounterCount(id);
+    QString name = str(s, tr.name[id]);
+    QString type = str(s, tr.type[id]);
+    if (name.isEmpty()) name = type.isEmpty() ? QStringLiteral("counter") : type;
+    t.idle_states = type == QLatin1String("cpu_idle") || name == QLatin1String("cpuidle");
+    t.name = prefix.isEmpty() ? name : prefix + QLatin1Char(' ') + name;
+    return t;
+  };
+
+  if (!cpu_counters.empty()) {
+    // Frequency then idle, each by CPU: "CPU 0 cpufreq", "CPU 0 cpuidle"...
+    std::stable_sort(cpu_counters.begin(), cpu_counters.end(), [&](uint32_t a, uint32_t b) {
+      bool ia = str(s, tr.name[a]).contains(QLatin1String("idle"));
+      bool ib = str(s, tr.name[b]).contains(QLatin1String("idle"));
+      if (*tr.cpu.Get(a) != *tr.cpu.Get(b)) return *tr.cpu.Get(a) < *tr.cpu.Get(b);
+      return ia < ib;
+    });
+    int g = addGroup(GroupKind::kCpuFreqIdle, QStringLiteral("CPU frequency and idle"));
+    for (uint32_t id : cpu_counters) {
+      TrackInfo t = counterTrack(id, QStringLiteral("CPU %1").arg(*tr.cpu.Get(id)));
+      if (!isCpuFreqOrIdle(str(s, tr.name[id]), str(s, tr.type[id]))) t.idle_states = false;
+      addTrack(g, t);
+    }
+  }
+  if (!system_counters.empty()) {
+    std::stable_sort(system_counters.begin(), system_counters.end(), [&](uint32_t a, uint32_t b) {
+      return str(s, tr.name[a]) < str(s, tr.name[b]);
+    });
+    int g = addGroup(GroupKind::kSystemCounters, QStringLiteral("System counters"));
+    for (uint32_t id : system_counters) addTrack(g, counterTrack(id, {}));
+  }
+
+  // LMK kills: "mem.lmk" instants, wherever the importer put them.
+  if (StringId lmk = s.strings.Find("mem.lmk"); lmk != kNullStringId) {
+    TrackInfo t;
+    t.kind = TrackKind::kInstants;
+    t.name = QStringLiteral("Low memory kills");
+    const SliceTable& sl = s.slice;
+    for (uint32_t row = 0; row < sl.row_count(); ++row) {
+      if (sl.name[row] != lmk) continue;
+      uint32_t track = sl.track_id[row];
+      std::optional<uint32_t> upid = tr.upid.Get(track);
+      if (!upid) {
+        if (auto utid = tr.utid.Get(track)) upid = threadUpid(s, *utid);
+      }
+      TrackMarker m;
+      m.ts = sl.ts[row];
+      m.row = row;
+      m.upid = upid ? *upid : -1;
+      m.label = upid ? processLabel(s, *upid) : QStringLiteral("?");
+      // oom_score_adj in force at the kill, from the process's counter track.
+      if (upid) {
+        for (uint32_t c : process_counters[*upid]) {
+          if (str(s, tr.name[c]) != QLatin1String("oom_score_adj")) continue;
+          auto b = index.CounterBuckets(c, m.ts, m.ts + 1, 1);
+          if (b[0].has_value) m.label += QStringLiteral(" (oom_score_adj %1)").arg(b[0].last);
+        }
+      }
+      t.markers.push_back(m);
+    }
+    t.rows = static_cast<quint64>(t.markers.size());
+    if (!t.markers.isEmpty()) addTrack(addGroup(GroupKind::kLmk, QStringLiteral("LMK")), t);
+  }
+
+  auto sliceTrack = [&](uint32_t id, const QString& fallback) {
+    TrackInfo t;
+    t.kind = TrackKind::kSlices;
+    t.track_id = id;
+    t.depths = std::max<uint32_t>(1, index.SliceDepthCount(id));
+    t.rows = index.SliceCount(id);
+    t.name = str(s, tr.name[id]);
+    if (t.name.isEmpty()) t.name = fallback;
+    for (auto p = tr.parent_id.Get(id); p && t.indent < 16; p = tr.parent_id.Get(*p)) ++t.indent;
+    return t;
+  };
+  if (!global_slices.empty()) {
+    int g = addGroup(GroupKind::kGlobal, QStringLiteral("Global tracks"));
+    for (uint32_t id : global_slices) addTrack(g, sliceTrack(id, QStringLiteral("slices")));
+  }
+
+  // Heap dumps per process: one diamond per (upid, ts) dump.
+  std::map<uint32_t, std::set<std::pair<int64_t, int>>> dumps;  // upid -> (ts, 0 native/1 graph)
+  const auto& hpa = s.profile.heap_profile_allocation;
+  for (uint32_t r = 0; r < hpa.row_count(); ++r) dumps[hpa.upid[r]].insert({hpa.ts[r], 0});
+  const auto& hgo = s.profile.heap_graph_object;
+  for (uint32_t r = 0; r < hgo.row_count(); ++r)
+    dumps[hgo.upid[r]].insert({hgo.graph_sample_ts[r], 1});
+
+  // Threads per process, busiest first; processes busiest first.
+  std::vector<int64_t> thread_cpu(s.thread.row_count(), 0);
+  for (uint32_t r = 0; r < s.sched.row_count(); ++r) {
+    uint32_t utid = s.sched.utid[r];
+    if (utid < thread_cpu.size() && s.sched.dur[r] > 0) thread_cpu[utid] += s.sched.dur[r];
+  }
+  std::map<uint32_t, std::vector<uint32_t>> threads;  // upid -> utids with tracks
+  std::vector<uint32_t> orphan_threads;
+  for (uint32_t utid = 1; utid < s.thread.row_count(); ++utid) {
+    if (!index.HasThreadStates(utid) && !thread_slices.count(utid)) continue;
+    if (auto upid = threadUpid(s, utid)) {
+      threads[*upid].push_back(utid);
+    } else {
+      orphan_threads.push_back(utid);
+    }
+  }
+  std::vector<uint32_t> upids;
+  std::vector<int64_t> process_cpu(s.process.row_count(), 0);
+  for (uint32_t upid = 0; upid < s.process.row_count(); ++upid) {
+    for (uint32_t utid : threads[upid]) process_cpu[upid] += thread_cpu[utid];
+    if (threads[upid].empty() && !process_counters.count(upid) && !process_slices.count(upid) &&
+        !dumps.count(upid))
+      continue;
+    upids.push_back(upid);
+  }
+  std::stable_sort(upids.begin(), upids.end(), [&](uint32_t a, uint32_t b) {
+    if (process_cpu[a] != process_cpu[b]) return process_cpu[a] > process_cpu[b];
+    return s.process.pid[a] < s.process.pid[b];
+  });
+
+  auto addThread = [&](int g, uint32_t utid) {
+    QString label = threadLabel(s, utid);
+    if (index.HasThreadStates(utid)) {
+      TrackInfo t;
+      t.kind = TrackKind::kThreadState;
+      t.utid = utid;
+      t.name = label + QStringLiteral(" state");
+      addTrack(g, t);
+    }
+    for (uint32_t id : thread_slices[utid]) addTrack(g, sliceTrack(id, label));
+  };
+  for (uint32_t upid : upids) {
+    int g = addGroup(GroupKind::kProcess, processLabel(s, upid), upid);
+    auto& counters = process_counters[upid];
+    std::stable_sort(counters.begin(), counters.end(), [&](uint32_t a, uint32_t b) {
+      return str(s, tr.name[a]) < str(s, tr.name[b]);
+    });
+    for (uint32_t id : counters) addTrack(g, counterTrack(id, {}));
+    if (dumps.count(upid)) {
+      TrackInfo t;
+      t.kind = TrackKind::kHeapDumps;
+      t.name = QStringLiteral("Heap dumps");
+      for (const auto& [ts, graph] : dumps[upid])
+        t.markers.push_back(
+            {ts, graph ? QStringLiteral("Java heap graph") : QStringLiteral("native heap profile"),
+             upid, graph ? QStringLiteral("graph") : QStringLiteral("native"), 0});
+      t.rows = static_cast<quint64>(t.markers.size());
+      addTrack(g, t);
+    }
+    for (uint32_t id : process_slices[upid])
+      addTrack(g, sliceTrack(id, QStringLiteral("process slices")));
+    auto& utids = threads[upid];
+    int64_t main_tid = s.process.pid[upid];
+    std::stable_sort(utids.begin(), utids.end(), [&](uint32_t a, uint32_t b) {
+      bool ma = s.thread.tid[a] == main_tid, mb = s.thread.tid[b] == main_tid;
+      if (ma != mb) return ma;
+      return thread_cpu[a] > thread_cpu[b];
+    });
+    for (uint32_t utid : utids) addThread(g, utid);
+  }
+  if (!orphan_threads.empty()) {
+    int g = addGroup(GroupKind::kProcess, QStringLiteral("Threads without a process"));
+    for (uint32_t utid : orphan_threads) addThread(g, utid);
+  }
+  return out;
+}
+
+}  // namespace fathom::gui
