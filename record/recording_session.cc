@@ -195,8 +195,15 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
         "LD_PRELOAD=libfathom_heapprof.so");
   }
   // What to push: the recorder and/or the heap collector with its library.
+  const bool java = !options_.java_alloc_command.empty();
+  if (java && info_.android) {
+    return ErrorStatus(
+        "Java allocation sampling on Android needs a debuggable app and `am start "
+        "--attach-agent`; Fathom records it on Linux targets only for now");
+  }
   std::vector<std::pair<std::string, uint32_t>> programs;
   if (run_recorder_) programs.push_back({"fathom-recorder", 0755});
+  if (java) programs.push_back({"libfathom_jvmti.so", 0644});
   if (heap_) {
     programs.push_back({"fathom-heapprofd", 0755});
     programs.push_back({"libfathom_heapprof.so", 0644});
@@ -269,6 +276,21 @@ Result<long> RecordingSession::StartHeapCollector(const CancelToken& cancel) {
   const long pid = LastNumber(r->out);
   if (pid <= 0) return ErrorStatus("the heap collector did not start: " + Trim(r->err));
   heap_pid_ = pid;
+  return pid;
+}
+
+Result<long> RecordingSession::StartJavaProgram(const CancelToken& cancel) {
+  const std::string agent = "-agentpath:" + remote_dir_ + "/libfathom_jvmti.so=" +
+                            std::to_string(options_.java_alloc_interval_bytes) + ",64," +
+                            remote_dir_ + "/alloc.log";
+  // JAVA_TOOL_OPTIONS reaches every JVM the command starts, however it is launched.
+  auto r = Sh("(cd " + remote_dir_ + " && JAVA_TOOL_OPTIONS=" + ShellQuote(agent) + " sh -c " +
+                  ShellQuote("exec " + options_.java_alloc_command) +
+                  " </dev/null >java.log 2>&1 & echo $!)",
+              cancel);
+  if (!r.ok()) return r.status();
+  const long pid = LastNumber(r->out);
+  if (pid <= 0) return ErrorStatus("the Java program did not start: " + Trim(r->err));
   return pid;
 }
 
@@ -400,6 +422,16 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
     return st;
   }
   std::vector<long> pids;
+  const bool java = !options_.java_alloc_command.empty();
+  if (java) {
+    say("Starting the Java program with the allocation agent…");
+    auto pid = StartJavaProgram(cancel);
+    if (!pid.ok()) {
+      Cleanup();
+      return pid.status();
+    }
+    pids.push_back(*pid);
+  }
   if (heap_) {
     say("Starting the heap profiler…");
     auto pid = StartHeapCollector(cancel);
@@ -417,7 +449,9 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
       Cleanup();
       return pid.status();
     }
-    pids.insert(pids.begin(), *pid);  // the recorder decides when recording ends
+    // The recorder decides when recording ends, unless a Java program runs:
+    // then its end is the end.
+    pids.insert(java ? pids.end() : pids.begin(), *pid);
   }
   say("Recording…");
   Status watched = Watch(pids, ev, stop, cancel);
@@ -434,6 +468,20 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
   if (heap_) {
     auto log = Sh("cat " + remote_dir_ + "/heapprofd.log 2>/dev/null", CancelToken());
     if (log.ok() && !Trim(log->out).empty()) say("heap profiler: " + Trim(log->out));
+  }
+  if (java) {
+    // One file to pull and open: the trace and the allocation log in a tar.
+    const std::string first = run_recorder_ ? "trace.pftrace" : heap_ ? "heap.pftrace" : "";
+    auto r = Sh(
+        "cd " + remote_dir_ + " && test -s alloc.log && tar cf bundle.tar " + first + " alloc.log",
+        CancelToken());
+    if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
+    if (r->exit_code != 0) {
+      auto log = Sh("tail -5 " + remote_dir_ + "/java.log", CancelToken());
+      return ErrorStatus("the Java program wrote no allocation log" +
+                         (log.ok() ? ": " + Trim(log->out) : std::string()));
+    }
+    remote_trace_ = remote_dir_ + "/bundle.tar";
   }
   say("Pulling the trace…");
   Status pulled = Pull(ev, cancel);

@@ -21,6 +21,11 @@ struct SessionOptions {
   std::string output_path;          // the local trace, written only when complete
   std::string device_programs_dir;  // holds <abi>/fathom-recorder (see FindDeviceProgramsDir)
   bool enable_traced = false;       // SDK 28: setprop persist.traced.enable 1 first
+  // Java allocation sampling (Linux targets): this command runs with Fathom's
+  // JVMTI agent (JAVA_TOOL_OPTIONS=-agentpath:…); its log travels with the
+  // trace in one tar, which Fathom opens as one timeline.
+  std::string java_alloc_command;
+  uint64_t java_alloc_interval_bytes = 32 * 1024;
 };
 
 struct SessionEvents {
@@ -54,6 +59,7 @@ class RecordingSession {
   Status Prepare(const SessionEvents& events, const CancelToken& cancel);
   Result<long> Start(const CancelToken& cancel);
   Result<long> StartHeapCollector(const CancelToken& cancel);
+  Result<long> StartJavaProgram(const CancelToken& cancel);
   // Waits while `primary` runs (the recorder, or the heap collector alone),
   // then stops the others so they write their last data, and waits for all.
   Status Watch(const std::vector<long>& pids, const SessionEvents& events, const CancelToken& stop,

@@ -152,6 +152,13 @@ int RunRecord(const std::vector<std::string>& args, const char* argv0) {
   record::SessionOptions session_options;
   session_options.output_path = out;
   session_options.device_programs_dir = record::FindDeviceProgramsDir(argv0);
+  if (preset == "java-alloc") {
+    if (app.empty()) {
+      std::fprintf(stderr, "fathom-cli: --preset java-alloc needs --app \"java ... Main\"\n");
+      return 2;
+    }
+    session_options.java_alloc_command = app;
+  }
   record::RecordingSession session(**shell, *info, config, session_options);
   std::fprintf(stderr, "target:   %s — %s\nstrategy: %s\ncommand:  %s\n",
                (*shell)->Describe().c_str(), info->Summary().c_str(),

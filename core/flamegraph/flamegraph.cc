@@ -251,14 +251,25 @@ Flamegraph Flamegraph::Inverted() const {
   return out;
 }
 
-Result<Flamegraph> Flamegraph::Focus(std::string_view regex) const {
+Result<std::vector<int8_t>> Flamegraph::MatchNames(std::string_view regex, Flamegraph* out,
+                                                   std::vector<FgStringId>* names) const {
   Result<std::regex> re = CompileRegex(regex);
   if (!re.ok()) return re.status();
   std::vector<int8_t> match(strings_.size(), 0);
-  for (size_t i = 1; i < strings_.size(); ++i) match[i] = std::regex_search(strings_[i], *re);
+  names->assign(strings_.size(), FgStringId{});
+  for (size_t i = 1; i < strings_.size(); ++i) {
+    match[i] = std::regex_search(strings_[i], *re);
+    (*names)[i] = out->Intern(strings_[i]);
+  }
+  return match;
+}
+
+Result<Flamegraph> Flamegraph::Focus(std::string_view regex) const {
   Flamegraph out;
-  std::vector<FgStringId> names(strings_.size());
-  for (size_t i = 1; i < strings_.size(); ++i) names[i] = out.Intern(strings_[i]);
+  std::vector<FgStringId> names;
+  Result<std::vector<int8_t>> matched = MatchNames(regex, &out, &names);
+  if (!matched.ok()) return matched.status();
+  const std::vector<int8_t>& match = *matched;
   // new_id[i]: the copy of node i, for nodes at or under an outermost match.
   std::vector<std::optional<uint32_t>> new_id(nodes_.size());
   for (uint32_t i = 0; i < nodes_.size(); ++i) {
@@ -273,13 +284,11 @@ Result<Flamegraph> Flamegraph::Focus(std::string_view regex) const {
 }
 
 Result<Flamegraph> Flamegraph::Hide(std::string_view regex) const {
-  Result<std::regex> re = CompileRegex(regex);
-  if (!re.ok()) return re.status();
-  std::vector<int8_t> match(strings_.size(), 0);
-  for (size_t i = 1; i < strings_.size(); ++i) match[i] = std::regex_search(strings_[i], *re);
   Flamegraph out;
-  std::vector<FgStringId> names(strings_.size());
-  for (size_t i = 1; i < strings_.size(); ++i) names[i] = out.Intern(strings_[i]);
+  std::vector<FgStringId> names;
+  Result<std::vector<int8_t>> matched = MatchNames(regex, &out, &names);
+  if (!matched.ok()) return matched.status();
+  const std::vector<int8_t>& match = *matched;
   // new_id[i]: the node that receives node i's values (its nearest kept
   // ancestor for hidden nodes; nullopt = above the roots).
   std::vector<std::optional<uint32_t>> new_id(nodes_.size());

@@ -135,6 +135,10 @@ class Flamegraph {
   void Finalize(std::optional<Metric> order_by = std::nullopt);
 
  private:
+  // For Focus/Hide: per interned name, whether it matches `regex`, and the
+  // name's id in `out` (filled with every name, in order).
+  Result<std::vector<int8_t>> MatchNames(std::string_view regex, Flamegraph* out,
+                                         std::vector<FgStringId>* names) const;
   struct StringHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }

@@ -2,7 +2,7 @@
 # fathom-cli record through fathom-test-adbd (TCP + AUTH), through Debian's
 # adb server, on this computer, and with the cable pulled mid-recording.
 set -uo pipefail
-CLI=$1 ADBD=$2 DEVICE_DIR=$3 HEAP_PROG=${4:-}
+CLI=$1 ADBD=$2 DEVICE_DIR=$3 HEAP_PROG=${4:-} JAVA_CLASSES=${5:-}
 WORK=$(mktemp -d)
 ADBD_PID=
 cleanup() {
@@ -83,7 +83,22 @@ else
   echo "SKIP: heap profiler not built"
 fi
 
-# 5. Pull the cable: kill the double while recording. A clear error, soon.
+# 5. Java allocation sampling: a JVM started with Fathom's JVMTI agent; the
+#    trace and the allocation log come back as one tar that opens as one trace.
+if [ -n "$JAVA_CLASSES" ] && command -v java >/dev/null && [ -e "$DEVICE_DIR/../lib/libfathom_jvmti.so" ]; then
+  "$CLI" record -s "127.0.0.1:$PORT" --preset java-alloc --time 60s \
+    --app "java -cp $JAVA_CLASSES AllocWorkload 200000 50 0" -o "$WORK/java.pftrace" \
+    >"$WORK/java.log" 2>&1 || { cat "$WORK/java.log"; fail "java-alloc record failed"; }
+  n=$("$CLI" query "$WORK/java.pftrace" "select count(*) from stack_profile_frame where name like '%makePoints%'" --format csv | tail -1)
+  [ "${n:-0}" -ge 1 ] 2>/dev/null || fail "java-alloc: makePoints is not among the frames"
+  n=$("$CLI" query "$WORK/java.pftrace" "select count(*) from process where name like '%fathom-recorder%'" --format csv | tail -1)
+  [ "${n:-0}" -ge 1 ] 2>/dev/null || fail "java-alloc: the recorder's trace is missing from the bundle"
+  echo "java allocations: ok ($(stat -c %s "$WORK/java.pftrace") bytes)"
+else
+  echo "SKIP: JVMTI agent, workload or java missing"
+fi
+
+# 6. Pull the cable: kill the double while recording. A clear error, soon.
 "$CLI" record -s "127.0.0.1:$PORT" --preset memory --time 60s -o "$WORK/cut.pftrace" \
   >"$WORK/cut.log" 2>&1 &
 REC=$!

@@ -313,6 +313,19 @@ void RecordPage::startRecording() {
   options.output_path = dir.filePath(name).toStdString();
   options.device_programs_dir =
       record::FindDeviceProgramsDir(QCoreApplication::applicationFilePath().toStdString());
+  if (presets_->currentData().toString() == QLatin1String("java-alloc")) {
+    // The Java processes field names the command to run with the agent.
+    const auto procs = form_->options().java_processes;
+    std::string command;
+    for (const auto& p : procs) command += (command.empty() ? "" : " ") + p;
+    if (command.empty()) {
+      problem_->setText(
+          tr("Java allocations: enter the command to run (e.g. java -jar app.jar) "
+             "in the Java processes field"));
+      return;
+    }
+    options.java_alloc_command = command;
+  }
   problem_->clear();
   setRecording(true);
   runner_->start({e->kind == record::TargetEntry::kLocal, QString::fromStdString(e->serial)},

@@ -6,16 +6,13 @@
 
 #include "core/storage/trace_storage.h"
 #include "widgets/common/format.h"
+#include "widgets/common/storage_text.h"
 #include "widgets/common/theme.h"
 
 namespace fathom::gui {
 namespace {
 
-QString str(const TraceStorage& s, StringId id) {
-  if (id == kNullStringId) return {};
-  std::string_view v = s.GetString(id);
-  return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
-}
+QString str(const TraceStorage& s, StringId id) { return StorageText(s, id); }
 
 // Labels cost a string each: only spans at least this wide get one.
 constexpr double kLabelMinPx = 28;

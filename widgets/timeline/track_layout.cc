@@ -8,15 +8,12 @@
 
 #include "core/storage/timeline_index.h"
 #include "core/storage/trace_storage.h"
+#include "widgets/common/storage_text.h"
 
 namespace fathom::gui {
 namespace {
 
-QString str(const TraceStorage& s, StringId id) {
-  if (id == kNullStringId) return {};
-  std::string_view v = s.GetString(id);
-  return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
-}
+QString str(const TraceStorage& s, StringId id) { return StorageText(s, id); }
 
 std::optional<uint32_t> threadUpid(const TraceStorage& s, uint32_t utid) {
   if (utid >= s.thread.row_count()) return std::nullopt;
