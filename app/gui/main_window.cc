@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
@@ -21,6 +22,7 @@
 #include "app/gui/trace_workspace.h"
 #include "app/gui/welcome_page.h"
 #include "widgets/common/format.h"
+#include "widgets/common/theme.h"
 #include "widgets/common/trace_session.h"
 #if defined(FATHOM_GUI_HAVE_RECORD)
 #include "widgets/record/record_page.h"
@@ -102,6 +104,20 @@ void MainWindow::buildMenus() {
   add_view(tr("&Flamegraph"), TraceWorkspace::View::kFlamegraph, QStringLiteral("Ctrl+2"));
   add_view(tr("&Query (SQL)"), TraceWorkspace::View::kQuery, QStringLiteral("Ctrl+3"));
   add_view(tr("&Logs"), TraceWorkspace::View::kLogs, QStringLiteral("Ctrl+4"));
+  view->addSeparator();
+  QMenu* theme = view->addMenu(tr("&Theme"));
+  auto* themes = new QActionGroup(this);
+  for (auto [name, t] :
+       {std::pair{tr("Follow the &system"), Theme::kSystem}, std::pair{tr("&Light"), Theme::kLight},
+        std::pair{tr("&Dark"), Theme::kDark}}) {
+    QAction* a = theme->addAction(name, this, [t = t] {
+      saveTheme(t);
+      applyTheme(t);
+    });
+    a->setCheckable(true);
+    a->setChecked(savedTheme() == t);
+    themes->addAction(a);
+  }
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts)
