@@ -51,6 +51,13 @@ Status ApplyPreset(const std::string& name, RecordOptions* o) {
     o->proc_stats_poll_ms = 100;
     o->sys_stats = true;
     o->stat_period_ms = 0;
+    // The counters that explain memory pressure, not all ~180 of meminfo and
+    // vmstat: a dozen tracks a person can read.
+    o->meminfo_counters = {pp::MEMINFO_MEM_TOTAL, pp::MEMINFO_MEM_FREE, pp::MEMINFO_MEM_AVAILABLE,
+                           pp::MEMINFO_BUFFERS,   pp::MEMINFO_CACHED,   pp::MEMINFO_SWAP_CACHED,
+                           pp::MEMINFO_ACTIVE,    pp::MEMINFO_INACTIVE, pp::MEMINFO_SWAP_FREE};
+    o->vmstat_counters = {pp::VMSTAT_NR_FREE_PAGES, pp::VMSTAT_PGFAULT, pp::VMSTAT_PGMAJFAULT,
+                          pp::VMSTAT_PSWPIN, pp::VMSTAT_PSWPOUT};
     o->ftrace = true;
     o->ftrace_events = {"lowmemorykiller/lowmemory_kill", "oom/oom_score_adj_update",
                         "oom/mark_victim", "kmem/rss_stat", "ftrace/print"};
@@ -150,6 +157,8 @@ Result<pp::TraceConfig> BuildTraceConfig(const RecordOptions& o) {
     if (o.meminfo_period_ms) s->set_meminfo_period_ms(o.meminfo_period_ms);
     if (o.vmstat_period_ms) s->set_vmstat_period_ms(o.vmstat_period_ms);
     if (o.stat_period_ms) s->set_stat_period_ms(o.stat_period_ms);
+    for (int c : o.meminfo_counters) s->add_meminfo_counters(static_cast<pp::MeminfoCounters>(c));
+    for (int c : o.vmstat_counters) s->add_vmstat_counters(static_cast<pp::VmstatCounters>(c));
   }
   if (o.heapprofd) {
     auto* h = add("android.heapprofd")->mutable_heapprofd_config();

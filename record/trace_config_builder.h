@@ -38,6 +38,9 @@ struct RecordOptions {
   uint32_t meminfo_period_ms = 1000;
   uint32_t vmstat_period_ms = 1000;
   uint32_t stat_period_ms = 1000;
+  // Counter ids (perfetto.protos.MeminfoCounters / VmstatCounters); empty = all.
+  std::vector<int> meminfo_counters;
+  std::vector<int> vmstat_counters;
 
   // android.heapprofd
   bool heapprofd = false;

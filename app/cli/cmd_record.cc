@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "app/cli/commands.h"
-#include "app/cli/load.h"
 #include "core/base/platform.h"
 #include "record/recording_session.h"
 #include "record/target_info.h"
@@ -22,23 +21,6 @@ namespace {
 
 std::atomic<int> g_interrupts{0};
 void OnInterrupt(int) { g_interrupts.fetch_add(1); }
-
-// Loads the pulled trace and prints what it holds; the file stays either way.
-int PrintLoadSummary(const std::string& path) {
-  TraceProcessor tp;
-  if (!LoadOrReport(&tp, path)) {
-    std::fprintf(stderr, "fathom-cli: the trace is kept at %s\n", path.c_str());
-    return 1;
-  }
-  const TraceStorage& s = tp.storage();
-  std::printf("trace:    %s (%s, %.3f s)\n", path.c_str(), tp.report().format.c_str(),
-              static_cast<double>(s.max_ts() - s.min_ts()) / 1e9);
-  for (Table* t : const_cast<TraceStorage&>(s).AllTables()) {
-    if (t == &s.stats_table || t == &s.trace_bounds || t->row_count() == 0) continue;
-    std::printf("  %-28s %10u\n", t->name().c_str(), t->row_count());
-  }
-  return 0;
-}
 
 int Usage() {
   std::fprintf(stderr,
@@ -198,8 +180,10 @@ int RunRecord(const std::vector<std::string>& args, const char* argv0) {
     return 1;
   }
   std::fprintf(stderr, "wrote %s\n", out.c_str());
-  // Check it loads; the file stays whatever happens.
-  return PrintLoadSummary(out);
+  // Check it loads (the same summary as `fathom-cli info`); the file stays whatever happens.
+  const int rc = RunInfo({out});
+  if (rc != 0) std::fprintf(stderr, "fathom-cli: the trace is kept at %s\n", out.c_str());
+  return rc;
 }
 
 }  // namespace fathom::cli

@@ -154,7 +154,7 @@ RecordOptionsForm::RecordOptionsForm(QWidget* parent) : QWidget(parent) {
 }
 
 record::RecordOptions RecordOptionsForm::options() const {
-  record::RecordOptions o;
+  record::RecordOptions o = base_;
   o.duration_ms = until_stopped_->isChecked() ? 0 : uint32_t(duration_s_->value()) * 1000;
   o.buffer_size_kb = uint32_t(buffer_mb_->value()) * 1024;
   o.ring_buffer = mode_->currentIndex() == 1;
@@ -170,6 +170,8 @@ record::RecordOptions RecordOptionsForm::options() const {
   o.vmstat_period_ms = uint32_t(vmstat_ms_->value());
   o.stat_period_ms = uint32_t(stat_ms_->value());
   o.heapprofd = heapprofd_->isChecked();
+  o.heap_pids.clear();
+  o.heap_process_names.clear();
   for (const QString& p : Split(heap_processes_->text())) {
     bool numeric = false;
     const qulonglong pid = p.toULongLong(&numeric);
@@ -198,6 +200,7 @@ record::RecordOptions RecordOptionsForm::options() const {
 
 void RecordOptionsForm::setOptions(const record::RecordOptions& o) {
   const QSignalBlocker block(this);
+  base_ = o;
   until_stopped_->setChecked(o.duration_ms == 0);
   if (o.duration_ms) duration_s_->setValue(int(o.duration_ms / 1000));
   buffer_mb_->setValue(int(o.buffer_size_kb / 1024));

@@ -28,6 +28,9 @@ class RecordOptionsForm : public QWidget {
   QSpinBox* spin(int min, int max, int value, const QString& suffix);
   QGroupBox* group(const QString& title);
 
+  // Choices without a widget (e.g. a preset's counter lists) survive edits.
+  record::RecordOptions base_;
+
   // Session
   QSpinBox* duration_s_;
   QCheckBox* until_stopped_;

@@ -205,10 +205,19 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
   refresh_timer_ = new QTimer(this);
   refresh_timer_->setInterval(3000);  // hotplug: cheap list, no handshake
   connect(refresh_timer_, &QTimer::timeout, targets_, &TargetListModel::refresh);
-  refresh_timer_->start();
-  targets_->refresh();
   setRecording(false);
   applyPreset(QStringLiteral("memory"));
+}
+
+void RecordPage::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  targets_->refresh();
+  refresh_timer_->start();
+}
+
+void RecordPage::hideEvent(QHideEvent* event) {
+  refresh_timer_->stop();
+  QWidget::hideEvent(event);
 }
 
 bool RecordPage::selectTarget(const QString& serial) {
@@ -287,7 +296,10 @@ void RecordPage::setRecording(bool on) {
   record_->setEnabled(!on && config_ok_);
   stop_->setEnabled(on);
   cancel_->setEnabled(on);
-  dump_heap_->setEnabled(on && config_view_->toPlainText().contains(QStringLiteral("heapprofd")));
+  bool heap = false;
+  for (const auto& ds : config_.data_sources())
+    heap = heap || ds.config().name() == "android.heapprofd";
+  dump_heap_->setEnabled(on && heap);
   target_view_->setEnabled(!on);
   form_->setEnabled(!on);
   presets_->setEnabled(!on);

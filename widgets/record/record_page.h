@@ -42,6 +42,11 @@ class RecordPage : public QWidget {
   void stopRecording();
   void cancelRecording();
 
+ protected:
+  // The target list is polled (adb server, USB) only while the page is shown.
+  void showEvent(QShowEvent* event) override;
+  void hideEvent(QHideEvent* event) override;
+
  signals:
   void traceRecorded(const QString& path);
   void recordingFailed(const QString& error);

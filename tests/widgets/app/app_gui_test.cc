@@ -133,6 +133,8 @@ class AppGuiTest : public QObject {
     page->setOutputFolder(out.path());
     QVERIFY(page->configText().contains(QStringLiteral("linux.process_stats")));
     QVERIFY(page->configText().contains(QStringLiteral("proc_stats_poll_ms: 100")));
+    // The memory preset names its counters instead of recording all of meminfo/vmstat.
+    QVERIFY(page->configText().contains(QStringLiteral("meminfo_counters: MEMINFO_MEM_AVAILABLE")));
     QVERIFY(page->deviceCommand().contains(QStringLiteral("fathom-recorder")));
     QVERIFY(page->grab().save(ShotPath(QStringLiteral("record_page"))));
 
