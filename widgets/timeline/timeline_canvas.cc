@@ -115,11 +115,11 @@ void TimelineCanvas::setHighlight(int track, quint32 row) {
 }
 
 void TimelineCanvas::setScrollY(int y) {
-  int max_y = std::max(0, content_height_ - (height() - kRulerHeight));
+  int max_y = std::max(0, content_height_ - scrollViewportHeight());
   y = std::clamp(y, 0, max_y);
   if (y == scroll_y_) return;
   scroll_y_ = y;
-  emit scrollChanged(scroll_y_, content_height_);
+  emit scrollChanged(scroll_y_, content_height_ + pinned_height_);
   requestFrame();
   update();
 }
@@ -145,14 +145,17 @@ int TimelineCanvas::trackHeight(const TrackInfo& t) const {
 void TimelineCanvas::relayout() {
   rows_.clear();
   const TrackLayout& L = model_->layout();
+  // Pinned tracks first, whatever their group, in a strip that does not scroll (capped at
+  // half the canvas so the rest stays reachable); then the groups in order.
   int y = 0;
-  // Pinned tracks first, whatever their group, then the groups in order.
   for (int ti = 0; ti < L.tracks.size(); ++ti) {
     if (!model_->isPinned(ti) || model_->isHidden(ti)) continue;
     int h = trackHeight(L.tracks[ti]);
-    rows_.push_back({L.tracks[ti].group, ti, y, h});
+    rows_.push_back({L.tracks[ti].group, ti, y, h, true});
     y += h;
   }
+  pinned_height_ = std::min(y, std::max(0, (height() - kRulerHeight) / 2));
+  y = 0;
   for (int g = 0; g < L.groups.size(); ++g) {
     QVector<int> shown;
     for (int ti : L.groups[g].tracks)
@@ -169,8 +172,8 @@ void TimelineCanvas::relayout() {
     }
   }
   content_height_ = y;
-  scroll_y_ = std::clamp(scroll_y_, 0, std::max(0, content_height_ - (height() - kRulerHeight)));
-  emit scrollChanged(scroll_y_, content_height_);
+  scroll_y_ = std::clamp(scroll_y_, 0, std::max(0, content_height_ - scrollViewportHeight()));
+  emit scrollChanged(scroll_y_, content_height_ + pinned_height_);
   update();
 }
 
@@ -214,9 +217,10 @@ FrameRequest TimelineCanvas::currentRequest() const {
   req.t0 = t0_;
   req.t1 = t1_;
   req.pixels = width() - kLabelWidth;
-  const int top = scroll_y_, bottom = scroll_y_ + height();
-  for (const Row& r : rows_)
-    if (r.track >= 0 && r.y + r.h >= top && r.y <= bottom) req.tracks.push_back(r.track);
+  for (const Row& r : rows_) {
+    const int y = screenY(r);
+    if (r.track >= 0 && y + r.h >= kRulerHeight && y <= height()) req.tracks.push_back(r.track);
+  }
   return req;
 }
 
@@ -230,28 +234,35 @@ double TimelineCanvas::xAt(qint64 t) const {
   return kLabelWidth + static_cast<double>(t - t0_) / static_cast<double>(t1_ - t0_) * w;
 }
 
+const TimelineCanvas::Row* TimelineCanvas::rowAt(int y) const {
+  if (y < kRulerHeight) return nullptr;
+  const bool in_pinned = y < kRulerHeight + pinned_height_;
+  for (const Row& r : rows_) {
+    if (r.pinned != in_pinned) continue;
+    const int ry = screenY(r);
+    if (y >= ry && y < ry + r.h) return &r;
+  }
+  return nullptr;
+}
+
 int TimelineCanvas::trackAt(int y) const {
-  int cy = y - kRulerHeight + scroll_y_;
-  for (const Row& r : rows_)
-    if (cy >= r.y && cy < r.y + r.h) return r.track;
-  return -1;
+  const Row* r = rowAt(y);
+  return r ? r->track : -1;
 }
 
 int TimelineCanvas::groupAt(int y) const {
-  int cy = y - kRulerHeight + scroll_y_;
-  for (const Row& r : rows_)
-    if (r.track < 0 && cy >= r.y && cy < r.y + r.h) return r.group;
-  return -1;
+  const Row* r = rowAt(y);
+  return r && r->track < 0 ? r->group : -1;
 }
 
 QRect TimelineCanvas::trackRect(int track) const {
   for (const Row& r : rows_)
-    if (r.track == track)
-      return QRect(kLabelWidth, r.y - scroll_y_ + kRulerHeight, width() - kLabelWidth, r.h);
+    if (r.track == track) return QRect(kLabelWidth, screenY(r), width() - kLabelWidth, r.h);
   return {};
 }
 
 void TimelineCanvas::resizeEvent(QResizeEvent*) {
+  relayout();  // the pinned strip's cap depends on the height
   setScrollY(scroll_y_);
   requestFrame();
 }
@@ -264,10 +275,20 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
   QFont small = font();
   small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1));
   p.setFont(small);
-  p.setClipRect(0, kRulerHeight, width(), height() - kRulerHeight);
-  for (const Row& r : rows_) {
-    int y = r.y - scroll_y_ + kRulerHeight;
-    if (y + r.h < kRulerHeight || y > height()) continue;
+  // Scrolled rows first, clipped below the pinned strip; then the pinned strip over them.
+  const QRect scrolled_clip(0, kRulerHeight + pinned_height_, width(), scrollViewportHeight());
+  const QRect pinned_clip(0, kRulerHeight, width(), pinned_height_);
+  QVector<const Row*> order;
+  for (const Row& r : rows_)
+    if (!r.pinned) order.push_back(&r);
+  for (const Row& r : rows_)
+    if (r.pinned) order.push_back(&r);
+  for (const Row* rp : order) {
+    const Row& r = *rp;
+    const QRect& clip = r.pinned ? pinned_clip : scrolled_clip;
+    int y = screenY(r);
+    if (y + r.h < clip.top() || y > clip.bottom()) continue;
+    p.setClipRect(clip);
     QRect label(0, y, kLabelWidth, r.h);
     if (r.track < 0) {
       p.fillRect(QRect(0, y, width(), r.h), pal.color(QPalette::AlternateBase));
@@ -294,9 +315,14 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
     p.drawLine(0, y + r.h - 1, width(), y + r.h - 1);
     QRect area(kLabelWidth, y + 1, width() - kLabelWidth, r.h - 2);
     p.save();
-    p.setClipRect(area.intersected(QRect(kLabelWidth, kRulerHeight, width(), height())));
+    p.setClipRect(area.intersected(clip));
     paintTrack(p, r, area);
     p.restore();
+  }
+  p.setClipRect(0, kRulerHeight, width(), height() - kRulerHeight);
+  if (pinned_height_ > 0) {  // a firm line under the pinned strip
+    p.setPen(QPen(pal.color(QPalette::Mid), 2));
+    p.drawLine(0, kRulerHeight + pinned_height_, width(), kRulerHeight + pinned_height_);
   }
   p.setPen(pal.color(QPalette::Mid));
   p.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, height());
@@ -549,7 +575,8 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
     int y0 = std::min(press_pos_.y(), e->pos().y()), y1 = std::max(press_pos_.y(), e->pos().y());
     QVector<int> tracks;
     for (const Row& r : rows_) {
-      int y = r.y - scroll_y_ + kRulerHeight;
+      int y = screenY(r);
+      if (!r.pinned && y < kRulerHeight + pinned_height_) continue;  // scrolled under the strip
       if (r.track >= 0 && y + r.h > y0 && y <= y1) tracks.push_back(r.track);
     }
     setSelection(press_time_, timeAt(e->position().x()), tracks);

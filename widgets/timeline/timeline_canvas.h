@@ -74,9 +74,16 @@ class TimelineCanvas : public QWidget {
  private:
   struct Row {
     int group = -1;
-    int track = -1;  // -1: group header
-    int y = 0, h = 0;
+    int track = -1;    // -1: group header
+    int y = 0, h = 0;  // y: in the pinned strip (pinned rows) or in the scrolled content
+    bool pinned = false;
   };
+  // Where a row is drawn: pinned rows stay under the ruler, the rest scroll below them.
+  int screenY(const Row& r) const {
+    return r.pinned ? kRulerHeight + r.y : kRulerHeight + pinned_height_ + r.y - scroll_y_;
+  }
+  int scrollViewportHeight() const { return height() - kRulerHeight - pinned_height_; }
+  const Row* rowAt(int y) const;  // the row under widget y, pinned strip first
   void relayout();
   void requestFrame();
   int trackHeight(const TrackInfo& t) const;
@@ -92,6 +99,7 @@ class TimelineCanvas : public QWidget {
   QVector<int> sel_tracks_;
   QVector<Row> rows_;
   int content_height_ = 0, scroll_y_ = 0;
+  int pinned_height_ = 0;  // the strip of pinned tracks under the ruler
   FrameData frame_;
   QHash<int, QPixmap> counter_pixmaps_;  // for frame_
   bool in_flight_ = false, dirty_ = false;

@@ -305,7 +305,22 @@ void TimelineViewTest::hideFilterAndPin() {
   const int last = static_cast<int>(m->layout().tracks.size() - 1);
   m->setPinned(3, true);
   QVERIFY(c->trackRect(3).top() <= TimelineCanvas::kRulerHeight + 1);
-  Q_UNUSED(last);
+  // A pinned track stays under the ruler while the rest scrolls beneath it.
+  m->setPinned(last, true);
+  const QRect pinned_last = c->trackRect(last);
+  QVERIFY(pinned_last.isValid());
+  QCOMPARE(pinned_last.top(), c->trackRect(3).bottom() + 1);
+  const QRect cpu0 = c->trackRect(0);
+  c->setScrollY(400);
+  QVERIFY(c->scrollY() > 0);
+  QCOMPARE(c->trackRect(last), pinned_last);
+  QCOMPARE(c->trackRect(0).top(), cpu0.top() - c->scrollY());
+  // Clicks in the strip hit the pinned track, not what scrolled under it.
+  QCOMPARE(c->trackAt(pinned_last.center().y()), last);
+  settle(o.view.get());
+  QVERIFY(o.view->grab().save(QStringLiteral(FATHOM_SCREENSHOT_DIR "/timeline_pinned.png")));
+  m->setPinned(last, false);
+  QVERIFY(c->trackRect(last) != pinned_last);  // back in its (collapsed) group
 }
 
 void TimelineViewTest::counterSelectionMatchesSql() {
