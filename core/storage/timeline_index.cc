@@ -208,6 +208,44 @@ std::vector<TimelineSpan> TimelineIndex::SliceSpans(uint32_t track_id, uint32_t 
       pixels);
 }
 
+template <typename EndFn>
+void TimelineIndex::AppendOverlapping(const std::vector<uint32_t>& rows, const Int64Column& ts,
+                                      EndFn end, int64_t t0, int64_t t1,
+                                      std::vector<uint32_t>* out) {
+  if (t1 <= t0) return;
+  // First row starting at or after t0; the one before may still overlap.
+  auto it = std::lower_bound(rows.begin(), rows.end(), t0,
+                             [&](uint32_t row, int64_t t) { return ts[row] < t; });
+  if (it != rows.begin() && end(*std::prev(it)) > t0) --it;
+  for (; it != rows.end() && ts[*it] < t1; ++it)
+    if (end(*it) > t0 || ts[*it] >= t0) out->push_back(*it);
+}
+
+std::vector<uint32_t> TimelineIndex::ThreadStateRowsInRange(uint32_t utid, int64_t t0,
+                                                            int64_t t1) const {
+  std::vector<uint32_t> out;
+  if (utid >= thread_state_rows_.size()) return out;
+  const auto& st = storage_.thread_state;
+  AppendOverlapping(
+      thread_state_rows_[utid], st.ts,
+      [this, &st](uint32_t r) { return st.dur[r] < 0 ? trace_end_ : st.ts[r] + st.dur[r]; }, t0, t1,
+      &out);
+  return out;
+}
+
+std::vector<uint32_t> TimelineIndex::SliceRowsInRange(uint32_t track_id, int64_t t0,
+                                                      int64_t t1) const {
+  std::vector<uint32_t> out;
+  if (track_id >= slice_rows_.size()) return out;
+  const auto& sl = storage_.slice;
+  for (const auto& rows : slice_rows_[track_id])
+    AppendOverlapping(
+        rows, sl.ts,
+        [this, &sl](uint32_t r) { return sl.dur[r] < 0 ? trace_end_ : sl.ts[r] + sl.dur[r]; }, t0,
+        t1, &out);
+  return out;
+}
+
 std::vector<uint32_t> TimelineIndex::CounterRowsInRange(uint32_t track_id, int64_t t0, int64_t t1,
                                                         std::optional<uint32_t>* before) const {
   if (before) *before = std::nullopt;

@@ -71,6 +71,11 @@ class TimelineIndex {
     return utid < thread_state_rows_.size() && !thread_state_rows_[utid].empty();
   }
 
+  // thread_state rows of `utid` overlapping [t0, t1), in ts order (area selections).
+  std::vector<uint32_t> ThreadStateRowsInRange(uint32_t utid, int64_t t0, int64_t t1) const;
+  // Slice rows of `track_id` at every depth overlapping [t0, t1), depth by depth.
+  std::vector<uint32_t> SliceRowsInRange(uint32_t track_id, int64_t t0, int64_t t1) const;
+
   // Counter rows of `track_id` with ts in [t0, t1), in ts order, plus the row
   // in force at t0 (the last sample before it) when there is one.
   std::vector<uint32_t> CounterRowsInRange(uint32_t track_id, int64_t t0, int64_t t1,
@@ -88,6 +93,10 @@ class TimelineIndex {
   static constexpr size_t kBusyBlock = 16;  // sched busy-time prefix: 0.5 byte per row
   int64_t SchedEnd(uint32_t row) const;
   int64_t BusyBefore(uint32_t cpu, int64_t t) const;  // non-idle ns of `cpu` before t
+  // Appends the rows (sorted by start, not overlapping) that overlap [t0, t1).
+  template <typename EndFn>
+  static void AppendOverlapping(const std::vector<uint32_t>& rows, const Int64Column& ts, EndFn end,
+                                int64_t t0, int64_t t1, std::vector<uint32_t>* out);
   // Rows sorted by start and not overlapping each other; `end(row)`.
   template <typename EndFn>
   std::vector<TimelineSpan> Spans(const std::vector<uint32_t>& rows, const Int64Column& ts,

@@ -127,6 +127,28 @@ FrameData fetchFrame(const TraceStorage& s, const TimelineIndex& index, const Tr
   return out;
 }
 
+QString threadStateLabel(const QString& code) {
+  static const QHash<QString, QString> kLabels = {
+      {"Running", "Running"},
+      {"R", "Runnable"},
+      {"R+", "Runnable (Preempted)"},
+      {"S", "Sleeping"},
+      {"D", "Uninterruptible Sleep"},
+      {"T", "Stopped"},
+      {"t", "Traced"},
+      {"X", "Exit (Dead)"},
+      {"Z", "Exit (Zombie)"},
+      {"x", "Task Dead"},
+      {"I", "Idle"},
+      {"K", "Wake Kill"},
+      {"W", "Waking"},
+      {"P", "Parked"},
+      {"N", "No Load"},
+  };
+  auto it = kLabels.find(code);
+  return it != kLabels.end() ? it.value() : code;
+}
+
 SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& index,
                                 const TrackLayout& layout, qint64 t0, qint64 t1,
                                 const QVector<int>& tracks) {
@@ -134,6 +156,12 @@ SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& inde
   out.t0 = t0;
   out.t1 = t1;
   std::map<uint32_t, int64_t> per_thread;
+  struct StateAgg {
+    int64_t ns = 0, count = 0;
+    std::map<uint32_t, int64_t> per_thread;
+  };
+  std::map<uint32_t, StateAgg> per_state;                          // state string id ->
+  std::map<uint32_t, std::pair<int64_t, int64_t>> per_slice_name;  // name id -> (count, ns)
   for (int ti : tracks) {
     if (ti < 0 || ti >= layout.tracks.size()) continue;
     const TrackInfo& t = layout.tracks[ti];
@@ -146,6 +174,27 @@ SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& inde
         int64_t end = dur < 0 ? std::max<int64_t>(ts, s.max_ts()) : ts + dur;
         int64_t ns = std::min<int64_t>(end, t1) - std::max<int64_t>(ts, t0);
         if (ns > 0) per_thread[utid] += ns;
+      }
+    } else if (t.kind == TrackKind::kThreadState) {
+      ++out.stateTracks;
+      const ThreadStateTable& st = s.thread_state;
+      for (uint32_t row : index.ThreadStateRowsInRange(t.utid, t0, t1)) {
+        const int64_t end = st.dur[row] < 0 ? s.max_ts() : st.ts[row] + st.dur[row];
+        const int64_t ns = std::min<int64_t>(end, t1) - std::max<int64_t>(st.ts[row], t0);
+        auto& agg = per_state[st.state[row]];
+        agg.count++;
+        agg.ns += std::max<int64_t>(ns, 0);
+        agg.per_thread[st.utid[row]] += std::max<int64_t>(ns, 0);
+      }
+    } else if (t.kind == TrackKind::kSlices) {
+      ++out.sliceTracks;
+      const SliceTable& sl = s.slice;
+      for (uint32_t row : index.SliceRowsInRange(t.track_id, t0, t1)) {
+        const int64_t end = sl.dur[row] < 0 ? s.max_ts() : sl.ts[row] + sl.dur[row];
+        auto& agg = per_slice_name[sl.name[row]];
+        agg.first++;
+        agg.second +=
+            std::max<int64_t>(0, std::min<int64_t>(end, t1) - std::max<int64_t>(sl.ts[row], t0));
       }
     } else if (t.kind == TrackKind::kCounter) {
       std::optional<uint32_t> before;
@@ -192,6 +241,22 @@ SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& inde
   }
   std::sort(out.threads.begin(), out.threads.end(),
             [](const auto& a, const auto& b) { return a.ns > b.ns; });
+  for (const auto& [state, agg] : per_state) {
+    SelectionStats::StateTime st;
+    st.state = threadStateLabel(str(s, state));
+    st.ns = agg.ns;
+    st.count = agg.count;
+    for (const auto& [utid, ns] : agg.per_thread) st.threads.push_back({threadLabel(s, utid), ns});
+    std::sort(st.threads.begin(), st.threads.end(),
+              [](const auto& a, const auto& b) { return a.second > b.second; });
+    out.states.push_back(std::move(st));
+  }
+  std::sort(out.states.begin(), out.states.end(),
+            [](const auto& a, const auto& b) { return a.ns > b.ns; });
+  for (const auto& [name, agg] : per_slice_name)
+    out.slices.push_back({str(s, name), agg.first, agg.second});
+  std::sort(out.slices.begin(), out.slices.end(),
+            [](const auto& a, const auto& b) { return a.wallNs > b.wallNs; });
   for (const auto& [upid, ns] : per_process) out.processes.push_back({upid, ns});
   std::sort(out.processes.begin(), out.processes.end(),
             [](const auto& a, const auto& b) { return a.second > b.second; });

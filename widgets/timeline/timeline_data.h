@@ -61,7 +61,26 @@ struct SelectionStats {
     double min = 0, max = 0, avg = 0, delta = 0;
   };
   QVector<CounterStats> counters;
+  // Thread state tracks: time per state (clipped to the selection), largest first, with the
+  // threads that spent it.
+  struct StateTime {
+    QString state;  // readable ("Runnable (Preempted)"), from thread_state.state
+    qint64 ns = 0, count = 0;
+    QVector<QPair<QString, qint64>> threads;  // (thread label, ns), largest first
+  };
+  QVector<StateTime> states;
+  int stateTracks = 0;
+  // Slice tracks: per slice name, occurrences overlapping the selection and wall time inside it.
+  struct SliceTime {
+    QString name;
+    qint64 count = 0, wallNs = 0;
+  };
+  QVector<SliceTime> slices;
+  int sliceTracks = 0;
 };
+
+// "R+" -> "Runnable (Preempted)", as Perfetto labels thread_state.state; unknown codes as is.
+QString threadStateLabel(const QString& code);
 
 SelectionStats computeSelection(const TraceStorage& storage, const TimelineIndex& index,
                                 const TrackLayout& layout, qint64 t0, qint64 t1,

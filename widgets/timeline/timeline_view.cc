@@ -280,6 +280,41 @@ void TimelineView::showStats(const SelectionStats& s) {
                              " %")});
     details_->expand(cpu->index());
   }
+  auto share = [](qint64 part, qint64 whole) {
+    return new QStandardItem(QString::number(100.0 * part / std::max<qint64>(1, whole), 'f', 1) +
+                             " %");
+  };
+  if (!s.states.isEmpty()) {
+    qint64 total = 0;
+    for (const auto& st : s.states) total += st.ns;
+    auto* root = new QStandardItem(tr("Thread states (%1 threads)").arg(s.stateTracks));
+    details_model_->appendRow({root, new QStandardItem(formatDuration(total)), new QStandardItem});
+    for (const auto& st : s.states) {
+      auto* item = new QStandardItem(tr("%1  ×%2").arg(st.state).arg(st.count));
+      root->appendRow({item, new QStandardItem(formatDuration(st.ns)), share(st.ns, total)});
+      for (const auto& [thread, ns] : st.threads)
+        item->appendRow(
+            {new QStandardItem(thread), new QStandardItem(formatDuration(ns)), share(ns, st.ns)});
+    }
+    details_->expand(root->index());
+  }
+  if (!s.slices.isEmpty()) {
+    qint64 total = 0;
+    for (const auto& sl : s.slices) total += sl.wallNs;
+    auto* root = new QStandardItem(tr("Slices by name (%1 tracks)").arg(s.sliceTracks));
+    details_model_->appendRow({root, new QStandardItem(formatDuration(total)), new QStandardItem});
+    for (const auto& sl : s.slices) {
+      auto* item = new QStandardItem(tr("%1  ×%2").arg(sl.name).arg(sl.count));
+      item->setToolTip(tr("%1: %2 occurrences, wall time inside the selection %3, average %4")
+                           .arg(sl.name)
+                           .arg(sl.count)
+                           .arg(formatDuration(sl.wallNs))
+                           .arg(formatDuration(sl.wallNs / std::max<qint64>(1, sl.count))));
+      root->appendRow(
+          {item, new QStandardItem(formatDuration(sl.wallNs)), share(sl.wallNs, total)});
+    }
+    details_->expand(root->index());
+  }
   for (const auto& c : s.counters) {
     auto* item = new QStandardItem(c.name);
     details_model_->appendRow(

@@ -72,6 +72,7 @@ class TimelineViewTest : public QObject {
   void clickShowsSchedDetails();
   void hideFilterAndPin();
   void counterSelectionMatchesSql();
+  void stateAndSliceSelectionMatchesSql();
   void lmkClickShowsKill();
   void schedDetailsNameTheWaker();
 };
@@ -404,6 +405,71 @@ void TimelineViewTest::schedDetailsNameTheWaker() {
   for (int i = 0; i < d->rowCount(); ++i)
     if (d->item(i, 0)->text() == "Woken by") woken = d->item(i, 1)->text();
   QVERIFY2(woken.endsWith(" " + waker_tid), qPrintable(woken));
+}
+
+// Area selection over thread-state and slice tracks: per-state time and per-name slice wall
+// time clipped to the selection, checked against SQL over thread_state and slice.
+void TimelineViewTest::stateAndSliceSelectionMatchesSql() {
+  const QString name = QStringLiteral("android_sched_binder_10s.perfetto-trace");
+  Opened o = open(name);
+  QVERIFY(o.view);
+  const TrackLayout& L = o.view->trackModel()->layout();
+  QVector<int> tracks;
+  QStringList utids, slice_tracks;
+  for (int i = 0; i < L.tracks.size() && (utids.size() < 40 || slice_tracks.size() < 20); ++i) {
+    const TrackInfo& t = L.tracks[i];
+    if (t.kind == TrackKind::kThreadState && utids.size() < 40) {
+      tracks.push_back(i);
+      utids << QString::number(t.utid);
+    } else if (t.kind == TrackKind::kSlices && slice_tracks.size() < 20) {
+      tracks.push_back(i);
+      slice_tracks << QString::number(t.track_id);
+    }
+  }
+  QVERIFY(!utids.isEmpty());
+  QVERIFY(!slice_tracks.isEmpty());
+  const qint64 a = o.session->traceStart(), b = o.session->traceEnd();
+  const qint64 t0 = a + (b - a) / 4, t1 = a + (b - a) * 3 / 4;
+  QSignalSpy ready(o.view.get(), &TimelineView::selectionStatsReady);
+  o.view->selectArea(t0, t1, tracks);
+  QVERIFY(ready.wait(5000));
+  const SelectionStats& s = o.view->selectionStats();
+  QCOMPARE(s.stateTracks, utids.size());
+  QCOMPARE(s.sliceTracks, slice_tracks.size());
+  TraceProcessor tp;
+  QVERIFY(tp.LoadFile((QStringLiteral(FATHOM_SHARED_DIR "/testdata/") + name).toStdString()).ok());
+  const std::string T0 = std::to_string(t0), T1 = std::to_string(t1);
+  const std::string end =
+      "(case when dur < 0 then (select end_ts from trace_bounds) else ts + dur end)";
+  const std::string clipped = "max(0, min(" + end + ", " + T1 + ") - max(ts, " + T0 + "))";
+  const std::string overlap = " and ts < " + T1 + " and " + end + " > " + T0;
+  const std::string in_utids = " utid in (" + utids.join(',').toStdString() + ")";
+  const std::string in_tracks = " track_id in (" + slice_tracks.join(',').toStdString() + ")";
+  qint64 running_ns = 0, running_count = 0, total = 0;
+  for (const auto& st : s.states) {
+    total += st.ns;
+    if (st.state == "Running") running_ns = st.ns, running_count = st.count;
+  }
+  QCOMPARE(total,
+           sqlInt(tp, "select sum(" + clipped + ") from thread_state where" + in_utids + overlap));
+  QCOMPARE(running_ns, sqlInt(tp, "select ifnull(sum(" + clipped + "), 0) from thread_state where" +
+                                      in_utids + overlap + " and state = 'Running'"));
+  QCOMPARE(running_count, sqlInt(tp, "select count(*) from thread_state where" + in_utids +
+                                         overlap + " and state = 'Running'"));
+  QCOMPARE(s.states.size(),
+           sqlInt(tp, "select count(distinct state) from thread_state where" + in_utids + overlap));
+  if (!s.slices.isEmpty()) {
+    const auto& top = s.slices.front();
+    QCOMPARE(top.wallNs, sqlInt(tp, "select sum(" + clipped + ") from slice where" + in_tracks +
+                                        overlap + " and name = '" + top.name.toStdString() + "'"));
+    QCOMPARE(top.count, sqlInt(tp, "select count(*) from slice where" + in_tracks + overlap +
+                                       " and name = '" + top.name.toStdString() + "'"));
+  }
+  QCOMPARE(static_cast<qint64>(s.slices.size()),
+           sqlInt(tp, "select count(distinct name) from slice where" + in_tracks + overlap));
+  QCOMPARE(threadStateLabel("R+"), QStringLiteral("Runnable (Preempted)"));
+  settle(o.view.get());
+  QVERIFY(o.view->grab().save(QStringLiteral(FATHOM_SCREENSHOT_DIR "/timeline_area_states.png")));
 }
 
 QTEST_MAIN(TimelineViewTest)
