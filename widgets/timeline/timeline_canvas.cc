@@ -108,6 +108,54 @@ void TimelineCanvas::setSelection(qint64 t0, qint64 t1, QVector<int> tracks) {
   update();
 }
 
+void TimelineCanvas::setFlows(QVector<FlowLink> flows) {
+  flows_ = std::move(flows);
+  update();
+}
+
+QPointF TimelineCanvas::flowPoint(const FlowEnd& end) const {
+  const TrackLayout& L = model_->layout();
+  int track = -1;
+  for (int i = 0; i < L.tracks.size() && track < 0; ++i)
+    if (L.tracks[i].kind == TrackKind::kSlices && L.tracks[i].track_id == end.track_id) track = i;
+  if (track < 0) return {};
+  const double x = xAt(end.ts);
+  for (const Row& r : rows_)
+    if (r.track == track) {
+      const int level = static_cast<int>(std::min<quint32>(end.depth, kMaxLevels - 1));
+      return {x, screenY(r) + 1 + level * kSliceLevelHeight + kSliceLevelHeight / 2.0};
+    }
+  for (const Row& r : rows_)  // collapsed: the group header
+    if (r.track < 0 && r.group == L.tracks[track].group) return {x, screenY(r) + r.h / 2.0};
+  return {};
+}
+
+void TimelineCanvas::paintFlows(QPainter& p) {
+  if (flows_.isEmpty()) return;
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing);
+  p.setClipRect(kLabelWidth, kRulerHeight, width() - kLabelWidth, height() - kRulerHeight);
+  QColor c = isDarkPalette() ? QColor(0xff, 0xc1, 0x07) : QColor(0x6a, 0x1b, 0x9a);
+  for (const FlowLink& f : flows_) {
+    const QPointF a = flowPoint(f.from), b = flowPoint(f.to);
+    if (a.isNull() || b.isNull()) continue;
+    // A horizontal S-curve: leaves rightwards, arrives from the left, even when b is left of a.
+    const double bend = std::max(30.0, std::abs(b.x() - a.x()) / 2);
+    QPainterPath path(a);
+    path.cubicTo(a + QPointF(bend, 0), b - QPointF(bend, 0), b);
+    p.setPen(QPen(c, 1.5));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    QPainterPath head;
+    head.moveTo(b);
+    head.lineTo(b + QPointF(-8, -4));
+    head.lineTo(b + QPointF(-8, 4));
+    head.closeSubpath();
+    p.fillPath(head, c);
+  }
+  p.restore();
+}
+
 void TimelineCanvas::setHighlight(int track, quint32 row) {
   highlight_track_ = track;
   highlight_row_ = row;
@@ -341,6 +389,7 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
     p.setPen(QPen(pal.color(QPalette::Text), 1, Qt::DashLine));
     p.drawLine(cursor_x_, kRulerHeight, cursor_x_, height());
   }
+  paintFlows(p);
   p.setClipping(false);
   paintRuler(p);
 }

@@ -39,6 +39,12 @@ class TimelineCanvas : public QWidget {
   bool isFetching() const { return in_flight_ || dirty_; }
   // Outlines the span of `row` on `track` (the clicked event); -1: none.
   void setHighlight(int track, quint32 row);
+  // Flow arrows of the clicked slice, drawn from the end of the source slice to the start
+  // of the destination; an end whose track is collapsed points at its group header.
+  void setFlows(QVector<FlowLink> flows);
+  const QVector<FlowLink>& flows() const { return flows_; }
+  // Where a flow end is drawn (widget coordinates); null when its track is not laid out.
+  QPointF flowPoint(const FlowEnd& end) const;
   int scrollY() const { return scroll_y_; }
   void setScrollY(int y);
   int contentHeight() const { return content_height_; }
@@ -88,6 +94,7 @@ class TimelineCanvas : public QWidget {
   void requestFrame();
   int trackHeight(const TrackInfo& t) const;
   void paintRuler(QPainter& p);
+  void paintFlows(QPainter& p);
   void paintTrack(QPainter& p, const Row& r, const QRect& area);
   const PaintSpan* spanAt(int track, int depth, qint64 t, double slop_px) const;
 
@@ -106,6 +113,7 @@ class TimelineCanvas : public QWidget {
   int cursor_x_ = -1;
   int highlight_track_ = -1;
   quint32 highlight_row_ = 0;
+  QVector<FlowLink> flows_;
   // Mouse gestures: select (left drag on tracks), pan (ruler / middle / shift).
   enum class Drag { kNone, kSelect, kPan } drag_ = Drag::kNone;
   QPoint press_pos_;

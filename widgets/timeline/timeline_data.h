@@ -87,9 +87,21 @@ SelectionStats computeSelection(const TraceStorage& storage, const TimelineIndex
                                 const QVector<int>& tracks);
 
 // Click details: (field, value) pairs for the details panel.
+// One end of a flow arrow: a slice, where the arrow leaves (its end) or arrives (its start).
+struct FlowEnd {
+  quint32 slice = 0, track_id = 0, depth = 0;
+  qint64 ts = 0;  // end of the source slice, start of the destination slice
+  QString name;
+};
+struct FlowLink {
+  FlowEnd from, to;
+  bool outgoing = true;  // from the clicked slice (else into it)
+};
+
 struct Details {
   QString title;
   QVector<QPair<QString, QString>> fields;
+  QVector<FlowLink> flows;  // slices: flows into and out of the clicked slice
 };
 // `row` is the span's row (sched / thread_state / slice); for counters and
 // markers, `ts` is the clicked time.

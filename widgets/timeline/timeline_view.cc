@@ -14,11 +14,15 @@
 #include <QVBoxLayout>
 #include <QWidgetAction>
 
+#include "core/storage/trace_storage.h"
 #include "widgets/common/format.h"
 #include "widgets/timeline/timeline_canvas.h"
 
 namespace fathom::gui {
 namespace {
+// Details rows of a flow: the slice and track at the other end.
+constexpr int kFlowSliceRole = Qt::UserRole + 1;
+constexpr int kFlowTrackRole = Qt::UserRole + 2;
 
 // Physical key positions of W, A, S, D (QWERTY names) as native scan codes:
 // X11/Wayland keycodes (evdev + 8), Windows set-1 scan codes, macOS kVK codes.
@@ -110,6 +114,10 @@ TimelineView::TimelineView(TraceSession* session, QWidget* parent)
   details_->setModel(details_model_);
   details_->setRootIsDecorated(true);
   details_->setUniformRowHeights(true);
+  connect(details_, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
+    QVariant slice = index.data(kFlowSliceRole);
+    if (slice.isValid()) goToSlice(index.data(kFlowTrackRole).toUInt(), slice.toUInt());
+  });
 
   auto* canvas_box = new QWidget(this);
   auto* hl = new QHBoxLayout(canvas_box);
@@ -354,10 +362,56 @@ void TimelineView::showDetails(int track, quint32 row, qint64 ts) {
         --pending_;
         details_model_->clear();
         details_model_->setHorizontalHeaderLabels({d.title, tr("Value")});
-        for (const auto& [k, v] : d.fields)
-          details_model_->appendRow({new QStandardItem(k), new QStandardItem(v)});
+        int flow = 0;
+        for (const auto& [k, v] : d.fields) {
+          auto* key = new QStandardItem(k);
+          auto* value = new QStandardItem(v);
+          // Flow rows carry the slice at the other end: double-click goes there.
+          if ((k == QLatin1String("Flow to") || k == QLatin1String("Flow from")) &&
+              flow < d.flows.size()) {
+            const FlowLink& f = d.flows[flow++];
+            const FlowEnd& other = f.outgoing ? f.to : f.from;
+            for (auto* item : {key, value}) {
+              item->setData(other.slice, kFlowSliceRole);
+              item->setData(other.track_id, kFlowTrackRole);
+              item->setToolTip(tr("Double-click to go to this slice"));
+            }
+          }
+          details_model_->appendRow({key, value});
+        }
+        canvas_->setFlows(d.flows);
         details_->header()->resizeSections(QHeaderView::ResizeToContents);
         emit detailsReady();
+      });
+}
+
+void TimelineView::goToSlice(quint32 track_id, quint32 slice) {
+  const TrackLayout& L = model_->layout();
+  int track = -1;
+  for (int i = 0; i < L.tracks.size() && track < 0; ++i)
+    if (L.tracks[i].kind == TrackKind::kSlices && L.tracks[i].track_id == track_id) track = i;
+  if (track < 0) return;
+  model_->setExpanded(L.tracks[track].group, true);
+  ++pending_;
+  session_->query<QPair<qint64, qint64>>(
+      [slice](Core& c) {
+        const SliceTable& sl = c.storage().slice;
+        if (slice >= sl.row_count()) return QPair<qint64, qint64>{-1, -1};
+        return QPair<qint64, qint64>{sl.ts[slice], sl.dur[slice]};
+      },
+      this,
+      [this, track, slice](QPair<qint64, qint64> span) {
+        --pending_;
+        if (span.first < 0) return;
+        // Keep the zoom when the slice fits in it, else show it with margins either side.
+        const qint64 len = std::max(canvas_->rangeEnd() - canvas_->rangeStart(), span.second * 3);
+        const qint64 mid = span.first + std::max<qint64>(span.second, 0) / 2;
+        navigate(mid - len / 2, mid + len / 2, true);
+        const QRect r = canvas_->trackRect(track);
+        if (r.isValid() &&
+            (r.top() < TimelineCanvas::kRulerHeight || r.bottom() > canvas_->height()))
+          canvas_->setScrollY(canvas_->scrollY() + r.top() - canvas_->height() / 3);
+        showDetails(track, slice, span.first);
       });
 }
 

@@ -39,6 +39,8 @@ class TimelineView : public QWidget {
   void selectArea(qint64 t0, qint64 t1, const QVector<int>& tracks);
   // Shows the details of `row` of `track` (as a click would).
   void showDetails(int track, quint32 row, qint64 ts);
+  // Expands, scrolls and pans to slice row `slice` of slice track `track_id`, and selects it.
+  void goToSlice(quint32 track_id, quint32 slice);
   bool isBusy() const;
   void goBack();
   void goForward();

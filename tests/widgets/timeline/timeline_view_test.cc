@@ -73,6 +73,7 @@ class TimelineViewTest : public QObject {
   void hideFilterAndPin();
   void counterSelectionMatchesSql();
   void stateAndSliceSelectionMatchesSql();
+  void sliceFlowsDrawnAndFollowed();
   void lmkClickShowsKill();
   void schedDetailsNameTheWaker();
 };
@@ -470,6 +471,56 @@ void TimelineViewTest::stateAndSliceSelectionMatchesSql() {
   QCOMPARE(threadStateLabel("R+"), QStringLiteral("Runnable (Preempted)"));
   settle(o.view.get());
   QVERIFY(o.view->grab().save(QStringLiteral(FATHOM_SCREENSHOT_DIR "/timeline_area_states.png")));
+}
+
+// A slice with flows: the details list each flow (count from SQL), the canvas draws an
+// arrow between both ends, and following a flow selects the slice at the other end.
+void TimelineViewTest::sliceFlowsDrawnAndFollowed() {
+  const QString name = QStringLiteral("track_event_nested_tracks.perfetto-trace");
+  Opened o = open(name);
+  QVERIFY(o.view);
+  TraceProcessor tp;
+  QVERIFY(tp.LoadFile((QStringLiteral(FATHOM_SHARED_DIR "/testdata/") + name).toStdString()).ok());
+  const int64_t slice = sqlInt(
+      tp,
+      "select slice_out from flow group by slice_out order by count(*) desc, slice_out limit 1");
+  QVERIFY(slice >= 0);
+  const int64_t n_flows =
+      sqlInt(tp, "select count(*) from flow where slice_out = " + std::to_string(slice) +
+                     " or slice_in = " + std::to_string(slice));
+  const int64_t track_id =
+      sqlInt(tp, "select track_id from slice where id = " + std::to_string(slice));
+  const int64_t ts = sqlInt(tp, "select ts from slice where id = " + std::to_string(slice));
+  TrackListModel* m = o.view->trackModel();
+  const TrackLayout& L = m->layout();
+  int track = -1;
+  for (int i = 0; i < L.tracks.size(); ++i)
+    if (L.tracks[i].kind == TrackKind::kSlices && L.tracks[i].track_id == track_id) track = i;
+  QVERIFY(track >= 0);
+  for (int g = 0; g < L.groups.size(); ++g) m->setExpanded(g, true);
+  QSignalSpy details(o.view.get(), &TimelineView::detailsReady);
+  o.view->showDetails(track, static_cast<quint32>(slice), ts);
+  QVERIFY(details.wait(5000));
+  TimelineCanvas* c = o.view->canvas();
+  QCOMPARE(c->flows().size(), n_flows);
+  const FlowLink& f = c->flows().front();
+  QVERIFY(f.outgoing);
+  QCOMPARE(static_cast<int64_t>(f.from.slice), slice);
+  QCOMPARE(static_cast<int64_t>(f.to.slice),
+           sqlInt(tp, "select slice_in from flow where slice_out = " + std::to_string(slice) +
+                          " order by id limit 1"));
+  QVERIFY(!c->flowPoint(f.from).isNull());
+  QVERIFY(!c->flowPoint(f.to).isNull());
+  QCOMPARE(c->flowPoint(f.to).x(), c->flowPoint(FlowEnd{0, 0, 0, f.to.ts, {}}).x());
+  settle(o.view.get());
+  QVERIFY(o.view->grab().save(QStringLiteral(FATHOM_SCREENSHOT_DIR "/timeline_flows.png")));
+  // Follow the flow: the slice at the other end becomes the clicked one.
+  details.clear();
+  o.view->goToSlice(f.to.track_id, f.to.slice);
+  QVERIFY(details.wait(5000));
+  QVERIFY(std::any_of(c->flows().begin(), c->flows().end(), [&](const FlowLink& l) {
+    return !l.outgoing && static_cast<int64_t>(l.from.slice) == slice;
+  }));
 }
 
 QTEST_MAIN(TimelineViewTest)
