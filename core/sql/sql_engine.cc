@@ -43,6 +43,26 @@ bool QueryIterator::PrepareNext() {
   return false;
 }
 
+bool QueryIterator::HasMoreStatements() const {
+  size_t i = offset_;
+  while (i < sql_.size()) {
+    const char c = sql_[i];
+    if (c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+      ++i;
+    } else if (sql_.compare(i, 2, "--") == 0) {
+      i = sql_.find('\n', i);
+      if (i == std::string::npos) return false;
+    } else if (sql_.compare(i, 2, "/*") == 0) {
+      i = sql_.find("*/", i + 2);
+      if (i == std::string::npos) return false;
+      i += 2;
+    } else {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool QueryIterator::NextResultSet() {
   if (!status_.ok()) return false;
   while (PrepareNext()) {

@@ -37,6 +37,9 @@ class QueryIterator {
   bool NextResultSet();
   // Moves to the next row of the current result set.
   bool NextRow();
+  // True when SQL text other than whitespace, comments and ';' follows the current statement.
+  // Viewers that show one result set show the last statement's, as Perfetto does.
+  bool HasMoreStatements() const;
 
   int column_count() const { return column_count_; }
   std::string column_name(int i) const;

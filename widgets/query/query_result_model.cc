@@ -71,7 +71,11 @@ QueryResultModel::Page FetchPageOnWorker(Core& core, QueryCursor& c) {
     c.started = true;
     page.first = true;
     c.it = core.tp.Query(c.sql);
-    if (!c.it->NextResultSet()) {
+    // Several statements: run them all and show the last one's rows, as Perfetto does.
+    bool has_rows = c.it->NextResultSet();
+    while (has_rows && c.it->HasMoreStatements() && !c.cancelled.load())
+      has_rows = c.it->NextResultSet();
+    if (!has_rows) {
       page.done = true;
       if (!c.it->status().ok()) {
         page.error = QString::fromStdString(c.it->status().message());

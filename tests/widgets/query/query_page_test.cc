@@ -125,6 +125,30 @@ class QueryPageTest : public QObject {
     QVERIFY(m.columnCount() > 0);
   }
 
+  // Several statements: the last one's rows are shown (Perfetto's rule), views made by earlier
+  // statements are usable, and trailing comments/semicolons do not count as a statement.
+  void lastStatementIsShown() {
+    QueryResultModel m(session_.get());
+    m.run(
+        "create view if not exists busy_cpu as select cpu, count(*) n from sched group by cpu;\n"
+        "select 1 as first;\n"
+        "select count(*) as cpus, sum(n) as slices from busy_cpu; -- the answer\n/* end */ ;");
+    QVERIFY(waitDone(&m));
+    QCOMPARE(m.columnNames(), QStringList({"cpus", "slices"}));
+    QCOMPARE(m.rowCount(), 1);
+    TraceProcessor tp;
+    QVERIFY(tp.LoadFile(tracePath(kSchedTrace).toStdString()).ok());
+    auto it = tp.Query("select count(distinct cpu), count(*) from sched");
+    QVERIFY(it->NextResultSet() && it->NextRow());
+    QCOMPARE(m.value(0, 0).toLongLong(), it->Get(0).i);
+    QCOMPARE(m.value(0, 1).toLongLong(), it->Get(1).i);
+    // The last statement returns nothing: no rows, no stale columns from the one before.
+    m.run("select 1 as a; drop view busy_cpu");
+    QVERIFY(waitDone(&m));
+    QCOMPARE(m.rowCount(), 0);
+    QVERIFY(m.state() != State::kError);
+  }
+
   void millionRowsArriveInPages() {
     QueryResultModel m(session_.get());
     // (No QAbstractItemModelTester here: it calls fetchMore() on every
