@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "adb/sync_compression.h"
+
 namespace fathom::adb {
 namespace {
 
@@ -65,16 +67,22 @@ std::string HostBanner(const std::set<std::string>& features) {
 }
 
 const std::set<std::string>& HostFeatures() {
-  static const std::set<std::string> kFeatures = {"shell_v2",
-                                                  "cmd",
-                                                  "stat_v2",
-                                                  "ls_v2",
-                                                  "fixed_push_mkdir",
-                                                  "apex",
-                                                  "abb",
-                                                  "abb_exec",
-                                                  "fixed_push_symlink_timestamp",
-                                                  "remount_shell"};
+  static const std::set<std::string> kFeatures = [] {
+    std::set<std::string> f = {"shell_v2",
+                               "cmd",
+                               "stat_v2",
+                               "ls_v2",
+                               "fixed_push_mkdir",
+                               "apex",
+                               "abb",
+                               "abb_exec",
+                               "fixed_push_symlink_timestamp",
+                               "remount_shell",
+                               "sendrecv_v2"};
+    // Only the codecs this build can decode and encode.
+    for (SyncCompression c : BuiltSyncCompressions()) f.insert(SyncCompressionFeature(c));
+    return f;
+  }();
   return kFeatures;
 }
 

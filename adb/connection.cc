@@ -1,6 +1,8 @@
 #include "adb/connection.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <set>
 
 namespace fathom::adb {
 
@@ -84,8 +86,12 @@ Status Connection::Handshake(const CancelToken& cancel) {
   Deadline deadline = Deadline::After(options_.handshake_timeout);
   // Before the device's CNXN its version is unknown: fill in checksums (kVersionMin), and
   // keep our own banner under the 4096-byte pre-handshake limit.
-  Message cnxn =
-      Message::Make(kCmdCnxn, kVersion, options_.max_payload, HostBanner(HostFeatures()));
+  if (const char* env = std::getenv("FATHOM_ADB_DELAYED_ACK"); env && std::string(env) == "1") {
+    options_.delayed_ack = true;
+  }
+  std::set<std::string> features = HostFeatures();
+  if (options_.delayed_ack && options_.receive_window > 0) features.insert("delayed_ack");
+  Message cnxn = Message::Make(kCmdCnxn, kVersion, options_.max_payload, HostBanner(features));
   if (Status s = transport_->Send(cnxn, kVersionMin, deadline, cancel); !s.ok()) return s;
   SetState(ConnectionState::kConnecting);
 
@@ -106,6 +112,7 @@ Status Connection::Handshake(const CancelToken& cancel) {
       max_payload_ = std::min(options_.max_payload, m->arg1);
       if (max_payload_ == 0) return ErrorStatus("adb: device announced a zero max payload");
       banner_ = ParseBanner(m->payload);
+      delayed_ack_ = features.count("delayed_ack") > 0 && banner_.Has("delayed_ack");
       SetState(ConnectionState::kOnline);
       return Status::Ok();
     }
@@ -175,6 +182,15 @@ void Connection::Dispatch(Message m) {
         return;
       }
       StreamState& s = it->second;
+      if (delayed_ack_) {
+        // Every OKAY carries a byte count: the acceptor's window, then bytes consumed.
+        if (m.payload.size() != 4) {
+          lock.unlock();
+          Fail(ErrorStatus("adb: device sent an OKAY without a delayed_ack byte count"));
+          return;
+        }
+        s.send_window += GetU32(m.payload, 0);
+      }
       if (!s.opened) {
         s.opened = true;
         s.remote_id = their_id;
@@ -185,6 +201,13 @@ void Connection::Dispatch(Message m) {
     case kCmdWrte: {
       auto it = streams_.find(our_id);
       if (it == streams_.end() || !it->second.opened) return;
+      // The device may overshoot its window by one message, not more (spec §7).
+      if (delayed_ack_ &&
+          it->second.inbox.size() + m.payload.size() > options_.receive_window + max_payload_) {
+        lock.unlock();
+        Fail(ErrorStatus("adb: device overran the delayed_ack receive window"));
+        return;
+      }
       if (it->second.inbox.empty()) {
         it->second.inbox.swap(m.payload);  // the common case: no copy
       } else {
@@ -246,7 +269,10 @@ Result<std::unique_ptr<AdbStream>> Connection::OpenStream(const std::string& ser
     streams_[id] = StreamState{};
   }
   // Old adbd read the service as a C string; the trailing NUL is always safe (spec §3).
-  Status s = Send(Message::Make(kCmdOpen, id, 0, service + '\0'), deadline, cancel);
+  // With delayed_ack, arg1 is our receive window (must be > 0), else 0 (spec §7).
+  Status s =
+      Send(Message::Make(kCmdOpen, id, delayed_ack_ ? options_.receive_window : 0, service + '\0'),
+           deadline, cancel);
   std::unique_lock<std::mutex> lock(mu_);
   if (s.ok()) {
     s = WaitFor(lock, deadline, cancel, [&] {
@@ -277,11 +303,13 @@ Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline dead
       std::unique_lock<std::mutex> lock(mu_);
       auto it = streams_.find(id);
       if (it == streams_.end()) return ErrorStatus("adb: stream closed");
-      // Without delayed_ack only one WRTE may be unacknowledged per direction (spec §6).
+      // Without delayed_ack only one WRTE may be unacknowledged per direction (spec §6); with
+      // it, WRTEs go out while the device's window is positive (spec §7).
       Status s = WaitFor(lock, deadline, cancel, [&] {
         auto it = streams_.find(id);
-        return it == streams_.end() || it->second.write_ready || it->second.remote_closed ||
-               it->second.lost;
+        return it == streams_.end() ||
+               (delayed_ack_ ? it->second.send_window > 0 : it->second.write_ready) ||
+               it->second.remote_closed || it->second.lost;
       });
       if (!s.ok()) return s;
       it = streams_.find(id);
@@ -290,6 +318,7 @@ Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline dead
       if (st.lost) return close_reason_;
       if (st.remote_closed) return ErrorStatus("adb: stream closed by device");
       st.write_ready = false;
+      st.send_window -= static_cast<int64_t>(chunk.size());
       remote = st.remote_id;
     }
     // The payload buffer is reused per thread for the same reason as TcpTransport::wire_.
@@ -327,8 +356,11 @@ Result<size_t> Connection::StreamRead(uint32_t id, std::string* out, Deadline de
     st.unacked = false;
     uint32_t remote = st.remote_id;
     lock.unlock();
+    // With delayed_ack the OKAY returns the bytes consumed to the device's window.
+    std::string count;
+    if (delayed_ack_) PutU32(count, static_cast<uint32_t>(n));
     // The data is already in *out: a failed ack shows up as a lost connection on the next call.
-    Send(Message::Make(kCmdOkay, id, remote), Deadline::After(Millis(5000)), {});
+    Send(Message::Make(kCmdOkay, id, remote, std::move(count)), Deadline::After(Millis(5000)), {});
   }
   return n;
 }

@@ -36,6 +36,12 @@ struct ConnectionOptions {
   Millis handshake_timeout{10000};     // for CNXN/AUTH round trips
   Millis user_confirm_timeout{60000};  // how long the user gets to tap "Allow"
   uint32_t max_payload = kMaxPayload;
+  // Windowed flow control (spec §7), used when the device lists delayed_ack too. Off by
+  // default, as in Google's adb (ADB_BURST_MODE=1 there); FATHOM_ADB_DELAYED_ACK=1 turns it on.
+  bool delayed_ack = false;
+  // Bytes a device may send on one stream before we acknowledge (our OPEN arg1): the most a
+  // slow reader's stream buffers.
+  uint32_t receive_window = 4u << 20;
   // Handshake states arrive on the thread running Open(); kClosed may arrive on the reader
   // thread, so the callback must not destroy the Connection.
   std::function<void(ConnectionState)> on_state;
@@ -79,6 +85,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   const Banner& device_banner() const { return banner_; }  // fixed after Open()
   uint32_t version() const { return version_; }
   uint32_t max_payload() const { return max_payload_; }
+  // Both sides listed delayed_ack and options.delayed_ack was set.
+  bool delayed_ack() const { return delayed_ack_; }
   std::string Describe() const { return transport_->Describe(); }
   // Why the connection ended, once state() is kClosed.
   Status close_reason() const;
@@ -93,6 +101,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bool lost = false;         // the connection died under the stream (not a CLSE)
     bool write_ready = false;  // the device acknowledged our last WRTE (or the OPEN)
     bool unacked = false;      // we owe the device an OKAY for data it wrote
+    int64_t send_window = 0;   // delayed_ack: bytes we may still send before an ack
     std::string inbox;
   };
 
@@ -118,6 +127,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Banner banner_;
   uint32_t version_ = kVersionMin;
   uint32_t max_payload_ = kMaxPayloadV1;
+  bool delayed_ack_ = false;
   std::thread reader_;
   CancelToken reader_cancel_;
 

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "adb/connection.h"
+#include "adb/server_client.h"
+#include "adb/usb_backend.h"
 
 namespace fathom::adb {
 
@@ -18,5 +20,21 @@ bool IsTcpSerial(const std::string& serial);
 Result<std::shared_ptr<Connection>> ConnectDirect(const std::string& serial,
                                                   ConnectionOptions options,
                                                   const CancelToken& cancel = {});
+
+// How a USB device was reached: our own Connection, or — when another program (an adb server)
+// holds its interface — that server, which the caller then uses for `serial` (ServerClient).
+struct DeviceRoute {
+  std::shared_ptr<Connection> connection;  // set when direct
+  bool via_server = false;
+  std::string note;  // for the user when via_server: "device held by the adb server; using it"
+};
+
+// Opens `serial` on USB through `usb` (DefaultUsbBackend() when null). A claim failing with
+// LIBUSB_ERROR_BUSY falls back to the adb server at `server` when it lists the serial as a
+// usable device; otherwise the error says both why USB failed and why the server cannot help.
+// A permission error (LIBUSB_ERROR_ACCESS) names the udev rule to install.
+Result<DeviceRoute> ConnectUsbOrServer(const std::string& serial, ConnectionOptions options,
+                                       std::shared_ptr<UsbBackend> usb, const ServerAddress& server,
+                                       const CancelToken& cancel = {});
 
 }  // namespace fathom::adb

@@ -18,11 +18,18 @@ Result<ShellResult> RunShell(Connection& conn, const std::string& command,
                              std::string_view stdin_data, Deadline deadline,
                              const CancelToken& cancel = {});
 
+// Picks the SEND/RECV form for a device. `preference`: "auto" (v2 with the best codec both
+// sides have — zstd, lz4, brotli — else v2 uncompressed, else v1), "v1", "v2" (uncompressed),
+// or a codec name ("zstd", …: an error if the device or this build lacks it). Empty means
+// $FATHOM_ADB_SYNC, else "auto".
+Result<SyncTransferMode> ChooseSyncTransfer(const Banner& device, std::string_view preference);
+
 // An open "sync:" stream and the client bound to it (the client refers to the stream).
 struct SyncSession {
   std::unique_ptr<AdbStream> stream;
   std::unique_ptr<SyncClient> client;
 };
-Result<SyncSession> OpenSync(Connection& conn, Deadline deadline, const CancelToken& cancel = {});
+Result<SyncSession> OpenSync(Connection& conn, Deadline deadline, const CancelToken& cancel = {},
+                             std::string_view preference = {});
 
 }  // namespace fathom::adb

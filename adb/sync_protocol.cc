@@ -141,9 +141,23 @@ Status SyncClient::Push(std::string_view data, const std::string& remote_path, u
 Status SyncClient::PushFrom(const std::function<Result<size_t>(char*, size_t)>& source,
                             const std::string& remote_path, uint32_t mode, uint32_t mtime,
                             Deadline d, const CancelToken& c) {
-  // Mode is decimal after the last comma; the device splits there.
-  std::string spec = remote_path + "," + std::to_string(mode);
-  if (Status s = SendRequest(kSyncSend, spec, d, c); !s.ok()) return s;
+  if (mode_.v2) {
+    // SND2 path, then the setup message with the same id: mode and flags travel in binary.
+    if (remote_path.size() > kSyncPathMax) return ErrorStatus("adb sync: path too long");
+    std::string request = EncodeSyncRequest(kSyncSnd2, remote_path);
+    PutU32(request, kSyncSnd2);
+    PutU32(request, mode);
+    PutU32(request, static_cast<uint32_t>(mode_.compression));
+    if (Status s = stream_.Write(request, d, c); !s.ok()) return s;
+    if (mode_.compression != SyncCompression::kNone) {
+      if (Status s = SendCompressed(source, d, c); !s.ok()) return s;
+      return FinishSend(remote_path, {}, mtime, d, c);
+    }
+  } else {
+    // Mode is decimal after the last comma; the device splits there.
+    std::string spec = remote_path + "," + std::to_string(mode);
+    if (Status s = SendRequest(kSyncSend, spec, d, c); !s.ok()) return s;
+  }
   // Batch several DATA messages per Write: fewer WRTE round trips (one unacked WRTE at a
   // time). Each DATA is 8 header bytes + up to 64 KiB read straight into the batch, so
   // memory stays at one batch whatever the file size.
@@ -172,6 +186,50 @@ Status SyncClient::PushFrom(const std::function<Result<size_t>(char*, size_t)>& 
       batch.clear();
     }
   }
+  return FinishSend(remote_path, std::move(batch), mtime, d, c);
+}
+
+Status SyncClient::SendCompressed(const std::function<Result<size_t>(char*, size_t)>& source,
+                                  Deadline d, const CancelToken& c) {
+  auto encoder = MakeSyncEncoder(mode_.compression);
+  if (!encoder.ok()) return encoder.status();
+  // The DATA payloads together are one compressed stream; cut it into ≤ 64 KiB pieces and
+  // send about 1 MiB per Write.
+  std::string pending, batch;
+  auto flush_pending = [&](bool all) -> Status {
+    size_t at = 0;
+    while (pending.size() - at >= kSyncDataMax || (all && at < pending.size())) {
+      const size_t n = std::min(kSyncDataMax, pending.size() - at);
+      PutU32(batch, kSyncData);
+      PutU32(batch, static_cast<uint32_t>(n));
+      batch.append(pending, at, n);
+      at += n;
+    }
+    pending.erase(0, at);
+    if (batch.size() >= 16 * kSyncDataMax || (all && !batch.empty())) {
+      Status s = stream_.Write(batch, d, c);
+      batch.clear();
+      return s;
+    }
+    return Status::Ok();
+  };
+  auto sink = [&](std::string_view bytes) -> Status {
+    pending.append(bytes);
+    return flush_pending(false);
+  };
+  std::string chunk(kSyncDataMax, '\0');
+  while (true) {
+    auto n = source(chunk.data(), chunk.size());
+    if (!n.ok()) return n.status();
+    if (Status s = (*encoder)->Encode(std::string_view(chunk.data(), *n), *n == 0, sink); !s.ok())
+      return s;
+    if (*n == 0) break;
+  }
+  return flush_pending(true);
+}
+
+Status SyncClient::FinishSend(const std::string& remote_path, std::string batch, uint32_t mtime,
+                              Deadline d, const CancelToken& c) {
   PutU32(batch, kSyncDone);
   PutU32(batch, mtime);
   if (Status s = stream_.Write(batch, d, c); !s.ok()) return s;
@@ -180,7 +238,7 @@ Status SyncClient::PushFrom(const std::function<Result<size_t>(char*, size_t)>& 
   uint32_t id = GetU32(*r, 0);
   if (id == kSyncOkay) return Status::Ok();
   if (id == kSyncFail) {
-    auto msg = ReadExact(GetU32(*r, 4), d, c);
+    auto msg = ReadExact(std::min<uint32_t>(GetU32(*r, 4), kSyncDataMax), d, c);
     return ErrorStatus("adb sync: push " + remote_path + ": " + (msg.ok() ? *msg : "?"));
   }
   return ErrorStatus("adb sync: bad reply to SEND");
@@ -189,20 +247,34 @@ Status SyncClient::PushFrom(const std::function<Result<size_t>(char*, size_t)>& 
 Status SyncClient::Pull(const std::string& remote_path,
                         const std::function<Status(std::string_view)>& sink, Deadline d,
                         const CancelToken& c) {
-  if (Status s = SendRequest(kSyncRecv, remote_path, d, c); !s.ok()) return s;
+  std::unique_ptr<SyncDecoder> decoder;
+  if (mode_.v2) {
+    if (remote_path.size() > kSyncPathMax) return ErrorStatus("adb sync: path too long");
+    auto dec = MakeSyncDecoder(mode_.compression);
+    if (!dec.ok()) return dec.status();
+    decoder = std::move(*dec);
+    std::string request = EncodeSyncRequest(kSyncRcv2, remote_path);
+    PutU32(request, kSyncRcv2);
+    PutU32(request, static_cast<uint32_t>(mode_.compression));
+    if (Status s = stream_.Write(request, d, c); !s.ok()) return s;
+  } else if (Status s = SendRequest(kSyncRecv, remote_path, d, c); !s.ok()) {
+    return s;
+  }
+  const bool plain = !decoder || mode_.compression == SyncCompression::kNone;
   while (true) {
     auto r = ReadExact(8, d, c);
     if (!r.ok()) return r.status();
     uint32_t id = GetU32(*r, 0), len = GetU32(*r, 4);
-    if (id == kSyncDone) return Status::Ok();
+    if (id == kSyncDone) return plain ? Status::Ok() : decoder->Finish();
     if (id == kSyncFail) {
-      auto msg = ReadExact(len, d, c);
+      auto msg = ReadExact(std::min<uint32_t>(len, kSyncDataMax), d, c);
       return ErrorStatus("adb sync: pull " + remote_path + ": " + (msg.ok() ? *msg : "?"));
     }
     if (id != kSyncData || len > kSyncDataMax) return ErrorStatus("adb sync: bad RECV reply");
     auto chunk = ReadExact(len, d, c);
     if (!chunk.ok()) return chunk.status();
-    if (Status s = sink(*chunk); !s.ok()) return s;
+    Status s = plain ? sink(*chunk) : decoder->Decode(*chunk, sink);
+    if (!s.ok()) return s;
   }
 }
 

@@ -12,6 +12,7 @@
 #include "adb/byte_stream.h"
 #include "adb/cancel.h"
 #include "adb/message.h"
+#include "adb/sync_compression.h"
 #include "core/base/status.h"
 
 namespace fathom::adb {
@@ -25,6 +26,8 @@ inline constexpr uint32_t kSyncDent = FourCc("DENT");
 inline constexpr uint32_t kSyncDnt2 = FourCc("DNT2");
 inline constexpr uint32_t kSyncSend = FourCc("SEND");
 inline constexpr uint32_t kSyncRecv = FourCc("RECV");
+inline constexpr uint32_t kSyncSnd2 = FourCc("SND2");
+inline constexpr uint32_t kSyncRcv2 = FourCc("RCV2");
 inline constexpr uint32_t kSyncData = FourCc("DATA");
 inline constexpr uint32_t kSyncDone = FourCc("DONE");
 inline constexpr uint32_t kSyncOkay = FourCc("OKAY");
@@ -49,14 +52,22 @@ struct SyncDirEntry {
   SyncStat stat;
 };
 
+// How SEND/RECV travel: v1, or v2 (SND2/RCV2 with a setup message carrying mode and flags;
+// needs sendrecv_v2) whose DATA payloads may form one compressed stream.
+struct SyncTransferMode {
+  bool v2 = false;
+  SyncCompression compression = SyncCompression::kNone;  // only with v2
+};
+
 // id + u32 length + bytes: the shape of every request and of DATA/FAIL.
 std::string EncodeSyncRequest(uint32_t id, std::string_view data);
 
 class SyncClient {
  public:
   // stat_v2 / ls_v2: whether both sides advertised those features.
-  SyncClient(ByteStream& stream, bool stat_v2, bool ls_v2)
-      : stream_(stream), stat_v2_(stat_v2), ls_v2_(ls_v2) {}
+  SyncClient(ByteStream& stream, bool stat_v2, bool ls_v2, SyncTransferMode mode = {})
+      : stream_(stream), stat_v2_(stat_v2), ls_v2_(ls_v2), mode_(mode) {}
+  const SyncTransferMode& transfer_mode() const { return mode_; }
 
   // stat() (follows links) with stat_v2, else the v1 lstat-only STAT whose all-zero reply
   // means "failed, cause unknown".
@@ -64,7 +75,8 @@ class SyncClient {
   // lstat() (does not follow links): LST2 with stat_v2, else STAT (which is an lstat).
   Result<SyncStat> Lstat(const std::string& path, Deadline d, const CancelToken& c);
   Result<std::vector<SyncDirEntry>> List(const std::string& path, Deadline d, const CancelToken& c);
-  // SEND "path,mode" + DATA chunks (≤ 64 KiB) + DONE mtime, then waits for OKAY/FAIL.
+  // SEND "path,mode" (or SND2 path + SND2 mode flags) + DATA chunks (≤ 64 KiB) + DONE mtime,
+  // then waits for OKAY/FAIL.
   Status Push(std::string_view data, const std::string& remote_path, uint32_t mode, uint32_t mtime,
               Deadline d, const CancelToken& c);
   // The same, reading the file from `source` (fills up to `cap` bytes, returns how many;
@@ -72,7 +84,8 @@ class SyncClient {
   Status PushFrom(const std::function<Result<size_t>(char* buf, size_t cap)>& source,
                   const std::string& remote_path, uint32_t mode, uint32_t mtime, Deadline d,
                   const CancelToken& c);
-  // RECV: each DATA chunk goes to sink as it arrives.
+  // RECV (or RCV2 path + RCV2 flags): each DATA chunk, decompressed, goes to sink as it
+  // arrives.
   Status Pull(const std::string& remote_path, const std::function<Status(std::string_view)>& sink,
               Deadline d, const CancelToken& c);
   Status Quit(Deadline d, const CancelToken& c);
@@ -82,9 +95,14 @@ class SyncClient {
                                const CancelToken& c);
   Status SendRequest(uint32_t id, std::string_view path, Deadline d, const CancelToken& c);
   Result<std::string> ReadExact(size_t n, Deadline d, const CancelToken& c);
+  Status SendCompressed(const std::function<Result<size_t>(char*, size_t)>& source, Deadline d,
+                        const CancelToken& c);
+  Status FinishSend(const std::string& remote_path, std::string batch, uint32_t mtime, Deadline d,
+                    const CancelToken& c);
 
   ByteStream& stream_;
   bool stat_v2_, ls_v2_;
+  SyncTransferMode mode_;
   std::string buffer_;
   size_t pos_ = 0;  // bytes of buffer_ already consumed
 };

@@ -1,215 +1,224 @@
 #include "adb/usb_transport.h"
 
-#include <libusb.h>
-
 #include <algorithm>
-#include <set>
 
 namespace fathom::adb {
 namespace {
 
 constexpr uint8_t kAdbClass = 0xff, kAdbSubclass = 0x42, kAdbProtocol = 0x01;
+// A stall that keeps coming back after being cleared means a broken link, not a hiccup.
+constexpr int kMaxStallsPerTransfer = 3;
 
-// One libusb context per process, created on first use.
-Result<std::shared_ptr<libusb_context>> Context() {
-  static std::mutex mu;
-  static std::weak_ptr<libusb_context> cached;
-  std::lock_guard<std::mutex> l(mu);
-  if (auto c = cached.lock()) return c;
-  libusb_context* raw = nullptr;
-  if (int r = libusb_init(&raw); r != 0) {
-    return ErrorStatus(std::string("libusb_init: ") + libusb_error_name(r));
-  }
-  std::shared_ptr<libusb_context> c(raw, libusb_exit);
-  cached = c;
-  return c;
+Status UsbError(const std::string& what, int code) {
+  return ErrorStatus(UsbErrorMessage(what, code));
 }
 
-Status UsbError(const std::string& what, int r) {
-  std::string hint;
-  if (r == LIBUSB_ERROR_ACCESS) {
-    hint =
-        " (no permission to open the device: on Linux install Fathom's udev rule "
-        "70-fathom-adb.rules — the package puts it in /lib/udev/rules.d, the archive ships it "
-        "in packaging/linux — then run `sudo udevadm control --reload-rules` and replug)";
-  } else if (r == LIBUSB_ERROR_BUSY) {
-    hint =
-        " (another program holds the device, often a running adb server: use it, or run "
-        "`adb kill-server`)";
-  } else if (r == LIBUSB_ERROR_NOT_SUPPORTED) {
-    hint = " (on Windows the ADB interface must use the WinUSB driver)";
-  }
-  return ErrorStatus("usb: " + what + ": " + libusb_error_name(r) + hint);
-}
-
-std::string PortPath(libusb_device* dev) {
-  uint8_t ports[8];
-  int n = libusb_get_port_numbers(dev, ports, sizeof(ports));
-  std::string path = std::to_string(libusb_get_bus_number(dev)) + "-";
-  for (int i = 0; i < n; ++i) {
-    if (i) path += '.';
-    path += std::to_string(ports[i]);
-  }
-  return path;
-}
-
-struct AdbInterface {
-  int number = -1;
-  unsigned char in = 0, out = 0;
-  size_t out_max_packet = 0;
-};
-
-// The ADB interface of the active configuration, if any.
-bool FindAdbInterface(libusb_device* dev, AdbInterface* found) {
-  libusb_config_descriptor* config = nullptr;
-  if (libusb_get_active_config_descriptor(dev, &config) != 0) return false;
-  bool ok = false;
-  for (int i = 0; i < config->bNumInterfaces && !ok; ++i) {
-    const libusb_interface& itf = config->interface[i];
-    if (itf.num_altsetting < 1) continue;
-    const libusb_interface_descriptor& alt = itf.altsetting[0];
-    if (alt.bInterfaceClass != kAdbClass || alt.bInterfaceSubClass != kAdbSubclass ||
-        alt.bInterfaceProtocol != kAdbProtocol) {
-      continue;
-    }
-    AdbInterface a;
-    a.number = alt.bInterfaceNumber;
-    for (int e = 0; e < alt.bNumEndpoints; ++e) {
-      const libusb_endpoint_descriptor& ep = alt.endpoint[e];
-      if ((ep.bmAttributes & LIBUSB_TRANSFER_TYPE_MASK) != LIBUSB_TRANSFER_TYPE_BULK) continue;
-      if ((ep.bEndpointAddress & LIBUSB_ENDPOINT_DIR_MASK) == LIBUSB_ENDPOINT_IN) {
-        if (!a.in) a.in = ep.bEndpointAddress;
-      } else if (!a.out) {
-        a.out = ep.bEndpointAddress;
-        a.out_max_packet = ep.wMaxPacketSize & 0x7ff;
-      }
-    }
-    if (a.in && a.out) {
-      *found = a;
-      ok = true;
-    }
-  }
-  libusb_free_config_descriptor(config);
-  return ok;
-}
-
-// Reads the serial string; needs the device opened (and permission to do so).
-std::string ReadSerial(libusb_device_handle* h, libusb_device* dev) {
-  libusb_device_descriptor desc;
-  if (libusb_get_device_descriptor(dev, &desc) != 0 || desc.iSerialNumber == 0) return {};
-  unsigned char buf[256];
-  int n = libusb_get_string_descriptor_ascii(h, desc.iSerialNumber, buf, sizeof(buf));
-  return n > 0 ? std::string(reinterpret_cast<char*>(buf), static_cast<size_t>(n)) : "";
+bool MatchesSerial(const std::string& wanted, const std::string& serial, const std::string& path) {
+  return wanted == serial || wanted == "usb:" + path || wanted == path;
 }
 
 }  // namespace
 
+const char* UsbErrorName(int code) {
+  switch (code) {
+    case kUsbOk:
+      return "LIBUSB_SUCCESS";
+    case kUsbErrorIo:
+      return "LIBUSB_ERROR_IO";
+    case kUsbErrorInvalidParam:
+      return "LIBUSB_ERROR_INVALID_PARAM";
+    case kUsbErrorAccess:
+      return "LIBUSB_ERROR_ACCESS";
+    case kUsbErrorNoDevice:
+      return "LIBUSB_ERROR_NO_DEVICE";
+    case kUsbErrorNotFound:
+      return "LIBUSB_ERROR_NOT_FOUND";
+    case kUsbErrorBusy:
+      return "LIBUSB_ERROR_BUSY";
+    case kUsbErrorTimeout:
+      return "LIBUSB_ERROR_TIMEOUT";
+    case kUsbErrorOverflow:
+      return "LIBUSB_ERROR_OVERFLOW";
+    case kUsbErrorPipe:
+      return "LIBUSB_ERROR_PIPE";
+    case kUsbErrorInterrupted:
+      return "LIBUSB_ERROR_INTERRUPTED";
+    case kUsbErrorNoMem:
+      return "LIBUSB_ERROR_NO_MEM";
+    case kUsbErrorNotSupported:
+      return "LIBUSB_ERROR_NOT_SUPPORTED";
+    default:
+      return "LIBUSB_ERROR_OTHER";
+  }
+}
+
+std::string UdevRuleHint() {
+  // packaging/Linux.cmake installs it to lib/udev/rules.d (FATHOM_UDEV_RULES_DIR); the .tar.gz
+  // carries the same tree; packaging/linux/ has it in a source checkout.
+  return "install Fathom's udev rule 70-fathom-adb.rules (the .deb puts it in "
+         "/lib/udev/rules.d; from the .tar.gz or packaging/linux/ in the sources: sudo cp "
+         "70-fathom-adb.rules /etc/udev/rules.d/), then run `sudo udevadm control "
+         "--reload-rules && sudo udevadm trigger --subsystem-match=usb` and replug the device";
+}
+
+std::string UsbErrorMessage(const std::string& what, int code) {
+  std::string hint;
+  if (code == kUsbErrorAccess) {
+    hint = " (no permission to open the device: " + UdevRuleHint() + ")";
+  } else if (code == kUsbErrorBusy) {
+    hint =
+        " (another program holds the device, usually a running adb server: use it, or run "
+        "`adb kill-server`)";
+  } else if (code == kUsbErrorNotSupported) {
+    hint = " (on Windows the ADB interface must use the WinUSB driver)";
+  } else if (code == kUsbErrorNoDevice) {
+    hint = " (device disconnected)";
+  }
+  return "usb: " + what + ": " + UsbErrorName(code) + hint;
+}
+
+bool FindAdbInterface(const UsbDeviceDescriptor& device, UsbAdbInterface* found) {
+  for (const UsbInterfaceDescriptor& itf : device.interfaces) {
+    if (itf.interface_class != kAdbClass || itf.interface_subclass != kAdbSubclass ||
+        itf.interface_protocol != kAdbProtocol) {
+      continue;
+    }
+    UsbAdbInterface a;
+    a.number = itf.number;
+    for (const UsbEndpointDescriptor& ep : itf.endpoints) {
+      if ((ep.attributes & 0x03) != kUsbTransferTypeBulk) continue;
+      if (ep.address & kUsbEndpointIn) {
+        if (!a.in) a.in = ep.address;
+      } else if (!a.out) {
+        a.out = ep.address;
+        a.out_max_packet = ep.max_packet_size & 0x7ff;
+      }
+    }
+    if (a.in && a.out) {
+      *found = a;
+      return true;
+    }
+  }
+  return false;
+}
+
 Result<std::vector<UsbDeviceInfo>> UsbTransport::List() {
-  auto ctx = Context();
-  if (!ctx.ok()) return ctx.status();
-  libusb_device** list = nullptr;
-  ssize_t n = libusb_get_device_list(ctx->get(), &list);
-  if (n < 0) return UsbError("list devices", static_cast<int>(n));
+  auto backend = DefaultUsbBackend();
+  if (!backend) return ErrorStatus("usb: this build has no USB support (libusb missing)");
+  return List(*backend);
+}
+
+Result<std::vector<UsbDeviceInfo>> UsbTransport::List(UsbBackend& backend) {
+  std::vector<UsbDeviceDescriptor> devices;
+  if (int r = backend.ListDevices(&devices); r != 0) return UsbError("list devices", r);
   std::vector<UsbDeviceInfo> out;
-  for (ssize_t i = 0; i < n; ++i) {
-    libusb_device* dev = list[i];
-    AdbInterface itf;
+  for (const UsbDeviceDescriptor& dev : devices) {
+    UsbAdbInterface itf;
     if (!FindAdbInterface(dev, &itf)) continue;
     UsbDeviceInfo info;
-    libusb_device_descriptor desc;
-    if (libusb_get_device_descriptor(dev, &desc) == 0) {
-      info.vendor_id = desc.idVendor;
-      info.product_id = desc.idProduct;
-    }
-    info.path = PortPath(dev);
-    libusb_device_handle* h = nullptr;
-    if (int r = libusb_open(dev, &h); r == 0) {
-      info.serial = ReadSerial(h, dev);
-      libusb_close(h);
+    info.vendor_id = dev.vendor_id;
+    info.product_id = dev.product_id;
+    info.path = dev.path;
+    std::unique_ptr<UsbDeviceHandle> h;
+    if (int r = backend.Open(dev.path, &h); r == 0) {
+      h->ReadSerial(&info.serial);
     } else {
-      info.problem = UsbError("open", r).message();
+      info.problem = UsbErrorMessage("open", r);
     }
     if (info.serial.empty()) info.serial = "usb:" + info.path;
     out.push_back(std::move(info));
   }
-  libusb_free_device_list(list, 1);
   return out;
 }
 
 Result<std::unique_ptr<UsbTransport>> UsbTransport::Open(const std::string& serial) {
-  auto ctx = Context();
-  if (!ctx.ok()) return ctx.status();
-  libusb_device** list = nullptr;
-  ssize_t n = libusb_get_device_list(ctx->get(), &list);
-  if (n < 0) return UsbError("list devices", static_cast<int>(n));
+  auto backend = DefaultUsbBackend();
+  if (!backend) return ErrorStatus("usb: this build has no USB support (libusb missing)");
+  return Open(std::move(backend), serial);
+}
+
+Result<std::unique_ptr<UsbTransport>> UsbTransport::Open(std::shared_ptr<UsbBackend> backend,
+                                                         const std::string& serial,
+                                                         int* error_code) {
+  if (error_code) *error_code = kUsbErrorNotFound;
+  std::vector<UsbDeviceDescriptor> devices;
+  if (int r = backend->ListDevices(&devices); r != 0) {
+    if (error_code) *error_code = r;
+    return UsbError("list devices", r);
+  }
   Status last = ErrorStatus("usb: device '" + serial + "' not found");
-  std::unique_ptr<UsbTransport> t;
-  for (ssize_t i = 0; i < n && !t; ++i) {
-    libusb_device* dev = list[i];
-    AdbInterface itf;
+  for (const UsbDeviceDescriptor& dev : devices) {
+    UsbAdbInterface itf;
     if (!FindAdbInterface(dev, &itf)) continue;
-    std::string path = PortPath(dev);
-    libusb_device_handle* h = nullptr;
-    if (int r = libusb_open(dev, &h); r != 0) {
-      if (serial == "usb:" + path || serial == path) last = UsbError("open " + serial, r);
+    std::unique_ptr<UsbDeviceHandle> h;
+    if (int r = backend->Open(dev.path, &h); r != 0) {
+      // Without permission the serial is unreadable: only a path match can blame this one.
+      if (serial == "usb:" + dev.path || serial == dev.path) {
+        last = UsbError("open " + serial, r);
+        if (error_code) *error_code = r;
+      }
       continue;
     }
-    std::string s = ReadSerial(h, dev);
-    if (s != serial && serial != "usb:" + path && serial != path) {
-      libusb_close(h);
-      continue;
-    }
+    std::string s;
+    h->ReadSerial(&s);
+    if (!MatchesSerial(serial, s, dev.path)) continue;
     // No kernel driver binds the ADB interface on Linux/macOS; claiming fails with BUSY when
     // another adb holds it.
-    if (int r = libusb_claim_interface(h, itf.number); r != 0) {
-      last = UsbError("claim interface of " + serial, r);
-      libusb_close(h);
-      continue;
+    if (int r = h->ClaimInterface(itf.number); r != 0) {
+      if (error_code) *error_code = r;
+      return UsbError("claim interface of " + serial, r);
     }
     // Clears stale halts left by a previous client; failures here are harmless.
-    libusb_clear_halt(h, itf.in);
-    libusb_clear_halt(h, itf.out);
-    t.reset(new UsbTransport());
-    t->ctx_ = *ctx;
-    t->handle_ = h;
+    h->ClearHalt(itf.in);
+    h->ClearHalt(itf.out);
+    std::unique_ptr<UsbTransport> t(new UsbTransport());
+    t->backend_ = std::move(backend);
+    t->handle_ = std::move(h);
     t->interface_ = itf.number;
     t->in_ = itf.in;
     t->out_ = itf.out;
     t->out_max_packet_ = itf.out_max_packet ? itf.out_max_packet : 512;
-    t->path_ = path;
+    t->path_ = dev.path;
+    if (error_code) *error_code = kUsbOk;
+    return t;
   }
-  libusb_free_device_list(list, 1);
-  if (!t) return last;
-  return t;
+  return last;
 }
 
 UsbTransport::~UsbTransport() {
   closed_ = true;
-  if (handle_) {
-    libusb_release_interface(handle_, interface_);
-    libusb_close(handle_);
-  }
+  if (handle_) handle_->ReleaseInterface(interface_);
 }
 
-Status UsbTransport::Bulk(unsigned char endpoint, unsigned char* data, size_t size,
-                          Deadline deadline, const CancelToken& cancel) {
+Status UsbTransport::Bulk(uint8_t endpoint, unsigned char* data, size_t size, Deadline deadline,
+                          const CancelToken& cancel) {
+  const char* what = endpoint & kUsbEndpointIn ? "read" : "write";
   size_t done = 0;
+  int stalls = 0;
   // size == 0 still performs one transfer: that is the zero-length packet.
   while (true) {
     if (closed_) return ErrorStatus("usb: transport closed");
     if (cancel.cancelled()) return ErrorStatus("cancelled");
-    if (deadline.expired()) return ErrorStatus("usb: timed out");
+    if (deadline.expired()) return ErrorStatus(std::string("usb: ") + what + ": timed out");
     int transferred = 0;
     auto slice =
         static_cast<unsigned int>(std::max<long long>(1, deadline.Remaining(Millis(250)).count()));
-    int r = libusb_bulk_transfer(handle_, endpoint, data + done,
-                                 static_cast<int>(std::min<size_t>(size - done, 1 << 20)),
-                                 &transferred, slice);
-    done += static_cast<size_t>(transferred);
-    if (r == LIBUSB_ERROR_TIMEOUT && (size == 0 || done < size)) continue;
-    if (r != 0 && r != LIBUSB_ERROR_TIMEOUT) {
-      // NO_DEVICE / IO / PIPE after an unplug all mean the device is gone.
-      return UsbError(endpoint & LIBUSB_ENDPOINT_IN ? "read" : "write", r);
+    int r = handle_->BulkTransfer(endpoint, data + done,
+                                  static_cast<int>(std::min<size_t>(size - done, 1 << 20)),
+                                  &transferred, slice);
+    done += static_cast<size_t>(std::max(0, transferred));
+    if (r == kUsbErrorPipe) {
+      // The endpoint halted (stall): clear it and retry the rest, as adb does.
+      if (++stalls > kMaxStallsPerTransfer) return UsbError(what, r);
+      if (int c = handle_->ClearHalt(endpoint); c != 0) return UsbError("clear halt", c);
+      ++stalls_cleared_;
+      continue;
+    }
+    if (r == kUsbErrorTimeout && (size == 0 || done < size)) continue;
+    if (r != 0 && r != kUsbErrorTimeout) {
+      // NO_DEVICE / IO after an unplug: nothing more will work on this handle.
+      if (r == kUsbErrorNoDevice || r == kUsbErrorIo) closed_ = true;
+      return UsbError(what, r);
     }
     if (done >= size) return Status::Ok();
   }
@@ -223,7 +232,7 @@ Status UsbTransport::Send(const Message& message, uint32_t version, Deadline dea
   auto* h = reinterpret_cast<unsigned char*>(header.data());
   if (Status s = Bulk(out_, h, header.size(), deadline, cancel); !s.ok()) return s;
   if (message.payload.empty()) return Status::Ok();
-  // libusb takes a non-const buffer but never writes to OUT data: no copy needed.
+  // The backend takes a non-const buffer but never writes to OUT data: no copy needed.
   auto* p = reinterpret_cast<unsigned char*>(const_cast<char*>(message.payload.data()));
   if (Status s = Bulk(out_, p, message.payload.size(), deadline, cancel); !s.ok()) return s;
   // Without a ZLP the device keeps waiting for the end of its 16 KiB read and stalls.
@@ -252,51 +261,8 @@ Result<Message> UsbTransport::Receive(uint32_t max_payload, Deadline deadline,
   }
 }
 
-// ---- UsbWatcher ----
-
-namespace {
-int LIBUSB_CALL OnHotplug(libusb_context*, libusb_device*, libusb_hotplug_event, void* user) {
-  (*static_cast<std::function<void()>*>(user))();
-  return 0;  // stay registered
-}
-}  // namespace
-
-UsbWatcher::UsbWatcher(std::function<void()> on_change) : on_change_(std::move(on_change)) {
-  auto ctx = Context();
-  if (!ctx.ok()) return;
-  ctx_ = *ctx;
-  if (libusb_has_capability(LIBUSB_CAP_HAS_HOTPLUG)) {
-    hotplug_ = libusb_hotplug_register_callback(
-                   ctx_.get(),
-                   static_cast<libusb_hotplug_event>(LIBUSB_HOTPLUG_EVENT_DEVICE_ARRIVED |
-                                                     LIBUSB_HOTPLUG_EVENT_DEVICE_LEFT),
-                   LIBUSB_HOTPLUG_NO_FLAGS, LIBUSB_HOTPLUG_MATCH_ANY, LIBUSB_HOTPLUG_MATCH_ANY,
-                   LIBUSB_HOTPLUG_MATCH_ANY, OnHotplug, &on_change_, &hotplug_handle_) == 0;
-  }
-  thread_ = std::thread([this] {
-    std::set<std::string> last;
-    while (!stop_) {
-      if (hotplug_) {
-        timeval tv{0, 200 * 1000};  // wake up regularly to notice stop_
-        libusb_handle_events_timeout_completed(ctx_.get(), &tv, nullptr);
-        continue;
-      }
-      auto list = UsbTransport::List();
-      std::set<std::string> now;
-      if (list.ok()) {
-        for (const auto& d : *list) now.insert(d.serial);
-      }
-      if (now != last) on_change_();
-      last = std::move(now);
-      for (int i = 0; i < 10 && !stop_; ++i) std::this_thread::sleep_for(Millis(100));
-    }
-  });
-}
-
-UsbWatcher::~UsbWatcher() {
-  stop_ = true;
-  if (hotplug_) libusb_hotplug_deregister_callback(ctx_.get(), hotplug_handle_);
-  if (thread_.joinable()) thread_.join();
-}
+#ifndef FATHOM_ADB_HAVE_LIBUSB
+std::shared_ptr<UsbBackend> DefaultUsbBackend() { return nullptr; }
+#endif
 
 }  // namespace fathom::adb

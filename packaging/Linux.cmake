@@ -50,6 +50,10 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(_fathom_deps libc6 libstdc++6 libgcc-s1 libsqlite3-0 zlib1g libzstd1 libprotobuf32)
 if(FATHOM_BUILD_ADB)
   list(APPEND _fathom_deps libusb-1.0-0 libssl3)
+  # Sync v2 compression codecs adb/ found (libzstd1 is already listed).
+  get_property(_adb_deb_deps GLOBAL PROPERTY FATHOM_ADB_DEB_DEPS)
+  list(APPEND _fathom_deps ${_adb_deb_deps})
+  list(REMOVE_DUPLICATES _fathom_deps)
 endif()
 if(TARGET fathom)
   list(APPEND _fathom_deps libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6 libqt6concurrent6

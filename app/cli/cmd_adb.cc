@@ -20,6 +20,7 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "adb/device_connector.h"
 #include "app/cli/adb_options.h"
@@ -71,6 +72,99 @@ bool IsDirMode(uint32_t mode) { return (mode & 0170000) == 0040000; }
 
 double SecondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool IsRegularMode(uint32_t mode) { return (mode & 0170000) == 0100000; }
+
+std::string JoinRemote(const std::string& dir, const std::string& name) {
+  return dir.empty() || dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+// 'text' for the device's /bin/sh.
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct TreeTotals {
+  uint64_t files = 0, bytes = 0, skipped = 0;
+};
+
+// `push DIR REMOTE` as adb does it: every regular file under DIR with its permission bits;
+// the device creates parent directories (fixed_push_mkdir), empty ones are made with mkdir.
+Status PushTree(record::TargetShell& shell, const fs::path& local, const std::string& remote_root,
+                TreeTotals* totals, const CancelToken& cancel) {
+  const Deadline deadline = Deadline::Never();
+  std::error_code ec;
+  std::vector<std::string> empty_dirs;
+  if (fs::is_empty(local, ec)) empty_dirs.push_back(remote_root);
+  for (fs::recursive_directory_iterator it(local, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::directory_entry& e = *it;
+    const std::string remote =
+        JoinRemote(remote_root, e.path().lexically_relative(local).generic_string());
+    const fs::file_status st = e.symlink_status(ec);
+    if (fs::is_directory(st)) {
+      if (fs::is_empty(e.path(), ec)) empty_dirs.push_back(remote);
+    } else if (fs::is_regular_file(st)) {
+      const uint32_t mode = static_cast<uint32_t>(st.permissions() & fs::perms::mask) & 0777;
+      if (Status s = shell.Push(e.path().string(), remote, mode, deadline, cancel); !s.ok()) {
+        return ErrorStatus(remote + ": " + s.message());
+      }
+      ++totals->files;
+      totals->bytes += fs::file_size(e.path(), ec);
+    } else {
+      ++totals->skipped;  // symlinks, sockets, devices: adb skips those too
+      std::fprintf(stderr, "fathom-cli: skipping %s (not a regular file)\n", e.path().c_str());
+    }
+  }
+  if (ec) return ErrorStatus(local.string() + ": " + ec.message());
+  // A few hundred directories per mkdir keeps each command line short.
+  for (size_t i = 0; i < empty_dirs.size();) {
+    std::string cmd = "mkdir -p";
+    for (; i < empty_dirs.size() && cmd.size() < 3000; ++i) cmd += " " + ShellQuote(empty_dirs[i]);
+    auto r = shell.Run(cmd, "", deadline, cancel);
+    if (!r.ok()) return r.status();
+    if (r->exit_code > 0) return ErrorStatus("mkdir failed: " + r->err);
+  }
+  return Status::Ok();
+}
+
+// `pull DIR LOCAL` as adb does it: LIST recursively, every regular file through a temporary
+// name renamed when complete, permission bits kept.
+Status PullTree(record::TargetShell& shell, const std::string& remote, const fs::path& local,
+                uint32_t dir_mode, TreeTotals* totals, const CancelToken& cancel) {
+  const Deadline deadline = Deadline::Never();
+  std::error_code ec;
+  fs::create_directories(local, ec);
+  if (ec) return ErrorStatus(local.string() + ": " + ec.message());
+  auto entries = shell.List(remote, deadline, cancel);
+  if (!entries.ok()) return entries.status();
+  for (const adb::SyncDirEntry& e : *entries) {
+    if (e.name == "." || e.name == ".." || e.name.find('/') != std::string::npos) continue;
+    const std::string from = JoinRemote(remote, e.name);
+    const fs::path to = local / e.name;
+    if (IsDirMode(e.stat.mode)) {
+      if (Status s = PullTree(shell, from, to, e.stat.mode, totals, cancel); !s.ok()) return s;
+    } else if (IsRegularMode(e.stat.mode)) {
+      const std::string partial = to.string() + ".fathom-partial." + std::to_string(::getpid());
+      Status st = shell.Pull(from, partial, nullptr, deadline, cancel);
+      if (st.ok()) fs::rename(partial, to, ec);
+      if (!st.ok() || ec) {
+        fs::remove(partial, ec);
+        return ErrorStatus(from + ": " + (st.ok() ? ec.message() : st.message()));
+      }
+      fs::permissions(to, static_cast<fs::perms>(e.stat.mode & 0777), ec);
+      ++totals->files;
+      totals->bytes += e.stat.size;
+    } else {
+      ++totals->skipped;
+      std::fprintf(stderr, "fathom-cli: skipping %s (not a regular file)\n", from.c_str());
+    }
+  }
+  // Last, so a read-only directory could still be filled.
+  if (dir_mode) fs::permissions(local, static_cast<fs::perms>(dir_mode & 0777), ec);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -131,8 +225,11 @@ int RunPush(const std::vector<std::string>& args) {
   std::error_code ec;
   const fs::file_status st = fs::status(local, ec);
   if (ec || !fs::exists(st)) return Fail(local + ": no such file");
-  if (!fs::is_regular_file(st)) return Fail(local + ": only regular files can be pushed (yet)");
-  const uint64_t size = fs::file_size(local, ec);
+  const bool tree = fs::is_directory(st);
+  if (!tree && !fs::is_regular_file(st)) {
+    return Fail(local + ": only regular files and directories can be pushed");
+  }
+  const uint64_t size = tree ? 0 : fs::file_size(local, ec);
   // Permission bits travel with the file (a pushed program stays executable).
   const uint32_t mode = static_cast<uint32_t>(st.permissions() & fs::perms::mask) & 0777;
   CancelToken cancel;
@@ -147,6 +244,16 @@ int RunPush(const std::vector<std::string>& args) {
   }
   if (into_dir) remote = (remote.back() == '/' ? remote : remote + "/") + Basename(local);
   const auto t0 = std::chrono::steady_clock::now();
+  if (tree) {
+    TreeTotals totals;
+    Status pushed = PushTree(**shell, local, remote, &totals, cancel);
+    if (!pushed.ok()) return Fail(pushed.message());
+    std::fprintf(stderr, "%s -> %s: %llu file%s pushed%s, %s\n", local.c_str(), remote.c_str(),
+                 static_cast<unsigned long long>(totals.files), totals.files == 1 ? "" : "s",
+                 totals.skipped ? (", " + std::to_string(totals.skipped) + " skipped").c_str() : "",
+                 Rate(totals.bytes, SecondsSince(t0)).c_str());
+    return 0;
+  }
   Status pushed = (*shell)->Push(local, remote, mode, deadline, cancel);
   if (!pushed.ok()) return Fail(remote + ": " + pushed.message());
   std::fprintf(stderr, "%s -> %s: 1 file pushed, %s\n", local.c_str(), remote.c_str(),
@@ -172,8 +279,18 @@ int RunPull(const std::vector<std::string>& args) {
   const Deadline deadline = Deadline::Never();
   uint64_t total = 0;
   if (auto rs = (*shell)->Stat(remote, deadline, cancel); rs.ok()) {
-    if (IsDirMode(rs->mode))
-      return Fail(remote + ": is a directory (only files can be pulled yet)");
+    if (IsDirMode(rs->mode)) {
+      const auto t0 = std::chrono::steady_clock::now();
+      TreeTotals totals;
+      Status pulled = PullTree(**shell, remote, local, rs->mode, &totals, cancel);
+      if (!pulled.ok()) return Fail(pulled.message());
+      std::fprintf(
+          stderr, "%s -> %s: %llu file%s pulled%s, %s\n", remote.c_str(), local.c_str(),
+          static_cast<unsigned long long>(totals.files), totals.files == 1 ? "" : "s",
+          totals.skipped ? (", " + std::to_string(totals.skipped) + " skipped").c_str() : "",
+          Rate(totals.bytes, SecondsSince(t0)).c_str());
+      return 0;
+    }
     total = rs->size;
   }
   // Never a half-written file under the final name: pull beside it, then rename.

@@ -99,6 +99,70 @@ grep -qi "no such file" "$WORK/o" || fail "pull error lacks the device's text: $
 [ -z "$(ls "$WORK/back" | grep missing)" ] || fail "a failed pull left a file behind"
 echo "direct: errors ok"
 
+# Directories, recursively, as adb does: modes kept, empty directories too, "into" an existing
+# directory when the destination is one.
+mkdir -p "$WORK/src/tree/bin" "$WORK/src/tree/deep/x/y" "$WORK/src/tree/empty"
+printf 'hello\n' >"$WORK/src/tree/a.txt"
+printf '#!/bin/sh\necho tree\n' >"$WORK/src/tree/bin/run.sh"
+head -c 70000 /dev/urandom >"$WORK/src/tree/deep/x/y/z.bin"
+chmod 644 "$WORK/src/tree/a.txt"; chmod 755 "$WORK/src/tree/bin/run.sh"
+chmod 600 "$WORK/src/tree/deep/x/y/z.bin"; chmod 750 "$WORK/src/tree/deep"
+modes() { (cd "$1" && find . -printf '%p %m %y\n' | sort); }
+tree_round() {  # label, extra args...
+  local label=$1
+  shift
+  rm -rf "$WORK/dev/tree" "$WORK/dev/t2" "$WORK/back/tree" "$WORK/back/t2"
+  "$CLI" push "$@" "$WORK/src/tree" "$WORK/dev/" 2>"$WORK/e" </dev/null \
+    || fail "$label: push dir: $(cat "$WORK/e")"
+  grep -q "3 files pushed" "$WORK/e" || fail "$label: push dir summary: $(cat "$WORK/e")"
+  diff -r "$WORK/src/tree" "$WORK/dev/tree" >/dev/null || fail "$label: pushed tree differs"
+  [ "$(modes "$WORK/src/tree" | grep -v '^\. ' | grep -v ' d$')" = \
+    "$(modes "$WORK/dev/tree" | grep -v '^\. ' | grep -v ' d$')" ] \
+    || fail "$label: pushed modes differ"
+  [ -d "$WORK/dev/tree/empty" ] || fail "$label: empty directory not pushed"
+  "$CLI" push "$@" "$WORK/src/tree" "$WORK/dev/t2" 2>/dev/null </dev/null || fail "$label: push dir as"
+  [ -f "$WORK/dev/t2/bin/run.sh" ] || fail "$label: push DIR NEWNAME did not create NEWNAME"
+  "$CLI" pull "$@" "$WORK/dev/tree" "$WORK/back" 2>"$WORK/e" </dev/null \
+    || fail "$label: pull dir: $(cat "$WORK/e")"
+  grep -q "3 files pulled" "$WORK/e" || fail "$label: pull dir summary: $(cat "$WORK/e")"
+  diff -r "$WORK/src/tree" "$WORK/back/tree" >/dev/null || fail "$label: pulled tree differs"
+  # Pulled files and directories take the device's modes (directories too, unlike push).
+  [ "$(modes "$WORK/dev/tree")" = "$(modes "$WORK/back/tree")" ] \
+    || fail "$label: pulled modes differ: $(diff <(modes "$WORK/dev/tree") <(modes "$WORK/back/tree"))"
+  "$CLI" pull "$@" "$WORK/dev/t2" "$WORK/back/t2" 2>/dev/null </dev/null || fail "$label: pull dir as"
+  diff -r "$WORK/src/tree" "$WORK/back/t2" >/dev/null || fail "$label: pull DIR NEWNAME differs"
+  [ -z "$(find "$WORK/back" -name '*fathom-partial*')" ] || fail "$label: temp files left"
+  echo "$label: directory push/pull (recursive, modes, empty dirs): ok"
+}
+tree_round "direct" -s "$SERIAL"
+
+# Sync v2 (SND2/RCV2) with every codec: a double that advertises sendrecv_v2 and the codecs.
+V2_FEATURES=shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,sendrecv_v2,sendrecv_v2_brotli,sendrecv_v2_lz4,sendrecv_v2_zstd,delayed_ack
+out=$WORK/adbd-v2
+"$ADBD" --allow-any-key --features "$V2_FEATURES" >"$out" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 50); do grep -q listening "$out" && break; sleep 0.1; done
+V2_SERIAL=127.0.0.1:$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$out")
+head -c 5242880 /dev/urandom >"$WORK/src/f5242880"
+for form in v1 v2 zstd lz4 brotli; do
+  if ! FATHOM_ADB_SYNC=$form "$CLI" push -s "$V2_SERIAL" "$WORK/src/f1" "$WORK/dev/probe" \
+      >"$WORK/o" 2>&1 </dev/null; then
+    grep -q "this build has no $form" "$WORK/o" || fail "sync $form: $(cat "$WORK/o")"
+    echo "sync $form: not built, skipped"
+    continue
+  fi
+  # 5 MB here; adb_tests' SyncV2Test covers the 50 MB file in every form.
+  SIZES="0 1 65536 65537 5242880" FATHOM_ADB_SYNC=$form transfer_round "sync $form" -s "$V2_SERIAL"
+done
+FATHOM_ADB_SYNC=zstd tree_round "sync zstd" -s "$V2_SERIAL"
+# delayed_ack (windowed flow control) when asked for and the double lists it too.
+FATHOM_ADB_DELAYED_ACK=1 transfer_round "delayed_ack" -s "$V2_SERIAL"
+FATHOM_ADB_DELAYED_ACK=1 shell_checks "delayed_ack" -s "$V2_SERIAL"
+# The plain double has no sendrecv_v2: asking for it is a clear error.
+FATHOM_ADB_SYNC=zstd "$CLI" push -s "$SERIAL" "$WORK/src/f1" "$WORK/dev/probe" >"$WORK/o" 2>&1 \
+  </dev/null && fail "zstd push to a device without sendrecv_v2 succeeded"
+grep -q "sendrecv_v2" "$WORK/o" || fail "unclear sendrecv_v2 error: $(cat "$WORK/o")"
+
 # The device vanishes mid-pull: an error, and no half-written file under the final name.
 # A FIFO whose writer sent a little and then stalls keeps the pull in flight.
 start_adbd
@@ -138,6 +202,7 @@ grep -q "^$SERIAL .*device *server" "$WORK/o" || fail "not listed via the server
 shell_checks "adb server" --transport server
 shell_checks "adb server (auto)" -s "$SERIAL"
 transfer_round "adb server" -s "$SERIAL" --transport server
+tree_round "adb server" -s "$SERIAL" --transport server
 # What Fathom pushed through the server, Debian's adb reads back identically.
 adb -s "$SERIAL" pull "$WORK/dev/f65537" "$WORK/back/by-adb" >/dev/null 2>&1
 cmp -s "$WORK/src/f65537" "$WORK/back/by-adb" || fail "Debian's adb pulled different bytes"

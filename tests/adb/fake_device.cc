@@ -257,7 +257,10 @@ void FakeDevice::OnData(Stream& s, const std::string& data) {
   while (auto p = dec.Next()) {
     used += 5 + p->data.size();
     if (p->id == ShellId::kStdin) s.stdin_data += p->data;
-    if (p->id == ShellId::kCloseStdin && s.command == "cat") RunShellCommand(s);
+    if (p->id == ShellId::kCloseStdin && s.command == "cat") {
+      RunShellCommand(s);  // may finish and erase the stream: s is not to be touched after
+      return;
+    }
   }
   s.in.erase(0, used);
 }

@@ -16,7 +16,9 @@
 #include <filesystem>
 #include <random>
 
+#include "adb/banner.h"
 #include "adb/shell_protocol.h"
+#include "adb/sync_compression.h"
 #include "adb/sync_protocol.h"
 #include "adb/tcp_transport.h"
 
@@ -29,6 +31,7 @@ struct HostAdbdSession::Stream {
   std::string in;  // unparsed input
   std::deque<std::string> out;
   bool host_ready = true;
+  int64_t host_window = 0;  // delayed_ack: bytes the host still accepts
   bool close_when_flushed = false;
   // Child process (shell/exec).
   pid_t pid = -1;
@@ -39,6 +42,8 @@ struct HostAdbdSession::Stream {
   std::string send_path;
   mode_t send_mode = 0644;
   int send_fd = -1;
+  std::unique_ptr<SyncDecoder> send_decoder;  // SND2 with compression
+  std::string send_error;
 };
 
 namespace {
@@ -107,6 +112,12 @@ void HostAdbdSession::Run() {
   finished_ = true;
 }
 
+std::string HostAdbdSession::AckPayload(uint32_t n) const {
+  std::string p;
+  if (delayed_ack_) PutU32(p, n);
+  return p;
+}
+
 void HostAdbdSession::Send(const Message& m) {
   transport_->Send(m, version_, Deadline::After(Millis(5000)), cancel_);
 }
@@ -126,6 +137,8 @@ void HostAdbdSession::Handle(const Message& m) {
     case kCmdCnxn:
       version_ = std::min(kVersion, m.arg0);
       max_payload_ = std::min<uint32_t>(kMaxPayload, m.arg1);
+      delayed_ack_ = ParseBanner(m.payload).Has("delayed_ack") &&
+                     ParseBanner(options_.banner).Has("delayed_ack");
       if (options_.require_auth && !authed_) {
         send_token();
       } else {
@@ -147,13 +160,17 @@ void HostAdbdSession::Handle(const Message& m) {
       }
       return;
     case kCmdOpen:
-      if (authed_) OnOpen(m.arg0, StripNul(m.payload));
+      if (authed_) OnOpen(m.arg0, m.arg1, StripNul(m.payload));
       return;
     case kCmdOkay: {
       std::lock_guard<std::mutex> l(mu_);
       auto it = streams_.find(m.arg1);
       if (it == streams_.end()) return;
-      it->second->host_ready = true;
+      if (delayed_ack_) {
+        if (m.payload.size() == 4) it->second->host_window += GetU32(m.payload, 0);
+      } else {
+        it->second->host_ready = true;
+      }
       Pump(*it->second);
       return;
     }
@@ -164,7 +181,7 @@ void HostAdbdSession::Handle(const Message& m) {
         auto it = streams_.find(m.arg1);
         if (it == streams_.end()) return;
         s = it->second;
-        Send(Message::Make(kCmdOkay, s->dev_id, s->host_id));
+        Send(Message::Make(kCmdOkay, s->dev_id, s->host_id, AckPayload(m.payload.size())));
       }
       OnData(*s, m.payload);
       return;
@@ -192,9 +209,15 @@ void HostAdbdSession::CloseStream(uint32_t dev_id) {
   s->stdin_fd = s->send_fd = -1;
 }
 
-void HostAdbdSession::OnOpen(uint32_t host_id, const std::string& service) {
+void HostAdbdSession::OnOpen(uint32_t host_id, uint32_t host_window, const std::string& service) {
+  // adbd refuses an OPEN whose window does not match the negotiated delayed_ack (spec §7).
+  if ((host_window != 0) != delayed_ack_) {
+    Send(Message::Make(kCmdClse, 0, host_id));
+    return;
+  }
   auto s = std::make_shared<Stream>();
   s->host_id = host_id;
+  s->host_window = host_window;
   if (service == "sync:") {
     s->kind = "sync";
   } else if (service.rfind("shell", 0) == 0 && service.find(':') != std::string::npos) {
@@ -212,7 +235,8 @@ void HostAdbdSession::OnOpen(uint32_t host_id, const std::string& service) {
     std::lock_guard<std::mutex> l(mu_);
     s->dev_id = next_id_++;
     streams_[s->dev_id] = s;
-    Send(Message::Make(kCmdOkay, s->dev_id, s->host_id));
+    // With delayed_ack the OKAY carries our window, as adbd's 32 MiB.
+    Send(Message::Make(kCmdOkay, s->dev_id, s->host_id, AckPayload(32u << 20)));
   }
   if (s->kind != "sync") StartChild(*s);
 }
@@ -265,6 +289,10 @@ void HostAdbdSession::StartChild(Stream& s) {
     ::dup2(merged ? out[1] : err[1], 2);
     ::signal(SIGPIPE, SIG_DFL);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed double takes its commands along
+    // Like adbd, keep the transport out of the command: a detached program
+    // (the recorder) holding the TCP socket would hide a killed double from
+    // the host, which then sees no EOF until its own timeout.
+    ::close_range(3, ~0U, 0);
     const char* home = ::getenv("HOME");
     if (home && ::chdir(home) != 0) {
     }
@@ -329,8 +357,20 @@ void HostAdbdSession::HandleSync(Stream& s) {
     if (s.in_send) {
       if (id == kSyncData) {
         if (s.in.size() < 8 + len) return;
-        if (s.send_fd >= 0 && ::write(s.send_fd, s.in.data() + 8, len) != ssize_t(len)) {
-          ::close(s.send_fd);
+        auto write = [&](std::string_view b) -> Status {
+          if (s.send_fd >= 0 && ::write(s.send_fd, b.data(), b.size()) != ssize_t(b.size())) {
+            ::close(s.send_fd);
+            s.send_fd = -1;
+          }
+          return Status::Ok();
+        };
+        const std::string_view payload(s.in.data() + 8, len);
+        if (!s.send_decoder) {
+          write(payload);
+        } else if (Status st = s.send_decoder->Decode(payload, write); !st.ok()) {
+          s.send_error = st.message();
+          s.send_decoder.reset();
+          if (s.send_fd >= 0) ::close(s.send_fd);
           s.send_fd = -1;
         }
         s.in.erase(0, 8 + len);
@@ -338,8 +378,17 @@ void HostAdbdSession::HandleSync(Stream& s) {
         s.in.erase(0, 8);
         s.in_send = false;
         std::string r;
+        if (s.send_decoder && s.send_fd >= 0) {
+          if (Status st = s.send_decoder->Finish(); !st.ok()) {
+            s.send_error = st.message();
+            ::close(s.send_fd);
+            s.send_fd = -1;
+          }
+        }
+        s.send_decoder.reset();
         if (s.send_fd < 0) {
-          r = SyncFail("write failed: " + s.send_path);
+          r = SyncFail(s.send_error.empty() ? "write failed: " + s.send_path : s.send_error);
+          s.send_error.clear();
         } else {
           ::fchmod(s.send_fd, s.send_mode & 07777);
           ::close(s.send_fd);
@@ -356,9 +405,22 @@ void HostAdbdSession::HandleSync(Stream& s) {
       continue;
     }
     if (s.in.size() < 8 + len) return;
+    // SND2/RCV2 carry a setup message (same id) right after the path: mode + flags / flags.
+    const size_t setup = id == kSyncSnd2 ? 12 : id == kSyncRcv2 ? 8 : 0;
+    if (s.in.size() < 8 + len + setup) return;
     std::string path = s.in.substr(8, len);
-    s.in.erase(0, 8 + len);
+    const uint32_t setup_mode = id == kSyncSnd2 ? GetU32(s.in, 8 + len + 4) : 0;
+    const uint32_t flags = setup ? GetU32(s.in, 8 + len + setup - 4) : 0;
+    s.in.erase(0, 8 + len + setup);
     std::string r;
+    // Accept exactly one codec bit (or none); dry-run is not implemented here.
+    auto codec_of = [](uint32_t f) -> Result<SyncCompression> {
+      for (SyncCompression c : {SyncCompression::kNone, SyncCompression::kBrotli,
+                                SyncCompression::kLz4, SyncCompression::kZstd}) {
+        if (f == static_cast<uint32_t>(c)) return c;
+      }
+      return ErrorStatus("unsupported sync flags " + std::to_string(f));
+    };
     if (id == kSyncStat) {
       struct stat st {};
       bool ok = ::stat(path.c_str(), &st) == 0;
@@ -390,29 +452,68 @@ void HostAdbdSession::HandleSync(Stream& s) {
       }
       PutU32(r, kSyncDone);
       r.append(id == kSyncList ? 16 : 72, '\0');
-    } else if (id == kSyncSend) {
-      const size_t comma = path.rfind(',');
-      s.send_path = path.substr(0, comma);
-      s.send_mode = comma == std::string::npos ? 0644 : std::stoul(path.substr(comma + 1));
+    } else if (id == kSyncSend || id == kSyncSnd2) {
+      if (id == kSyncSend) {
+        const size_t comma = path.rfind(',');
+        s.send_path = path.substr(0, comma);
+        s.send_mode = comma == std::string::npos ? 0644 : std::stoul(path.substr(comma + 1));
+      } else {
+        s.send_path = path;
+        s.send_mode = setup_mode;
+        auto codec = codec_of(flags);
+        auto dec = codec.ok() ? MakeSyncDecoder(*codec)
+                              : Result<std::unique_ptr<SyncDecoder>>(codec.status());
+        if (dec.ok()) {
+          s.send_decoder = std::move(*dec);
+        } else {
+          s.send_error = dec.status().message();
+        }
+      }
       std::error_code ec;
       std::filesystem::create_directories(std::filesystem::path(s.send_path).parent_path(), ec);
-      s.send_fd = ::open(s.send_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+      s.send_fd = s.send_error.empty()
+                      ? ::open(s.send_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
+                      : -1;
       s.in_send = true;
-    } else if (id == kSyncRecv) {
+    } else if (id == kSyncRecv || id == kSyncRcv2) {
       int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      auto codec = codec_of(flags);
+      auto enc = codec.ok() ? MakeSyncEncoder(*codec)
+                            : Result<std::unique_ptr<SyncEncoder>>(codec.status());
       if (fd < 0) {
         r = SyncFail(std::string(std::strerror(errno)));
+      } else if (!enc.ok()) {
+        ::close(fd);
+        r = SyncFail(enc.status().message());
       } else {
-        std::string chunk(kSyncDataMax, '\0');
-        while (true) {
-          ssize_t n = ::read(fd, chunk.data(), chunk.size());
-          if (n <= 0) break;
-          r += EncodeSyncRequest(kSyncData, std::string_view(chunk.data(), size_t(n)));
+        // DATA payloads carry the (possibly compressed) stream in pieces of ≤ 64 KiB.
+        std::string pending;
+        auto emit = [&](bool all) {
+          size_t at = 0;
+          while (pending.size() - at >= kSyncDataMax || (all && at < pending.size())) {
+            const size_t n = std::min(kSyncDataMax, pending.size() - at);
+            r += EncodeSyncRequest(kSyncData, std::string_view(pending).substr(at, n));
+            at += n;
+          }
+          pending.erase(0, at);
           if (r.size() >= 4 * kSyncDataMax) {
             Output(s.dev_id, std::move(r), false);
             r.clear();
           }
+        };
+        auto sink = [&](std::string_view b) -> Status {
+          pending.append(b);
+          emit(false);
+          return Status::Ok();
+        };
+        std::string chunk(kSyncDataMax, '\0');
+        while (true) {
+          ssize_t n = ::read(fd, chunk.data(), chunk.size());
+          if (n < 0) n = 0;
+          (*enc)->Encode(std::string_view(chunk.data(), size_t(n)), n == 0, sink);
+          if (n == 0) break;
         }
+        emit(true);
         ::close(fd);
         PutU32(r, kSyncDone);
         PutU32(r, 0);
@@ -438,12 +539,19 @@ void HostAdbdSession::Output(uint32_t dev_id, std::string bytes, bool then_close
 }
 
 void HostAdbdSession::Pump(Stream& s) {
-  if (s.host_ready && !s.out.empty()) {
+  if (delayed_ack_) {
+    // Windowed: send while the host's window is open (may overshoot by one message).
+    while (s.host_window > 0 && !s.out.empty()) {
+      s.host_window -= static_cast<int64_t>(s.out.front().size());
+      Send(Message::Make(kCmdWrte, s.dev_id, s.host_id, s.out.front()));
+      s.out.pop_front();
+    }
+  } else if (s.host_ready && !s.out.empty()) {
     s.host_ready = false;  // one unacknowledged WRTE at a time
     Send(Message::Make(kCmdWrte, s.dev_id, s.host_id, s.out.front()));
     s.out.pop_front();
   }
-  if (s.out.empty() && s.close_when_flushed && s.host_ready) {
+  if (s.out.empty() && s.close_when_flushed && (s.host_ready || delayed_ack_)) {
     const uint32_t dev = s.dev_id, host = s.host_id;
     s.close_when_flushed = false;
     Send(Message::Make(kCmdClse, dev, host));

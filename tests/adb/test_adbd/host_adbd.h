@@ -38,7 +38,9 @@ class HostAdbdSession {
   void Run();
   void Handle(const Message& m);
   void Send(const Message& m);
-  void OnOpen(uint32_t host_id, const std::string& service);
+  // An OKAY payload: the 4-byte count with delayed_ack, else nothing.
+  std::string AckPayload(uint32_t n) const;
+  void OnOpen(uint32_t host_id, uint32_t host_window, const std::string& service);
   void OnData(Stream& s, const std::string& data);
   void StartChild(Stream& s);
   void HandleSync(Stream& s);
@@ -53,6 +55,7 @@ class HostAdbdSession {
   std::atomic<bool> finished_{false};
   uint32_t version_ = kVersionMin;
   uint32_t max_payload_ = kMaxPayloadV1;
+  bool delayed_ack_ = false;  // both banners list delayed_ack (spec §7)
   bool authed_ = false;
   std::string token_;
   uint32_t next_id_ = 1;

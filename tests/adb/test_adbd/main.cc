@@ -20,7 +20,9 @@ void OnSignal(int) { g_stop = 1; }
 int Usage() {
   std::fprintf(stderr,
                "usage: fathom-test-adbd [--port N] [--trust ADBKEY.pub]... [--allow-any-key]\n"
-               "                        [--no-auth] [--banner BANNER]\n");
+               "                        [--no-auth] [--banner BANNER] [--features LIST]\n"
+               "  --features LIST: comma list the device advertises, e.g.\n"
+               "    shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,sendrecv_v2,sendrecv_v2_zstd\n");
   return 2;
 }
 }  // namespace
@@ -52,6 +54,10 @@ int main(int argc, char** argv) {
       options.accept_any_key = true;
     } else if (a == "--no-auth") {
       options.require_auth = false;
+    } else if (a == "--features") {
+      const char* v = next();
+      if (!v) return Usage();
+      options.banner = std::string("device::features=") + v + ";";
     } else if (a == "--banner") {
       const char* v = next();
       if (!v) return Usage();
