@@ -75,6 +75,14 @@ class DirectTarget : public TargetShell {
     sync->client->Quit(d, c);
     return st;
   }
+  Result<std::vector<adb::SyncDirEntry>> List(const std::string& remote, Deadline d,
+                                              const CancelToken& c) override {
+    auto sync = adb::OpenSync(*conn_, d, c);
+    if (!sync.ok()) return sync.status();
+    auto entries = sync->client->List(remote, d, c);
+    sync->client->Quit(d, c);
+    return entries;
+  }
   Status Push(const std::string& local, const std::string& remote, uint32_t mode, Deadline d,
               const CancelToken& c) override {
     auto sync = adb::OpenSync(*conn_, d, c);
@@ -143,6 +151,15 @@ class ServerTarget : public TargetShell {
     auto st = sync.Stat(remote, d, c);
     sync.Quit(d, c);
     return st;
+  }
+  Result<std::vector<adb::SyncDirEntry>> List(const std::string& remote, Deadline d,
+                                              const CancelToken& c) override {
+    auto stream = OpenSyncStream();
+    if (!stream.ok()) return stream.status();
+    adb::SyncClient sync(**stream, Has("stat_v2"), Has("ls_v2"));
+    auto entries = sync.List(remote, d, c);
+    sync.Quit(d, c);
+    return entries;
   }
   Result<std::unique_ptr<adb::ServerStream>> OpenSyncStream() {
     return adb::ServerClient().OpenService(serial_, "sync:");

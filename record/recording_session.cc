@@ -114,9 +114,27 @@ RecordingSession::RecordingSession(TargetShell& shell, TargetInfo info,
       config_(std::move(config)),
       options_(std::move(options)),
       strategy_(ChooseStrategy(info_)) {
+  observed_.android = info_.android;
+  observed_.build_type = info_.build_type;
+  observed_.java_alloc = !options_.java_alloc_command.empty();
+  for (const auto& ds : config_.data_sources()) {
+    if (ds.config().name() != "android.heapprofd") continue;
+    observed_.heap_profile = true;
+    const auto& h = ds.config().heapprofd_config();
+    for (const auto& n : h.process_cmdline()) observed_.heap_targets.push_back(n);
+    for (uint64_t pid : h.pid()) observed_.heap_targets.push_back(std::to_string(pid));
+    observed_.heap_interval_bytes = h.sampling_interval_bytes();
+  }
+  observed_.sdk = info_.sdk;
+  observed_.traced_enabled = info_.traced_enabled;
+  if (info_.android && observed_.java_alloc) {
+    app_ = std::make_unique<AndroidAppAgent>(shell_, options_.java_alloc_command,
+                                             options_.java_alloc_interval_bytes);
+  }
   if (strategy_ == Strategy::kEnableTraced) {
     strategy_ = options_.enable_traced ? Strategy::kSystemPerfetto : Strategy::kShippedRecorder;
   }
+  observed_.system_perfetto = strategy_ == Strategy::kSystemPerfetto;
   if (!info_.android) {
     // Linux has no heapprofd service: Fathom's collector and preload library
     // do the same job next to the recorder.
@@ -134,6 +152,12 @@ RecordingSession::RecordingSession(TargetShell& shell, TargetInfo info,
 }
 
 std::string RecordingSession::DeviceCommand() const {
+  if (app_) {
+    return app_->DescribeCommand() + "  &  " +
+           (strategy_ == Strategy::kSystemPerfetto
+                ? std::string("perfetto --background --txt -c - -o /data/misc/perfetto-traces/…")
+                : std::string("./fathom-recorder -c config.pb -o trace.pftrace --background"));
+  }
   if (heap_) {
     std::string cmd =
         "cd $(mktemp -d) && ./fathom-heapprofd --interval " +
@@ -167,11 +191,12 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
       if (!r.ok()) return r.status();
     }
     remote_trace_ = "/data/misc/perfetto-traces/fathom-" + Timestamp() + ".pftrace";
-    return Status::Ok();
+    if (!app_) return Status::Ok();
   }
   // Kernel events need a writable tracefs (root, or Android's shell with
   // perfetto). Without one the rest of the config still records: say so.
-  if (info_.tracefs.empty() && run_recorder_) {
+  const bool system_perfetto = strategy_ == Strategy::kSystemPerfetto;
+  if (info_.tracefs.empty() && run_recorder_ && !system_perfetto) {
     auto* sources = config_.mutable_data_sources();
     const int before = sources->size();
     for (int i = sources->size() - 1; i >= 0; --i) {
@@ -196,14 +221,15 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
   }
   // What to push: the recorder and/or the heap collector with its library.
   const bool java = !options_.java_alloc_command.empty();
-  if (java && info_.android) {
-    return ErrorStatus(
-        "Java allocation sampling on Android needs a debuggable app and `am start "
-        "--attach-agent`; Fathom records it on Linux targets only for now");
+  // Before anything is pushed: a non-debuggable app cannot take the agent.
+  if (app_) {
+    say("Checking that " + app_->package() + " is debuggable (run-as)…");
+    if (Status st = app_->CheckDebuggable(cancel); !st.ok()) return st;
   }
+  const bool ship_recorder = run_recorder_ && !system_perfetto;
   std::vector<std::pair<std::string, uint32_t>> programs;
-  if (run_recorder_) programs.push_back({"fathom-recorder", 0755});
   if (java) programs.push_back({"libfathom_jvmti.so", 0644});
+  if (ship_recorder) programs.push_back({"fathom-recorder", 0755});
   if (heap_) {
     programs.push_back({"fathom-heapprofd", 0755});
     programs.push_back({"libfathom_heapprof.so", 0644});
@@ -213,12 +239,14 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
     locals.push_back(FindDeviceProgram(options_.device_programs_dir, info_.abi, name));
     if (locals.back().empty()) {
       return ErrorStatus("no " + name + " for " + info_.abi + " in " +
-                         options_.device_programs_dir +
-                         " (build it with the NDK for that ABI; see device/README.md)");
+                         options_.device_programs_dir + " (expected " +
+                         (fs::path(options_.device_programs_dir) / info_.abi / name).string() +
+                         "; build it with the NDK for that ABI, see device/README.md)");
     }
   }
   if (info_.android) {
-    remote_dir_ = "/data/local/tmp/fathom";
+    remote_dir_ =
+        (info_.tmpdir.empty() ? std::string("/data/local/tmp") : info_.tmpdir) + "/fathom";
     auto r = Sh("mkdir -p " + remote_dir_, cancel);
     if (!r.ok()) return r.status();
   } else {
@@ -229,7 +257,8 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
       return ErrorStatus(shell_.Describe() + ": mktemp -d failed: " + Trim(r->err));
     remote_dir_is_temp_ = true;
   }
-  remote_trace_ = remote_dir_ + (run_recorder_ ? "/trace.pftrace" : "/heap.pftrace");
+  if (!system_perfetto)
+    remote_trace_ = remote_dir_ + (run_recorder_ ? "/trace.pftrace" : "/heap.pftrace");
   for (size_t i = 0; i < programs.size(); ++i) {
     const std::string remote = remote_dir_ + "/" + programs[i].first;
     // Skip the push when the same file is already there (Android keeps it).
@@ -241,7 +270,15 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
         shell_.Push(locals[i], remote, programs[i].second, Deadline::After(Millis(120000)), cancel);
     if (!st.ok()) return ErrorStatus("pushing " + programs[i].first + ": " + st.message());
   }
-  if (!run_recorder_) return Status::Ok();
+  if (app_) {
+    say("Copying the agent into " + app_->package() + "'s data directory (run-as)…");
+    if (Status st = app_->Install(remote_dir_ + "/libfathom_jvmti.so", cancel); !st.ok()) return st;
+  }
+  if (!ship_recorder) return Status::Ok();
+  return PushConfig(cancel);
+}
+
+Status RecordingSession::PushConfig(const CancelToken& cancel) {
   // The config travels as a file so the recorder runs detached from our stream.
   const fs::path tmp = fs::temp_directory_path() / ("fathom-config-" + Timestamp() + ".pb");
   {
@@ -339,33 +376,87 @@ Result<long> RecordingSession::Start(const CancelToken& cancel) {
   return pid;
 }
 
+std::string RecordingSession::SignalCommand(const std::vector<long>& pids,
+                                            const std::string& sig) const {
+  std::string cmd;
+  // The program under the heap profiler is the collector's child, started for
+  // this recording: it ends with it (a --pid target was running before and is
+  // left alone). pgrep where there is one, else the kernel's children list.
+  const long heap = heap_pid_.load();
+  if (heap_ && heap_->process_cmdline_size() > 0 && heap > 0) {
+    const std::string h = std::to_string(heap);
+    cmd += "for c in $( (pgrep -P " + h + " || cat /proc/" + h +
+           "/task/*/children) 2>/dev/null); do kill -" + sig + " $c 2>/dev/null; done; ";
+  }
+  std::string own;
+  for (long p : pids)
+    if (p != app_pid_) own += " " + std::to_string(p);
+  if (!own.empty()) cmd += "kill -" + sig + own + " 2>/dev/null; ";
+  // The shell user may not signal an app: run-as does it as the app's uid.
+  if (app_ && app_pid_ > 0) cmd += app_->SignalCommand(sig) + "; ";
+  return cmd + "true";
+}
+
 Status RecordingSession::Watch(const std::vector<long>& pids, const SessionEvents& ev,
                                const CancelToken& stop, const CancelToken& cancel) {
+  auto say = [&](const std::string& s) {
+    if (ev.status) ev.status(s);
+  };
   const auto started = std::chrono::steady_clock::now();
-  const double limit_s = config_.duration_ms() ? config_.duration_ms() / 1000.0 + 30 : 1e12;
-  bool stopping = false;
+  // A recorder ends itself after the duration (the 30 s are its grace); an
+  // Android app does not, so it is stopped right at the duration.
+  const bool app_primary = app_pid_ > 0 && pids.front() == app_pid_;
+  const double limit_s =
+      config_.duration_ms() ? config_.duration_ms() / 1000.0 + (app_primary ? 0 : 30) : 1e12;
+  bool stopping = false, force_stopped = false;
   double stop_sent_at = 0;
   std::string all;
   for (long pid : pids) all += " " + std::to_string(pid);
   const std::string primary = std::to_string(pids.front());
+  auto send_stop = [&](double elapsed) {
+    auto r = Sh(SignalCommand(pids, "TERM"), CancelToken());
+    stopping = true;
+    stop_sent_at = elapsed;
+    return r;
+  };
   while (true) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (cancel.cancelled()) {
-      Sh("kill -TERM" + all, CancelToken());
+      Sh(SignalCommand(pids, "TERM"), CancelToken());
+      if (app_) Sh(app_->ForceStopCommand(), CancelToken());
       return ErrorStatus("cancelled");
     }
     if (!stopping && (stop.cancelled() || elapsed > limit_s)) {
-      auto r = Sh("kill -TERM" + all + " 2>/dev/null", CancelToken());
+      if (stop.cancelled()) {
+        observed_.stopped_early = true;
+        // Say what happens to the program being profiled: it was started for
+        // this recording, so it stops with it (its data is written on exit).
+        if (heap_ && heap_->process_cmdline_size() > 0)
+          say("Stopping early: the profiled program is stopped too (SIGTERM)");
+        else if (heap_)
+          say("Stopping early: process " + std::to_string(heap_->pid(0)) +
+              " keeps running (it was running before); only the profiler stops");
+        if (app_)
+          say("Stopping early: " + app_->package() +
+              " is stopped too (SIGTERM through run-as, then am force-stop)");
+        else if (!options_.java_alloc_command.empty())
+          say("Stopping early: the Java program is stopped too (SIGTERM; the agent writes its "
+              "log on exit)");
+      }
+      auto r = send_stop(elapsed);
       if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
-      stopping = true;
-      stop_sent_at = elapsed;
     }
-    if (stopping && elapsed - stop_sent_at > 20) Sh("kill -KILL" + all, CancelToken());
-    auto r =
-        Sh("for p in" + all + "; do kill -0 $p 2>/dev/null && echo running$p; done; stat -c %s " +
-               remote_trace_ + " 2>/dev/null || echo -1",
-           CancelToken(), Millis(10000));
+    if (stopping && app_ && !force_stopped && elapsed - stop_sent_at > 5) {
+      // ART ends on SIGTERM, but an app may catch it: force-stop ends it for sure.
+      Sh(app_->ForceStopCommand(), CancelToken());
+      force_stopped = true;
+    }
+    if (stopping && elapsed - stop_sent_at > 20) Sh(SignalCommand(pids, "KILL"), CancelToken());
+    // /proc rather than kill -0: the shell may not signal an app's process.
+    auto r = Sh("for p in" + all + "; do [ -d /proc/$p ] && echo running$p; done; stat -c %s " +
+                    remote_trace_ + " 2>/dev/null || echo -1",
+                CancelToken(), Millis(10000));
     if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
     const bool any = r->out.find("running") != std::string::npos;
     const bool primary_running = r->out.find("running" + primary + "\n") != std::string::npos;
@@ -373,9 +464,9 @@ Status RecordingSession::Watch(const std::vector<long>& pids, const SessionEvent
     if (!any) return Status::Ok();
     if (!primary_running && !stopping) {
       // The recorder (or the profiled program) is done: the rest write their last data.
-      Sh("kill -TERM" + all + " 2>/dev/null", CancelToken());
-      stopping = true;
-      stop_sent_at = elapsed;
+      auto st = send_stop(elapsed);
+      if (!st.ok())
+        return ErrorStatus("lost the connection to the target: " + st.status().message());
     }
     std::this_thread::sleep_for(Millis(400));
   }
@@ -407,9 +498,48 @@ void RecordingSession::Cleanup() {
   if (remote_dir_is_temp_) {
     Sh("rm -rf " + remote_dir_, CancelToken());
   } else if (!remote_trace_.empty()) {
-    Sh("rm -f " + remote_trace_ + (remote_dir_.empty() ? "" : " " + remote_dir_ + "/config.pb"),
+    Sh("rm -f " + remote_trace_ +
+           (remote_dir_.empty() ? ""
+                                : " " + remote_dir_ + "/config.pb " + remote_dir_ + "/alloc.log " +
+                                      remote_dir_ + "/trace.pftrace"),
        CancelToken());
   }
+}
+
+Status RecordingSession::FinishJava(const SessionEvents& ev) {
+  std::string first = run_recorder_ ? "trace.pftrace" : heap_ ? "heap.pftrace" : "";
+  if (app_) {
+    if (ev.status) ev.status("Reading the allocation log from " + app_->package() + " (run-as)…");
+    if (run_recorder_ && strategy_ == Strategy::kSystemPerfetto) {
+      // The system trace lives in /data/misc/perfetto-traces: bring it next to the log.
+      auto r =
+          Sh("cp " + remote_trace_ + " " + remote_dir_ + "/trace.pftrace && rm -f " + remote_trace_,
+             CancelToken());
+      if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
+    }
+    Status st = app_->FetchLog(remote_dir_ + "/alloc.log", CancelToken());
+    app_->Cleanup();
+    if (!st.ok()) return st;
+  }
+  // One file to pull and open: the trace and the allocation log in a tar.
+  auto r =
+      Sh("cd " + remote_dir_ + " && test -s alloc.log && tar cf bundle.tar " + first + " alloc.log",
+         CancelToken());
+  if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
+  if (r->exit_code != 0) {
+    if (app_) {
+      return ErrorStatus(app_->package() +
+                         " wrote no allocation log: the agent did not load (check `adb logcat "
+                         "-s fathom_jvmti` and that libfathom_jvmti.so matches the app's ABI, " +
+                         info_.abi + ") or the app was stopped before it allocated");
+    }
+    auto log = Sh("tail -5 " + remote_dir_ + "/java.log", CancelToken());
+    if (log.ok()) observed_.target_messages += log->out;
+    return ErrorStatus("the Java program wrote no allocation log" +
+                       (log.ok() ? ": " + Trim(log->out) : std::string()));
+  }
+  remote_trace_ = remote_dir_ + "/bundle.tar";
+  return Status::Ok();
 }
 
 Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
@@ -423,7 +553,16 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
   }
   std::vector<long> pids;
   const bool java = !options_.java_alloc_command.empty();
-  if (java) {
+  if (app_) {
+    auto pid = app_->Launch(say, cancel);
+    if (!pid.ok()) {
+      app_->Cleanup();
+      Cleanup();
+      return pid.status();
+    }
+    app_pid_ = *pid;
+    pids.push_back(*pid);
+  } else if (java) {
     say("Starting the Java program with the allocation agent…");
     auto pid = StartJavaProgram(cancel);
     if (!pid.ok()) {
@@ -444,20 +583,40 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
   if (run_recorder_) {
     say("Starting the recorder…");
     auto pid = Start(cancel);
+    // A tracefs that looked writable may still refuse (a read-only mount,
+    // lockdown, root without CAP_SYS_ADMIN): record the rest without kernel events.
+    if (!pid.ok() && strategy_ != Strategy::kSystemPerfetto &&
+        (pid.status().message().find("tracefs") != std::string::npos ||
+         pid.status().message().find("/sys/kernel") != std::string::npos)) {
+      auto* sources = config_.mutable_data_sources();
+      const int before = sources->size();
+      for (int i = sources->size() - 1; i >= 0; --i) {
+        if (sources->Get(i).config().name() == "linux.ftrace") sources->DeleteSubrange(i, 1);
+      }
+      if (sources->size() != before && !sources->empty()) {
+        say("Kernel events skipped: the target refused tracefs (" +
+            Trim(pid.status().message().substr(0, 160)) + "); recording the rest");
+        if (Status st = PushConfig(cancel); st.ok()) pid = Start(cancel);
+      }
+    }
     if (!pid.ok()) {
-      if (!pids.empty()) Sh("kill -TERM " + std::to_string(pids.front()), CancelToken());
+      if (!pids.empty()) Sh(SignalCommand(pids, "TERM"), CancelToken());
+      if (app_) app_->Cleanup();
       Cleanup();
       return pid.status();
     }
-    // The recorder decides when recording ends, unless a Java program runs:
-    // then its end is the end.
-    pids.insert(java ? pids.end() : pids.begin(), *pid);
+    // The recorder decides when recording ends, unless a Java program runs
+    // on Linux: then its end is the end. An Android app runs until stopped.
+    pids.insert(java && !app_ ? pids.end() : pids.begin(), *pid);
   }
   say("Recording…");
   Status watched = Watch(pids, ev, stop, cancel);
   heap_pid_ = 0;
   if (!watched.ok()) {
-    if (watched.message() == "cancelled") Cleanup();
+    if (watched.message() == "cancelled") {
+      if (app_) app_->Cleanup();
+      Cleanup();
+    }
     return watched;  // a lost target leaves its files for a later pull
   }
   if (heap_ && run_recorder_) {
@@ -467,21 +626,13 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
   }
   if (heap_) {
     auto log = Sh("cat " + remote_dir_ + "/heapprofd.log 2>/dev/null", CancelToken());
-    if (log.ok() && !Trim(log->out).empty()) say("heap profiler: " + Trim(log->out));
+    if (log.ok() && !Trim(log->out).empty()) {
+      say("heap profiler: " + Trim(log->out));
+      observed_.target_messages += log->out;
+    }
   }
   if (java) {
-    // One file to pull and open: the trace and the allocation log in a tar.
-    const std::string first = run_recorder_ ? "trace.pftrace" : heap_ ? "heap.pftrace" : "";
-    auto r = Sh(
-        "cd " + remote_dir_ + " && test -s alloc.log && tar cf bundle.tar " + first + " alloc.log",
-        CancelToken());
-    if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
-    if (r->exit_code != 0) {
-      auto log = Sh("tail -5 " + remote_dir_ + "/java.log", CancelToken());
-      return ErrorStatus("the Java program wrote no allocation log" +
-                         (log.ok() ? ": " + Trim(log->out) : std::string()));
-    }
-    remote_trace_ = remote_dir_ + "/bundle.tar";
+    if (Status st = FinishJava(ev); !st.ok()) return st;
   }
   say("Pulling the trace…");
   Status pulled = Pull(ev, cancel);

@@ -7,10 +7,12 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "record/android_app_agent.h"
 #include "record/target_info.h"
 #include "record/target_shell.h"
 #include "record/trace_config_builder.h"
@@ -21,9 +23,11 @@ struct SessionOptions {
   std::string output_path;          // the local trace, written only when complete
   std::string device_programs_dir;  // holds <abi>/fathom-recorder (see FindDeviceProgramsDir)
   bool enable_traced = false;       // SDK 28: setprop persist.traced.enable 1 first
-  // Java allocation sampling (Linux targets): this command runs with Fathom's
-  // JVMTI agent (JAVA_TOOL_OPTIONS=-agentpath:…); its log travels with the
-  // trace in one tar, which Fathom opens as one timeline.
+  // Java allocation sampling. Linux targets: this command runs with Fathom's
+  // JVMTI agent (JAVA_TOOL_OPTIONS=-agentpath:…). Android: the debuggable app
+  // "PACKAGE" or "PACKAGE/ACTIVITY", started with `am start --attach-agent`
+  // (or attached when running). The log travels with the trace in one tar,
+  // which Fathom opens as one timeline.
   std::string java_alloc_command;
   uint64_t java_alloc_interval_bytes = 32 * 1024;
 };
@@ -33,6 +37,22 @@ struct SessionEvents {
   // Seconds since the recorder started; bytes of the trace on the target (-1 unknown).
   std::function<void(double elapsed_s, int64_t bytes)> progress;
   std::function<void(uint64_t bytes)> pulled;
+};
+
+// What a session saw on the target, for the troubleshooting hints
+// (record/troubleshooting.h) next to what the loaded trace says.
+struct SessionObservations {
+  bool heap_profile = false;  // a native heap profile was asked for
+  bool java_alloc = false;    // Java allocation sampling was asked for
+  bool android = false;
+  std::string build_type;                 // user, userdebug, eng
+  bool stopped_early = false;             // the user pressed Stop (or Ctrl-C)
+  std::string target_messages;            // what the target's programs printed (stderr, logs)
+  std::vector<std::string> heap_targets;  // process names / pids asked for
+  uint64_t heap_interval_bytes = 0;       // the sampling interval asked for (0: default 4096)
+  int sdk = 0;
+  bool traced_enabled = false;   // persist.traced.enable (Android 9)
+  bool system_perfetto = false;  // recorded through the platform's perfetto/traced
 };
 
 class RecordingSession {
@@ -54,9 +74,12 @@ class RecordingSession {
   // Callable from any thread while Run() is recording.
   Status DumpHeapNow();
   bool profiles_heap() const { return heap_.has_value(); }
+  // Filled in while Run() goes; read it after Run() returns.
+  const SessionObservations& observations() const { return observed_; }
 
  private:
   Status Prepare(const SessionEvents& events, const CancelToken& cancel);
+  Status PushConfig(const CancelToken& cancel);
   Result<long> Start(const CancelToken& cancel);
   Result<long> StartHeapCollector(const CancelToken& cancel);
   Result<long> StartJavaProgram(const CancelToken& cancel);
@@ -65,6 +88,11 @@ class RecordingSession {
   Status Watch(const std::vector<long>& pids, const SessionEvents& events, const CancelToken& stop,
                const CancelToken& cancel);
   Status Pull(const SessionEvents& events, const CancelToken& cancel);
+  // Signals everything the session started, as the user it runs as: our own
+  // programs with kill, the program under the heap profiler (its child) too,
+  // and an Android app through run-as.
+  std::string SignalCommand(const std::vector<long>& pids, const std::string& sig) const;
+  Status FinishJava(const SessionEvents& events);
   void Cleanup();
   Result<adb::ShellResult> Sh(const std::string& command, const CancelToken& cancel,
                               Millis timeout = Millis(20000), std::string_view in = {});
@@ -81,6 +109,9 @@ class RecordingSession {
   std::optional<perfetto::protos::HeapprofdConfig> heap_;
   bool run_recorder_ = true;
   std::atomic<long> heap_pid_{0};
+  std::unique_ptr<AndroidAppAgent> app_;  // Java allocations in an Android app
+  long app_pid_ = 0;
+  SessionObservations observed_;
 };
 
 // Where the device programs are: $FATHOM_DEVICE_DIR, else share/fathom/device

@@ -25,6 +25,8 @@ Result<TargetInfo> ProbeTarget(TargetShell& shell, const CancelToken& cancel) {
       "echo machine=$(uname -m);echo kernel=$(uname -r);echo host=$(uname -n);"
       "echo uid=$(id -u);"
       "echo perfetto=$(command -v perfetto 2>/dev/null);"
+      "if [ -d /data/local/tmp ]; then echo tmpdir=/data/local/tmp; "
+      "else echo tmpdir=${TMPDIR:-/tmp}; fi;"
       "for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do "
       "[ -w $d/tracing_on ] && echo tracefs=$d && break; done";
   auto r = shell.Run(kProbe, {}, Deadline::After(Millis(15000)), cancel);
@@ -51,6 +53,7 @@ Result<TargetInfo> ProbeTarget(TargetShell& shell, const CancelToken& cancel) {
   info.has_perfetto = !kv["perfetto"].empty();
   info.traced_enabled = kv["traced"] == "1";
   info.tracefs = kv["tracefs"];
+  info.tmpdir = kv["tmpdir"];
   return info;
 }
 

@@ -19,6 +19,8 @@ struct TargetInfo {
   bool has_perfetto = false;
   bool traced_enabled = false;  // persist.traced.enable (SDK 28)
   std::string tracefs;          // writable tracefs mount, empty when kernel events are out of reach
+  std::string
+      tmpdir;  // where the shell may write: /data/local/tmp on Android, else $TMPDIR or /tmp
   std::string Summary() const;
 };
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "adb/cancel.h"
 #include "adb/shell_protocol.h"
@@ -53,6 +54,14 @@ class TargetShell {
                                      const CancelToken& cancel) {
     (void)remote_path, (void)deadline, (void)cancel;
     return ErrorStatus("stat is not supported on " + Describe());
+  }
+  // Entries of a directory on the target ("." and ".." included as the device sends them),
+  // for recursive `fathom-cli pull`.
+  virtual Result<std::vector<adb::SyncDirEntry>> List(const std::string& remote_dir,
+                                                      Deadline deadline,
+                                                      const CancelToken& cancel) {
+    (void)remote_dir, (void)deadline, (void)cancel;
+    return ErrorStatus("listing directories is not supported on " + Describe());
   }
 };
 

@@ -11,10 +11,13 @@
 #include <thread>
 
 #include "app/cli/commands.h"
+#include "app/cli/load.h"
 #include "core/base/platform.h"
+#include "core/sql/result_printer.h"
 #include "record/recording_session.h"
 #include "record/target_info.h"
 #include "record/trace_config_builder.h"
+#include "record/troubleshooting.h"
 
 namespace fathom::cli {
 namespace {
@@ -48,6 +51,18 @@ int64_t ParseDurationMs(const std::string& s) {
   if (unit == "ms") return static_cast<int64_t>(v);
   if (unit == "m") return static_cast<int64_t>(v * 60000);
   return -1;
+}
+
+void PrintHints(const std::vector<record::Hint>& hints) {
+  for (const auto& h : hints) std::fprintf(stderr, "problem: %s\n", h.Format().c_str());
+}
+
+// The troubleshooting facts come from SQL on the loaded trace.
+record::RowsQuery RowsOf(TraceProcessor& tp) {
+  return [&tp](const std::string& sql) {
+    auto it = tp.Query(sql);
+    return RowsAsText(it.get());
+  };
 }
 
 }  // namespace
@@ -136,7 +151,9 @@ int RunRecord(const std::vector<std::string>& args, const char* argv0) {
   session_options.device_programs_dir = record::FindDeviceProgramsDir(argv0);
   if (preset == "java-alloc") {
     if (app.empty()) {
-      std::fprintf(stderr, "fathom-cli: --preset java-alloc needs --app \"java ... Main\"\n");
+      std::fprintf(stderr,
+                   "fathom-cli: --preset java-alloc needs --app: \"java ... Main\" on Linux, "
+                   "PACKAGE[/ACTIVITY] of a debuggable app on Android\n");
       return 2;
     }
     session_options.java_alloc_command = app;
@@ -177,12 +194,19 @@ int RunRecord(const std::vector<std::string>& args, const char* argv0) {
   if (tty) std::fprintf(stderr, "\n");
   if (!st.ok()) {
     std::fprintf(stderr, "fathom-cli: %s\n", st.message().c_str());
+    PrintHints(record::TroubleshootError(session.observations(), st.message()));
     return 1;
   }
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   // Check it loads (the same summary as `fathom-cli info`); the file stays whatever happens.
   const int rc = RunInfo({out});
-  if (rc != 0) std::fprintf(stderr, "fathom-cli: the trace is kept at %s\n", out.c_str());
+  if (rc != 0) {
+    std::fprintf(stderr, "fathom-cli: the trace is kept at %s\n", out.c_str());
+    return rc;
+  }
+  TraceProcessor tp;
+  if (tp.LoadFile(out).ok())
+    PrintHints(record::Troubleshoot(session.observations(), record::GatherTraceFacts(RowsOf(tp))));
   return rc;
 }
 

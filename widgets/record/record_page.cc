@@ -189,17 +189,21 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
   connect(runner_, &RecordingRunner::pulled, this, [this](quint64 bytes) {
     status_->setText(tr("Pulling the trace… %1").arg(formatBytes(double(bytes))));
   });
+  connect(runner_, &RecordingRunner::hints, this,
+          [this](const QStringList& texts) { hints_ = texts.join(QStringLiteral("\n\n")); });
   connect(runner_, &RecordingRunner::finished, this,
           [this](bool ok, const QString& path, const QString& error) {
             setRecording(false);
             if (ok) {
               status_->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+              problem_->setText(hints_);
               emit traceRecorded(path);
             } else {
               status_->setText(tr("Recording failed"));
-              problem_->setText(error);
+              problem_->setText(hints_.isEmpty() ? error : error + QStringLiteral("\n\n") + hints_);
               emit recordingFailed(error);
             }
+            hints_.clear();
           });
 
   refresh_timer_ = new QTimer(this);
@@ -333,7 +337,8 @@ void RecordPage::startRecording() {
     if (command.empty()) {
       problem_->setText(
           tr("Java allocations: enter the command to run (e.g. java -jar app.jar) "
-             "in the Java processes field"));
+             "in the Java processes field, or on Android the debuggable app's package "
+             "(com.example.app or com.example.app/.MainActivity)"));
       return;
     }
     options.java_alloc_command = command;

@@ -79,6 +79,7 @@ class RecordPage : public QWidget {
   perfetto::protos::TraceConfig config_;
   bool config_ok_ = false;
   QString loaded_config_text_;  // a config file loaded by the user wins over the form
+  QString hints_;               // troubleshooting for the recording that is finishing
 };
 
 }  // namespace fathom::gui

@@ -4,6 +4,10 @@
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/sql/result_printer.h"
+#include "core/trace_processor.h"
+#include "record/troubleshooting.h"
+
 namespace fathom::gui {
 namespace {
 
@@ -11,6 +15,17 @@ Result<std::unique_ptr<record::TargetShell>> Open(const TargetChoice& t,
                                                   const record::CancelToken& cancel) {
   return t.local ? record::OpenLocalTarget()
                  : record::OpenAdbTarget(t.serial.toStdString(), cancel);
+}
+
+// The troubleshooting facts come from SQL on a load of the recorded trace
+// (on the worker thread, before the viewer opens it).
+record::TraceFacts FactsOf(const std::string& path) {
+  TraceProcessor tp;
+  if (!tp.LoadFile(path).ok()) return {};
+  return record::GatherTraceFacts([&tp](const std::string& sql) {
+    auto it = tp.Query(sql);
+    return RowsAsText(it.get());
+  });
 }
 
 }  // namespace
@@ -123,6 +138,12 @@ void RecordingRunner::start(const TargetChoice& target, const perfetto::protos::
       std::lock_guard<std::mutex> lock(r->mu_);
       r->current_.reset();
     });
+    const std::vector<record::Hint> found =
+        st.ok() ? record::Troubleshoot(session.observations(), FactsOf(options.output_path))
+                : record::TroubleshootError(session.observations(), st.message());
+    QStringList texts;
+    for (const auto& h : found) texts << QString::fromStdString(h.Format());
+    if (!texts.isEmpty()) post([texts](RecordingRunner* r) { emit r->hints(texts); });
     finish(st.ok(), QString::fromStdString(st.message()));
   });
 }

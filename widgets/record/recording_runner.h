@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <mutex>
 
@@ -40,6 +41,8 @@ class RecordingRunner : public QObject {
   void status(const QString& step);
   void progress(double elapsed_s, qint64 bytes);
   void pulled(quint64 bytes);
+  // Problems worth acting on (record/troubleshooting.h), before finished().
+  void hints(const QStringList& texts);
   void finished(bool ok, const QString& path, const QString& error);
 
  private:

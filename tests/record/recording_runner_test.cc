@@ -1,0 +1,90 @@
+// RecordingRunner (the Record page's worker) on this computer: a native heap
+// profile whose program cannot produce a sample (a 1 GiB sampling interval,
+// `sleep` allocates a few bytes) ends with the empty-profile explanation on
+// the hints signal, which the Record page shows; a profile stopped early
+// stops the program it started and says so.
+#include "widgets/record/recording_runner.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "record/trace_config_builder.h"
+
+using namespace fathom;
+
+class RecordingRunnerTest : public QObject {
+  Q_OBJECT
+ private:
+  // Native heap profile of `command` on this computer, nothing else.
+  static perfetto::protos::TraceConfig HeapConfig(const std::string& command) {
+    record::RecordOptions o;
+    o.duration_ms = 0;
+    if (!record::ApplyPreset("native-heap", &o).ok()) return {};
+    o.heap_process_names = {command};
+    o.heap_sampling_interval = 1ull << 30;
+    auto c = record::BuildTraceConfig(o);
+    return c.ok() ? *c : perfetto::protos::TraceConfig();
+  }
+
+ private slots:
+  void emptyHeapProfileIsExplained() {
+    if (!QFile::exists(QStringLiteral(FATHOM_DEVICE_DIR "/fathom-heapprofd")))
+      QSKIP("fathom-heapprofd not built");
+    QTemporaryDir dir;
+    record::SessionOptions options;
+    options.output_path = dir.filePath(QStringLiteral("heap.pftrace")).toStdString();
+    options.device_programs_dir = FATHOM_DEVICE_DIR;
+    gui::RecordingRunner runner;
+    QSignalSpy hints(&runner, &gui::RecordingRunner::hints);
+    QSignalSpy status(&runner, &gui::RecordingRunner::status);
+    QSignalSpy finished(&runner, &gui::RecordingRunner::finished);
+    runner.start({true, {}}, HeapConfig("sleep 1"), options);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 40000);
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+    QVERIFY(QFile::exists(QString::fromStdString(options.output_path)));
+    QCOMPARE(hints.size(), 1);
+    const QString text = hints.first().first().toStringList().join(QLatin1Char('\n'));
+    QVERIFY2(text.contains(QStringLiteral("made no sampled allocation")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("1073741824")), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("profileable")), qPrintable(text));  // Linux
+  }
+
+  void stopEndsTheProfiledProgram() {
+    if (!QFile::exists(QStringLiteral(FATHOM_DEVICE_DIR "/fathom-heapprofd")))
+      QSKIP("fathom-heapprofd not built");
+    QTemporaryDir dir;
+    record::SessionOptions options;
+    options.output_path = dir.filePath(QStringLiteral("stopped.pftrace")).toStdString();
+    options.device_programs_dir = FATHOM_DEVICE_DIR;
+    // The program writes its pid, then becomes `sleep 30` under that pid.
+    const QString pid_file = dir.filePath(QStringLiteral("pid"));
+    const std::string command = "sh -c 'echo $$ > " + pid_file.toStdString() + "; exec sleep 30'";
+    gui::RecordingRunner runner;
+    QSignalSpy status(&runner, &gui::RecordingRunner::status);
+    QSignalSpy finished(&runner, &gui::RecordingRunner::finished);
+    runner.start({true, {}}, HeapConfig(command), options);
+    auto said = [&](const QString& what) {
+      for (const auto& s : status)
+        if (s.first().toString().contains(what)) return true;
+      return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(said(QStringLiteral("Recording")), 20000);
+    QTest::qWait(1500);
+    runner.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 25000);
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+    QVERIFY(said(QStringLiteral("the profiled program is stopped too")));
+    QFile f(pid_file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString pid = QString::fromLatin1(f.readAll()).trimmed();
+    QVERIFY(!pid.isEmpty());
+    // Gone, 28 s before `sleep 30` would have ended by itself.
+    QTRY_VERIFY_WITH_TIMEOUT(!QDir(QStringLiteral("/proc/") + pid).exists(), 3000);
+  }
+};
+
+QTEST_MAIN(RecordingRunnerTest)
+#include "recording_runner_test.moc"
