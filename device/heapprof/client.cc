@@ -4,10 +4,12 @@
 // ring that fathom-heapprofd drains (wire.h).
 //
 // Cost model (why it looks like this): an unsampled malloc costs the real malloc plus two
-// compares on thread-local state; an unsampled free costs one load from a 128 KiB counting
-// filter (fits in L2) that says "certainly not sampled" for almost every address. Only
-// sampled allocations and frees of possibly-sampled addresses take the lock, unwind
-// and write to the ring. Nothing on these paths allocates.
+// compares on thread-local state (initial-exec TLS: no __tls_get_addr); an unsampled
+// free costs one load from a 64 KiB bitmap whose granule grows with the interval, so at
+// large intervals the bits a heap touches stay in L1 (sampled_set.h). The real
+// allocator is called directly (__libc_malloc on glibc), not through a dlsym pointer.
+// Only sampled allocations and frees of possibly-sampled addresses take the lock,
+// unwind and write to the ring. Nothing on these paths allocates.
 //
 // Reentrancy: a thread-local flag makes every allocation made while the profiler itself
 // runs (libunwind, dlopen, pthread_getattr_np) go straight to the real allocator.
@@ -30,6 +32,7 @@
 #include <cstdint>
 #include <new>
 
+#include "device/heapprof/sampled_set.h"
 #include "device/heapprof/sampler.h"
 #include "device/heapprof/wire.h"
 
@@ -108,94 +111,8 @@ char g_socket_path[108];
 constexpr uint64_t kDefaultRingBytes = 8u << 20;
 constexpr uint64_t kIdleCheckBytes = 256u << 10;  // inactive threads look for a request this often
 
-// Filter over sampled addresses + open-addressing set of them. The free fast path reads
-// one bit of a 64 KiB bitmap (in .bss, so no pointer to load and no null check; mostly
-// cache-resident); a set bit means "maybe sampled". The per-bit counts that keep the
-// bitmap exact under removal are touched only under the ring lock.
-constexpr uint32_t kFilterBits = 19;
-uint64_t g_filter_bits[(1u << kFilterBits) / 64];
-uint16_t* g_filter_counts = nullptr;  // 512 Ki counters, 1 MiB, slow path only
-// Sized to the live samples (starts at 128 KiB, doubles at half load): a small table stays
-// in cache, and its probes were the main per-sample cost with a fixed 16 MiB one.
-constexpr uint32_t kTableInitialBits = 14, kTableMaxBits = 26;
-uint64_t* g_table = nullptr;
-uint64_t g_table_mask = 0;
-uint64_t g_table_used = 0;
-constexpr uint64_t kEmpty = 0;
-
-inline uint64_t Hash(uint64_t p) {
-  p ^= p >> 33;
-  p *= 0xff51afd7ed558ccdULL;
-  p ^= p >> 33;
-  return p;
-}
-// Blocks are 16-byte aligned: the next address bits spread neighbours over the bitmap.
-inline uint32_t FilterSlot(const void* p) {
-  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p) >> 4) & ((1u << kFilterBits) - 1);
-}
-inline bool FilterMaybe(const void* p) {
-  uint32_t slot = FilterSlot(p);
-  return (__atomic_load_n(&g_filter_bits[slot / 64], __ATOMIC_RELAXED) >> (slot % 64)) & 1;
-}
-void FilterAdd(const void* p) {
-  uint32_t slot = FilterSlot(p);
-  if (g_filter_counts[slot] == UINT16_MAX) return;  // saturated: the bit stays set for good
-  if (g_filter_counts[slot]++ == 0)
-    __atomic_fetch_or(&g_filter_bits[slot / 64], uint64_t{1} << (slot % 64), __ATOMIC_RELAXED);
-}
-void FilterRemove(const void* p) {
-  uint32_t slot = FilterSlot(p);
-  if (g_filter_counts[slot] == UINT16_MAX) return;
-  if (--g_filter_counts[slot] == 0)
-    __atomic_fetch_and(&g_filter_bits[slot / 64], ~(uint64_t{1} << (slot % 64)), __ATOMIC_RELAXED);
-}
-
-// Linear probing with backward-shift deletion: no tombstones, so probe chains stay as
-// short as the load factor says however long the program runs. Only under the lock.
-uint64_t* MapTable(uint64_t slots) {
-  void* t = mmap(nullptr, slots * sizeof(uint64_t), PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return t == MAP_FAILED ? nullptr : static_cast<uint64_t*>(t);
-}
-void PutNew(uint64_t* table, uint64_t mask, uint64_t key) {
-  uint64_t i = Hash(key) & mask;
-  while (table[i] != kEmpty) i = (i + 1) & mask;
-  table[i] = key;
-}
-bool TableInsert(uint64_t key) {
-  if (g_table_used + 1 > (g_table_mask + 1) / 2) {
-    uint64_t slots = (g_table_mask + 1) * 2;
-    uint64_t* bigger = slots <= (uint64_t{1} << kTableMaxBits) ? MapTable(slots) : nullptr;
-    if (!bigger) return false;  // full: the caller drops the sample
-    for (uint64_t i = 0; i <= g_table_mask; i++)
-      if (g_table[i] != kEmpty) PutNew(bigger, slots - 1, g_table[i]);
-    munmap(g_table, (g_table_mask + 1) * sizeof(uint64_t));
-    g_table = bigger;
-    g_table_mask = slots - 1;
-  }
-  PutNew(g_table, g_table_mask, key);
-  g_table_used++;
-  return true;
-}
-bool TableErase(uint64_t key) {
-  uint64_t mask = g_table_mask;
-  uint64_t i = Hash(key) & mask;
-  for (; g_table[i] != key; i = (i + 1) & mask)
-    if (g_table[i] == kEmpty) return false;
-  for (uint64_t j = i;;) {
-    j = (j + 1) & mask;
-    if (g_table[j] == kEmpty) break;
-    uint64_t home = Hash(g_table[j]) & mask;
-    // The entry at j may move back to the hole at i unless its home lies in (i, j].
-    bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
-    if (stays) continue;
-    g_table[i] = g_table[j];
-    i = j;
-  }
-  g_table[i] = kEmpty;
-  g_table_used--;
-  return true;
-}
+// Live sampled addresses (sampled_set.h); Insert/Erase under the ring lock.
+SampledSet g_set;
 
 // ---- per-thread state -------------------------------------------------------------------
 
@@ -217,15 +134,45 @@ uint64_t NowNs(clockid_t clock) {
 
 // ---- ring -------------------------------------------------------------------------------
 
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  asm volatile("yield");
+#endif
+}
+
+// Test-and-test-and-set: waiters spin on a shared read of the line instead of stealing
+// it from the holder with every exchange; they yield only after a few microseconds (the
+// lock is held for a record copy and a table probe, far less unless the holder was
+// preempted).
 void Lock() {
   if (!g_ring->lock.exchange(1, std::memory_order_acquire)) return;
   uint64_t start = NowNs(CLOCK_MONOTONIC);
-  for (int spins = 0; g_ring->lock.exchange(1, std::memory_order_acquire); spins++) {
-    if (spins > 100) sched_yield();
+  for (int spins = 0;;) {
+    while (g_ring->lock.load(std::memory_order_relaxed)) {
+      CpuRelax();
+      if (++spins > 2000) {
+        sched_yield();
+        spins = 0;
+      }
+    }
+    if (!g_ring->lock.exchange(1, std::memory_order_acquire)) break;
   }
   g_ring->spin_blocked_ns.fetch_add(NowNs(CLOCK_MONOTONIC) - start, std::memory_order_relaxed);
 }
 void Unlock() { g_ring->lock.store(0, std::memory_order_release); }
+
+// Before Lock(): starts fetching, for writing, the ring lines the next record goes to
+// (last written by another thread, most likely) and the set's table line, so those
+// misses overlap the wait instead of lengthening the critical section. Hints only: the
+// racy read of write_pos may be stale.
+void PrefetchForRecord(uint64_t key, size_t bytes) {
+  g_set.Prefetch(key);
+  uint64_t off = g_ring->write_pos.load(std::memory_order_relaxed) % g_ring_size;
+  for (size_t i = 0; i < bytes && off + i < g_ring_size; i += 64)
+    __builtin_prefetch(g_ring_data + off + i, 1);
+}
 
 void CopyIn(uint64_t pos, const void* src, size_t n) {
   uint64_t off = pos % g_ring_size;
@@ -298,15 +245,16 @@ int FramePointerUnwind(uint64_t* pcs, int max) {
   return n;
 }
 
-int Unwind(uint64_t* pcs, int max) {
-  uint64_t raw[kMaxFrames + 16];
-  int n = g_unw_backtrace ? g_unw_backtrace(reinterpret_cast<void**>(raw), kMaxFrames + 16)
-                          : FramePointerUnwind(raw, kMaxFrames + 16);
+constexpr int kRawFrames = kMaxFrames + 16;  // room for our own frames, cut below
+
+// Unwinds into raw[kRawFrames]; returns how many frames follow ours, from raw[*first].
+int Unwind(uint64_t* raw, int* first) {
+  int n = g_unw_backtrace ? g_unw_backtrace(reinterpret_cast<void**>(raw), kRawFrames)
+                          : FramePointerUnwind(raw, kRawFrames);
   int skip = 0;
   while (skip < n && raw[skip] >= g_self_lo && raw[skip] < g_self_hi) skip++;
-  int out = 0;
-  for (int i = skip; i < n && out < max; i++) pcs[out++] = raw[i];
-  return out;
+  *first = skip;
+  return n - skip < static_cast<int>(kMaxFrames) ? n - skip : static_cast<int>(kMaxFrames);
 }
 
 // ---- connection -------------------------------------------------------------------------
@@ -375,21 +323,11 @@ bool Connect(const char* path, bool from_startup) {
   g_ring_size = ring_bytes;
   g_interval = config.interval_bytes;
   g_block = config.block_client != 0;
+  // Refused (kept) while samples of an earlier session are still filed by the old one.
+  g_set.SetShift(SampledSet::ShiftFor(g_interval));
   g_active.store(true, std::memory_order_release);
   g_generation.fetch_add(1, std::memory_order_relaxed);
   return true;
-}
-
-void AllocTables() {
-  memset(g_filter_bits, 0, sizeof g_filter_bits);
-  void* f = mmap(nullptr, sizeof(uint16_t) << kFilterBits, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  uint64_t* t = MapTable(uint64_t{1} << kTableInitialBits);
-  if (f == MAP_FAILED || !t) return;
-  g_filter_counts = static_cast<uint16_t*>(f);
-  g_table = t;
-  g_table_mask = (uint64_t{1} << kTableInitialBits) - 1;
-  g_table_used = 0;
 }
 
 // Serialises connection attempts (constructor, signal request, forked child).
@@ -398,7 +336,7 @@ pthread_mutex_t g_connect_mu = PTHREAD_MUTEX_INITIALIZER;
 void TryConnectOnRequest() {
   if (!g_connect_requested.exchange(false)) return;
   pthread_mutex_lock(&g_connect_mu);
-  if (!g_active.load() && g_table) {
+  if (!g_active.load() && g_set.ready()) {
     char path[128];
     const char* dir = getenv("FATHOM_HEAPPROF_DIR");
     snprintf(path, sizeof path, "%s/fathom-heapprofd-%d.sock", dir ? dir : "/tmp",
@@ -427,11 +365,7 @@ void ChildAfterFork() {
   g_ring = nullptr;
   close(g_sock);
   g_sock = -1;
-  munmap(g_filter_counts, sizeof(uint16_t) << kFilterBits);
-  munmap(g_table, (g_table_mask + 1) * sizeof(uint64_t));
-  g_filter_counts = nullptr;
-  g_table = nullptr;
-  AllocTables();
+  g_set.Init();  // the parent's samples are not this process's
   if (g_follow_children && g_socket_path[0]) {
     g_connect_requested.store(false);
     // Connecting needs only syscalls; do it right away so the child is complete.
@@ -463,7 +397,7 @@ __attribute__((constructor)) void Init() {
     if (void* h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL))
       g_unw_backtrace = reinterpret_cast<UnwBacktrace>(dlsym(h, "unw_backtrace"));
   }
-  AllocTables();
+  g_set.Init();
   pthread_atfork(PrepareFork, ParentAfterFork, ChildAfterFork);
   const char* follow = getenv("FATHOM_HEAPPROF_FOLLOW");
   g_follow_children = follow && strcmp(follow, "1") == 0;
@@ -472,7 +406,7 @@ __attribute__((constructor)) void Init() {
   if (sock) {
     strncpy(g_socket_path, sock, sizeof g_socket_path - 1);
     bool mine = g_follow_children || !only_pid || atoi(only_pid) == getpid();
-    if (mine) Connect(g_socket_path, true);
+    if (mine && g_set.ready()) Connect(g_socket_path, true);
   }
   if (!g_active.load()) {
     // Started with the preload but without a collector: attach later on request
@@ -503,9 +437,6 @@ __attribute__((noinline)) void SampleAlloc(void* p, size_t size) {
         NowNs(CLOCK_MONOTONIC) ^ (uint64_t{Tid()} << 32) ^ reinterpret_cast<uintptr_t>(p);
     t_sampler.Reset(g_active.load() ? g_interval : kIdleCheckBytes, seed);
   }
-  if (g_active.load(std::memory_order_acquire) &&
-      g_ring->collector_done.load(std::memory_order_relaxed))
-    Deactivate();  // the session ended: stop paying for unwinds nobody reads
   if (!g_active.load(std::memory_order_acquire)) {
     t_sampler.Reset(kIdleCheckBytes, 1);
     TryConnectOnRequest();
@@ -513,22 +444,28 @@ __attribute__((noinline)) void SampleAlloc(void* p, size_t size) {
   }
   uint64_t sampled = t_sampler.SampleSize(size);
   if (!sampled) return;
-  AllocRecord rec{};
-  uint64_t pcs[kMaxFrames];
-  rec.num_frames = static_cast<uint32_t>(Unwind(pcs, kMaxFrames));
+  uint64_t raw[kRawFrames];
+  int first = 0;
+  AllocRecord rec;
+  rec.num_frames = static_cast<uint32_t>(Unwind(raw, &first));
   rec.h.type = kAlloc;
   rec.h.bytes = static_cast<uint32_t>(sizeof rec + rec.num_frames * sizeof(uint64_t));
   rec.addr = reinterpret_cast<uintptr_t>(p);
   rec.sampled_bytes = sampled;
   rec.real_bytes = size;
   rec.tid = Tid();
+  PrefetchForRecord(rec.addr, rec.h.bytes);
   Lock();
-  if (TableInsert(rec.addr)) {
-    if (AppendLocked(&rec, sizeof rec, pcs, rec.num_frames * sizeof(uint64_t))) {
-      FilterAdd(p);
-    } else {
-      TableErase(rec.addr);
-    }
+  // Checked under the lock: the flag shares the lock's cache line, which is ours now.
+  if (g_ring->collector_done.load(std::memory_order_relaxed)) {
+    Unlock();
+    Deactivate();  // the session ended: stop paying for unwinds nobody reads
+    return;
+  }
+  if (g_set.Insert(rec.addr)) {
+    // On failure the address leaves the set again (with its filter bit unless shared).
+    if (!AppendLocked(&rec, sizeof rec, raw + first, rec.num_frames * sizeof(uint64_t)))
+      g_set.Erase(rec.addr);
   } else {
     g_ring->overruns.fetch_add(1, std::memory_order_relaxed);
   }
@@ -541,39 +478,48 @@ __attribute__((noinline)) void SampleFree(void* p) {
   if (t_in_profiler || !g_active.load(std::memory_order_acquire)) return;
   uint64_t key = reinterpret_cast<uintptr_t>(p);
   ReentryGuard guard;
+  PrefetchForRecord(key, sizeof(FreeRecord));
   Lock();
-  if (TableErase(key)) {
-    FilterRemove(p);
+  if (g_set.Erase(key)) {
     FreeRecord rec{{kFree, sizeof(FreeRecord)}, key};
     AppendLocked(&rec, sizeof rec, nullptr, 0);
   }
   Unlock();
 }
 
-inline void OnAlloc(void* p, size_t size) {
-  if (__builtin_expect(p != nullptr && !t_sampler.Skips(size), 0)) {
+// The sampler's verdict depends only on the size, so it is taken before the real call:
+// an unsampled allocation is charged and then a tail jump to the real allocator (no
+// frame of ours, nothing to do after it returns). `real` is the real call, inlined.
+template <typename Real>
+__attribute__((noinline)) void* AllocSlow(size_t size, Real real) {
+  void* p = real();
+  if (p)
     SampleAlloc(p, size);
-    return;
-  }
-  t_sampler.Consume(size);
-}
-inline void OnFree(void* p) {
-  if (__builtin_expect(FilterMaybe(p), 0)) SampleFree(p);
-}
-
-void* Malloc(size_t n) {
-  void* p = RealMalloc(n);
-  OnAlloc(p, n);
+  else
+    t_sampler.Consume(size);
   return p;
 }
-void Free(void* p) {
+template <typename Real>
+inline void* Alloc(size_t size, Real real) {
+  if (__builtin_expect(t_sampler.Skips(size), 1)) {
+    t_sampler.Consume(size);
+    return real();
+  }
+  return AllocSlow(size, real);
+}
+inline void OnFree(void* p) {
+  if (__builtin_expect(g_set.MaybeContains(reinterpret_cast<uintptr_t>(p)), 0)) SampleFree(p);
+}
+
+inline void* Malloc(size_t n) {
+  return Alloc(n, [n] { return RealMalloc(n); });
+}
+inline void Free(void* p) {
   OnFree(p);
   RealFree(p);
 }
-void* Memalign(size_t align, size_t n) {
-  void* p = RealMemalign(align, n);
-  OnAlloc(p, n);
-  return p;
+inline void* Memalign(size_t align, size_t n) {
+  return Alloc(n, [align, n] { return RealMemalign(align, n); });
 }
 
 }  // namespace fathom::heapprof
@@ -587,16 +533,12 @@ extern "C" {
 EXPORT void* malloc(size_t n) { return Malloc(n); }
 EXPORT void free(void* p) { Free(p); }
 EXPORT void* calloc(size_t a, size_t b) {
-  void* p = RealCalloc(a, b);
-  OnAlloc(p, a * b);
-  return p;
+  return Alloc(a * b, [a, b] { return RealCalloc(a, b); });
 }
 EXPORT void* realloc(void* old, size_t n) {
   // The old block may be released by the real realloc: record its free first.
   if (old) OnFree(old);
-  void* p = RealRealloc(old, n);
-  OnAlloc(p, n);
-  return p;
+  return Alloc(n, [old, n] { return RealRealloc(old, n); });
 }
 EXPORT void* memalign(size_t align, size_t n) { return Memalign(align, n); }
 EXPORT void* aligned_alloc(size_t align, size_t n) { return Memalign(align, n); }
@@ -608,14 +550,10 @@ EXPORT int posix_memalign(void** out, size_t align, size_t n) {
   return 0;
 }
 EXPORT void* valloc(size_t n) {
-  void* p = RealValloc(n);
-  OnAlloc(p, n);
-  return p;
+  return Alloc(n, [n] { return RealValloc(n); });
 }
 EXPORT void* pvalloc(size_t n) {
-  void* p = RealPvalloc(n);
-  OnAlloc(p, n);
-  return p;
+  return Alloc(n, [n] { return RealPvalloc(n); });
 }
 
 }  // extern "C"

@@ -175,7 +175,7 @@ void Profiles::OnAlloc(pid_t pid, const AllocRecord& rec, const uint64_t* pcs) {
   Process& p = processes_[pid];
   p.info.heap_samples++;
   if (rec.num_frames == 0) p.info.unwinding_errors++;
-  std::string key(reinterpret_cast<const char*>(pcs), rec.num_frames * sizeof(uint64_t));
+  std::string_view key(reinterpret_cast<const char*>(pcs), rec.num_frames * sizeof(uint64_t));
   auto cs = p.callstack_of_pcs.find(key);
   if (cs == p.callstack_of_pcs.end()) {
     std::vector<uint64_t> frames;
@@ -188,22 +188,27 @@ void Profiles::OnAlloc(pid_t pid, const AllocRecord& rec, const uint64_t* pcs) {
       w.PackedVarints(pf::Callstack::kFrameIdsFieldNumber, frames);
       new_callstacks_.push_back(w.data());
     }
-    cs = p.callstack_of_pcs.emplace(key, it->second).first;
+    CallstackRef ref{it->second, &p.totals[it->second]};
+    cs = p.callstack_of_pcs.emplace(std::string(key), ref).first;
   }
-  OnFree(pid, rec.addr);  // a free we never saw (dropped record): the address is reused
-  p.live[rec.addr] = {cs->second, rec.sampled_bytes};
-  Totals& t = p.totals[cs->second];
-  t.alloc_bytes += rec.sampled_bytes;
-  t.alloc_count++;
+  Totals* t = cs->second.totals;
+  auto [live, added] = p.live.try_emplace(rec.addr, Live{t, rec.sampled_bytes});
+  if (!added) {  // a free we never saw (dropped record): the address is reused
+    live->second.totals->freed_bytes += live->second.bytes;
+    live->second.totals->free_count++;
+    live->second = Live{t, rec.sampled_bytes};
+  }
+  t->alloc_bytes += rec.sampled_bytes;
+  t->alloc_count++;
 }
 
-void Profiles::OnFree(pid_t pid, uint64_t addr) {
-  Process& p = processes_[pid];
+void Profiles::OnFree(pid_t pid, uint64_t addr) { OnFree(processes_[pid], addr); }
+
+void Profiles::OnFree(Process& p, uint64_t addr) {
   auto it = p.live.find(addr);
   if (it == p.live.end()) return;
-  Totals& t = p.totals[it->second.callstack];
-  t.freed_bytes += it->second.bytes;
-  t.free_count++;
+  it->second.totals->freed_bytes += it->second.bytes;
+  it->second.totals->free_count++;
   p.live.erase(it);
 }
 

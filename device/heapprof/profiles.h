@@ -8,9 +8,11 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -54,18 +56,43 @@ class Profiles {
   struct Totals {
     uint64_t alloc_bytes = 0, freed_bytes = 0, alloc_count = 0, free_count = 0;
   };
+  // Per sample: the call stack's totals (std::map nodes do not move), so a free needs
+  // one hash lookup and no search of `totals`.
   struct Live {
-    uint64_t callstack, bytes;
+    Totals* totals;
+    uint64_t bytes;
+  };
+  struct CallstackRef {
+    uint64_t iid;
+    Totals* totals;
+  };
+  // Looks raw pc bytes up without building a std::string per record. Keys are whole
+  // 64-bit pcs: a multiply-xorshift per word is a fraction of a generic byte hash.
+  struct BytesHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const {
+      uint64_t h = s.size();
+      size_t i = 0;
+      for (; i + 8 <= s.size(); i += 8) {
+        uint64_t w;
+        memcpy(&w, s.data() + i, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+      }
+      for (; i < s.size(); i++) h = (h ^ static_cast<uint8_t>(s[i])) * 0x100000001b3ull;
+      return h;
+    }
   };
   struct Process {
     ProcessInfo info;
     std::vector<MapEntry> maps;  // sorted by start
     std::unordered_map<uint64_t, uint64_t> frame_of_pc;
-    std::unordered_map<std::string, uint64_t> callstack_of_pcs;
+    std::unordered_map<std::string, CallstackRef, BytesHash, std::equal_to<>> callstack_of_pcs;
     std::unordered_map<uint64_t, Live> live;
     std::map<uint64_t, Totals> totals;  // by callstack iid
   };
 
+  void OnFree(Process& p, uint64_t addr);
   bool ReadMaps(Process& p);
   MapEntry* FindMap(Process& p, uint64_t pc);
   uint64_t FrameIid(Process& p, uint64_t pc);

@@ -2,17 +2,20 @@
 // (heapprof_workload, 2 threads) unprofiled, under Fathom at 4096 B and 512 KiB, under
 // heaptrack and under jemalloc's sampling profiler (prof:true,lg_prof_sample:12, i.e. a
 // 4 KiB mean interval) when Debian's libjemalloc2 is installed. Each configuration runs
-// REPEAT times; the best run counts (least disturbed by other load). Prints wall time,
-// CPU time (user + system of every process of the run: workload, collector, helpers),
-// the slowdown of each and the peak RSS. On a shared, loaded machine the wall time
-// mostly measures waiting for a core; the CPU-time ratio is the overhead the profiler
-// adds and is the figure to compare.
+// REPEAT times (round robin) and the median of each figure is printed (robust to runs disturbed by
+// other load): wall time, CPU time of the workload process itself (user + system, as
+// it reports it: the in-process cost of the hooks, unwinding and ring writes), CPU time
+// of every process of the run (adds the collector and helpers), the slowdown of each
+// and the peak RSS. On a shared, loaded machine the wall time mostly measures waiting
+// for a core; the CPU-time ratios are the overhead the profiler adds and are the
+// figures to compare.
 //
 //   fathom-bench-heapprof [--allocs N] [--repeat R] [--smoke]
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +26,7 @@
 namespace {
 
 struct Measure {
-  double wall = 0, workload = 0, cpu = 0;
+  double wall = 0, workload = 0, self_cpu = 0, cpu = 0;
   long max_rss_kb = 0;
   bool ok = false;
 };
@@ -59,6 +62,9 @@ Measure RunOnce(const std::string& cmd) {
   const char* w = strstr(out.c_str(), "workload_seconds ");
   m.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && w;
   if (w) m.workload = atof(w + strlen("workload_seconds "));
+  const char* c = strstr(out.c_str(), "cpu_seconds ");
+  m.ok = m.ok && c;
+  if (c) m.self_cpu = atof(c + strlen("cpu_seconds "));
   if (!m.ok) fprintf(stderr, "bench: '%s' failed:\n%s\n", cmd.c_str(), out.c_str());
   return m;
 }
@@ -72,11 +78,20 @@ std::string Dir(const char* argv0) {
 
 bool Exists(const std::string& path) { return access(path.c_str(), R_OK) == 0; }
 
+// Median of one figure over the successful runs.
+double Median(const std::vector<Measure>& runs, double Measure::*field) {
+  std::vector<double> v;
+  for (const Measure& m : runs) v.push_back(m.*field);
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   uint64_t allocs = 5000000;
-  int repeat = 3;
+  int repeat = 5;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--allocs") && i + 1 < argc)
       allocs = strtoull(argv[++i], nullptr, 10);
@@ -119,30 +134,39 @@ int main(int argc, char** argv) {
     configs.push_back({"heaptrack", "", "skipped: heaptrack not installed"});
   }
 
-  printf("workload: 2 threads x %llu malloc/free pairs, best of %d\n",
+  printf("workload: 2 threads x %llu malloc/free pairs, median of %d runs\n",
          static_cast<unsigned long long>(allocs), repeat);
-  printf("%-24s %8s %8s %8s %9s %9s %9s\n", "configuration", "wall s", "slowdown", "CPU s",
-         "slowdown", "allocs/s", "RSS MB");
-  double base_wall = 0, base_cpu = 0;
-  for (const Config& c : configs) {
+  printf("%-24s %8s %8s %8s %8s %8s %8s %9s %9s\n", "configuration", "wall s", "slowdown",
+         "wl CPU s", "slowdown", "all CPU", "slowdown", "allocs/s", "RSS MB");
+  double base_wall = 0, base_self = 0, base_cpu = 0;
+  // Round robin (every configuration once per round): load that comes and goes on a
+  // shared machine then hits all configurations alike instead of biasing one.
+  std::vector<std::vector<Measure>> runs(configs.size());
+  for (int r = 0; r < repeat; r++) {
+    for (size_t i = 0; i < configs.size(); i++) {
+      if (!configs[i].skip.empty()) continue;
+      Measure m = RunOnce(configs[i].cmd);
+      if (m.ok) runs[i].push_back(m);
+    }
+  }
+  for (size_t i = 0; i < configs.size(); i++) {
+    const Config& c = configs[i];
     if (!c.skip.empty()) {
       printf("%-24s %s\n", c.name.c_str(), c.skip.c_str());
       continue;
     }
-    Measure best;
-    for (int r = 0; r < repeat; r++) {
-      Measure m = RunOnce(c.cmd);
-      if (m.ok && (!best.ok || m.cpu < best.cpu)) best = m;
-    }
-    if (!best.ok) {
+    if (runs[i].empty()) {
       printf("%-24s failed\n", c.name.c_str());
       continue;
     }
-    if (base_wall == 0) base_wall = best.wall, base_cpu = best.cpu;
-    printf("%-24s %8.3f %7.2fx %8.3f %8.2fx %8.2fM %9.1f\n", c.name.c_str(), best.wall,
-           best.wall / base_wall, best.cpu, best.cpu / base_cpu,
-           2.0 * static_cast<double>(allocs) / best.workload / 1e6, best.max_rss_kb / 1024.0);
-    fflush(stdout);
+    double wall = Median(runs[i], &Measure::wall), self = Median(runs[i], &Measure::self_cpu);
+    double cpu = Median(runs[i], &Measure::cpu), workload = Median(runs[i], &Measure::workload);
+    long rss = 0;
+    for (const Measure& m : runs[i]) rss = std::max(rss, m.max_rss_kb);
+    if (base_wall == 0) base_wall = wall, base_self = self, base_cpu = cpu;
+    printf("%-24s %8.3f %7.2fx %8.3f %7.2fx %8.3f %7.2fx %8.2fM %9.1f\n", c.name.c_str(), wall,
+           wall / base_wall, self, self / base_self, cpu, cpu / base_cpu,
+           2.0 * static_cast<double>(allocs) / workload / 1e6, rss / 1024.0);
   }
   unlink(trace.c_str());
   system("rm -f /tmp/fathom-bench-heaptrack*");
