@@ -129,6 +129,14 @@ uint32_t Flamegraph::Child(std::optional<uint32_t> parent, FgStringId name, FgSt
   return id;
 }
 
+void Flamegraph::AppendNodes(std::vector<FlamegraphNode> nodes) {
+  if (nodes_.empty())
+    nodes_ = std::move(nodes);
+  else
+    nodes_.insert(nodes_.end(), nodes.begin(), nodes.end());
+  slots_ = {};  // Child rebuilds the index (with the new nodes) on next use
+}
+
 void Flamegraph::RebuildChildren() {
   const uint32_t n = static_cast<uint32_t>(nodes_.size());
   child_off_.assign(n + 1, 0);

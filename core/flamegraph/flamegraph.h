@@ -127,6 +127,12 @@ class Flamegraph {
   // on first use. Returns its index (stable until Finalize).
   uint32_t Child(std::optional<uint32_t> parent, FgStringId name, FgStringId map_name);
   FlamegraphNode& mutable_node(uint32_t i) { return nodes_[i]; }
+  // Bulk alternative to Child for builders that merge paths themselves (heap
+  // graphs: millions of nodes, where Child's lookup dominates): appends
+  // `nodes` as they are. Parent indices count from the start of the whole
+  // tree, parents come before children and no two siblings share (name,
+  // map_name). Child still works afterwards.
+  void AppendNodes(std::vector<FlamegraphNode> nodes);
   // Capacity for about `nodes` nodes, so a large build does not regrow
   // (and rehash) as it goes.
   void Reserve(size_t nodes);

@@ -1,8 +1,11 @@
 // Java heap graph flamegraphs: the shortest-path tree from the GC roots and
 // the dominator tree (semi-NCA: Lengauer-Tarjan semidominators, then nearest
-// common ancestors). Both work on a
-// compact copy of one dump's graph (CSR arrays of local object indices), so
-// millions of objects fit in a few hundred MB and nothing touches storage.
+// common ancestors). Both work on a compact copy of one dump's graph (CSR
+// arrays of local object indices) with flat per-object arrays only: no
+// node-based maps, no per-object vectors, no recursion. Large dumps are
+// bound by cache misses (random references), so the loops that chase them
+// prefetch a few steps ahead. 5 M objects / 20 M references take a few
+// seconds and under 1.5 GB (tests/bench/flamegraph_bench.cc).
 #include <algorithm>
 #include <map>
 
@@ -19,10 +22,31 @@ struct DumpGraph {
   std::vector<uint32_t> offsets;  // CSR: out-edges of i are targets[offsets[i]..offsets[i+1])
   std::vector<uint32_t> targets;  // local indices, ascending and distinct per object
   std::vector<uint32_t> roots;    // local indices of GC roots, in row order
+  // Per local index, copied in row order so the walks (which visit objects
+  // in graph order) read two small arrays instead of storage columns.
+  std::vector<uint32_t> cls;  // type_id
+  std::vector<int64_t> size;  // self_size
 };
 
 bool Cancelled(const std::atomic<bool>* cancel) {
   return cancel && cancel->load(std::memory_order_relaxed);
+}
+
+// Sorts one object's references and drops duplicates; returns the new end.
+// Objects have a handful of references, where insertion sort beats
+// std::sort's setup.
+uint32_t* SortUnique(uint32_t* first, uint32_t* last) {
+  if (last - first > 24) {
+    std::sort(first, last);
+  } else {
+    for (uint32_t* i = first + 1; i < last; ++i) {
+      uint32_t v = *i;
+      uint32_t* j = i;
+      for (; j > first && *(j - 1) > v; --j) *j = *(j - 1);
+      *j = v;
+    }
+  }
+  return std::unique(first, last);
 }
 
 Result<DumpGraph> LoadDump(const TraceStorage& s, uint32_t upid, int64_t ts,
@@ -35,25 +59,41 @@ Result<DumpGraph> LoadDump(const TraceStorage& s, uint32_t upid, int64_t ts,
     if (objects.upid[r] != upid || objects.graph_sample_ts[r] != ts) continue;
     local[r] = static_cast<uint32_t>(g.rows.size());
     g.rows.push_back(r);
+    g.cls.push_back(objects.type_id[r]);
+    g.size.push_back(objects.self_size[r]);
     if (objects.root_type[r] != kNullStringId) g.roots.push_back(local[r]);
   }
-  g.offsets.reserve(g.rows.size() + 1);
-  g.offsets.push_back(0);
-  for (uint32_t i = 0; i < g.rows.size(); ++i) {
+  const uint32_t n = static_cast<uint32_t>(g.rows.size());
+  const uint32_t ref_rows = refs.row_count();
+  // A dump's objects are usually consecutive rows (the importer appends one
+  // dump at a time): then a reference's target maps to a local index by a
+  // subtraction instead of a random read of `local`.
+  const uint32_t first_row = n ? g.rows[0] : 0;
+  const bool consecutive = n == 0 || g.rows[n - 1] - first_row + 1 == n;
+  if (consecutive) local = {};
+  // One dump is usually the whole table: then this is the exact size.
+  if (n == objects.row_count()) g.targets.reserve(ref_rows);
+  g.offsets.resize(n + 1);
+  g.offsets[0] = 0;
+  for (uint32_t i = 0; i < n; ++i) {
     if ((i & 0xffff) == 0 && Cancelled(cancel)) return ErrorStatus("cancelled");
     size_t begin = g.targets.size();
     if (auto set = objects.reference_set_id.Get(g.rows[i])) {
-      for (uint32_t r = *set; r < refs.row_count() && refs.reference_set_id[r] == *set; ++r) {
+      for (uint32_t r = *set; r < ref_rows && refs.reference_set_id[r] == *set; ++r) {
         auto owned = refs.owned_id.Get(r);
         // References to objects of other dumps or unknown ids are skipped.
-        if (owned && *owned < local.size() && local[*owned] != kNone)
+        if (!owned) continue;
+        if (consecutive) {
+          if (*owned - first_row < n) g.targets.push_back(*owned - first_row);
+        } else if (*owned < local.size() && local[*owned] != kNone) {
           g.targets.push_back(local[*owned]);
+        }
       }
     }
-    auto first = g.targets.begin() + static_cast<ptrdiff_t>(begin);
-    std::sort(first, g.targets.end());
-    g.targets.erase(std::unique(first, g.targets.end()), g.targets.end());
-    g.offsets.push_back(static_cast<uint32_t>(g.targets.size()));
+    uint32_t* first = g.targets.data() + begin;
+    g.targets.resize(static_cast<size_t>(SortUnique(first, g.targets.data() + g.targets.size()) -
+                                         g.targets.data()));
+    g.offsets[i + 1] = static_cast<uint32_t>(g.targets.size());
   }
   return g;
 }
@@ -63,8 +103,8 @@ class ClassNames {
  public:
   ClassNames(const TraceStorage& s, Flamegraph* fg)
       : s_(s), fg_(fg), cache_(s.profile.heap_graph_class.row_count(), kNone) {}
-  FgStringId Of(uint32_t object_row) {
-    uint32_t cls = s_.profile.heap_graph_object.type_id[object_row];
+  // By heap_graph_class row (an object's type_id).
+  FgStringId Of(uint32_t cls) {
     if (cls >= cache_.size()) return fg_->Intern("[unknown class]");
     if (cache_[cls] != kNone) return cache_[cls];
     return cache_[cls] = fg_->Intern(Text(cls));
@@ -93,14 +133,88 @@ class ClassNames {
   const TraceStorage& s_;
   Flamegraph* fg_;
   std::vector<FgStringId> cache_;
-  std::map<std::pair<uint32_t, StringId>, FgStringId> roots_;
+  std::map<std::pair<uint32_t, StringId>, FgStringId> roots_;  // a few entries
 };
 
-void AddObject(const TraceStorage& s, Flamegraph* fg, uint32_t node, uint32_t row) {
-  FlamegraphNode& n = fg->mutable_node(node);
-  n.count += 1;
-  n.size += s.profile.heap_graph_object.self_size[row];
-}
+// The flamegraph tree while building: nodes are (parent node, class name)
+// pairs numbered in creation order (kNone parent = a root), interned in an
+// open-addressing table that holds node ids and compares the packed keys of
+// a flat array, so a lookup touches two arrays and no FlamegraphNode. Moved
+// into the Flamegraph in one piece at the end (Flamegraph::AppendNodes).
+class PathTree {
+ public:
+  explicit PathTree(size_t expected_nodes) {
+    keys_.reserve(expected_nodes);
+    count_.reserve(expected_nodes);
+    size_.reserve(expected_nodes);
+    Rehash(expected_nodes);
+  }
+
+  uint32_t Child(uint32_t parent, FgStringId name) {
+    const uint64_t key = (uint64_t{parent + 1} << 32) | name;  // kNone + 1 == 0
+    if ((keys_.size() + 1) * 2 > slots_.size()) Rehash(keys_.size() + 1);
+    size_t i = Hash(key) & mask_;
+    for (; slots_[i] != kNone; i = (i + 1) & mask_)
+      if (keys_[slots_[i]] == key) return slots_[i];
+    uint32_t id = static_cast<uint32_t>(keys_.size());
+    slots_[i] = id;
+    keys_.push_back(key);
+    count_.push_back(0);
+    size_.push_back(0);
+    return id;
+  }
+  void AddObject(uint32_t node, int64_t self_size) {
+    count_[node] += 1;
+    size_[node] += self_size;
+  }
+
+  void MoveInto(Flamegraph* fg, FgStringId map_name) {
+    slots_ = {};
+    const uint32_t base = static_cast<uint32_t>(fg->size());
+    std::vector<FlamegraphNode> nodes(keys_.size());
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      FlamegraphNode& n = nodes[i];
+      uint32_t parent_plus_one = static_cast<uint32_t>(keys_[i] >> 32);
+      if (parent_plus_one) {
+        n.parent = base + parent_plus_one - 1;
+        n.depth = nodes[parent_plus_one - 1].depth + 1;
+      }
+      n.name = static_cast<FgStringId>(keys_[i]);
+      n.map_name = map_name;
+      n.count = count_[i];
+      n.size = size_[i];
+    }
+    keys_ = {};
+    count_ = {};
+    size_ = {};
+    fg->AppendNodes(std::move(nodes));
+  }
+
+ private:
+  static size_t Hash(uint64_t key) {
+    key *= 0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(key ^ (key >> 31));
+  }
+  // Load factor at most 1/2 for `nodes` nodes.
+  void Rehash(size_t nodes) {
+    size_t size = 1024;
+    while (size < nodes * 2) size *= 2;
+    if (size <= slots_.size()) return;
+    slots_.assign(size, kNone);
+    mask_ = size - 1;
+    for (uint32_t id = 0; id < keys_.size(); ++id) {
+      size_t i = Hash(keys_[id]) & mask_;
+      while (slots_[i] != kNone) i = (i + 1) & mask_;
+      slots_[i] = id;
+    }
+  }
+
+  std::vector<uint64_t> keys_;  // (parent + 1) << 32 | name, per node
+  std::vector<uint32_t> count_;
+  std::vector<int64_t> size_;
+  std::vector<uint32_t> slots_;
+  size_t mask_ = 0;
+};
 
 }  // namespace
 
@@ -108,59 +222,99 @@ Result<Flamegraph> BuildHeapGraphFlamegraph(const TraceStorage& s, uint32_t upid
                                             const std::atomic<bool>* cancel) {
   Result<DumpGraph> loaded = LoadDump(s, upid, ts, cancel);
   if (!loaded.ok()) return loaded.status();
-  const DumpGraph& g = *loaded;
+  DumpGraph& g = *loaded;
   const uint32_t n = static_cast<uint32_t>(g.rows.size());
-  // Breadth-first distances from every root at once.
+  // Breadth-first distances from every root at once. The scan also keeps
+  // the references one step further from the roots (the shortest-path DAG,
+  // the only ones the tree walk follows) in a compact CSR of their own,
+  // per object in the original (ascending) order: the walk then reads a
+  // fraction of the edges and no distances.
   std::vector<uint32_t> dist(n, kNone), queue;
   queue.reserve(n);
+  struct Range {
+    uint32_t begin, end;
+  };
+  std::vector<Range> dag(n, Range{0, 0});
+  std::vector<uint32_t> dag_targets;
+  dag_targets.reserve(g.targets.size() / 2);
   for (uint32_t r : g.roots)
     if (dist[r] == kNone) {
       dist[r] = 0;
       queue.push_back(r);
     }
   for (size_t q = 0; q < queue.size(); ++q) {
-    uint32_t v = queue[q];
-    for (uint32_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e)
-      if (dist[g.targets[e]] == kNone) {
-        dist[g.targets[e]] = dist[v] + 1;
-        queue.push_back(g.targets[e]);
+    if ((q & 0xfffff) == 0 && Cancelled(cancel)) return ErrorStatus("cancelled");
+    // Queued objects are scattered: prefetch in stages (offsets of the
+    // object 12 ahead, its references at 6, their distances at 3) so each
+    // step finds its data in cache.
+    if (q + 12 < queue.size()) __builtin_prefetch(&g.offsets[queue[q + 12]]);
+    if (q + 6 < queue.size()) __builtin_prefetch(&g.targets[g.offsets[queue[q + 6]]]);
+    if (q + 3 < queue.size()) {
+      const uint32_t u = queue[q + 3];
+      for (uint32_t e = g.offsets[u]; e < g.offsets[u + 1] && e < g.offsets[u] + 8; ++e)
+        __builtin_prefetch(&dist[g.targets[e]]);
+    }
+    const uint32_t v = queue[q], next = dist[v] + 1;
+    dag[v].begin = static_cast<uint32_t>(dag_targets.size());
+    for (uint32_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+      uint32_t w = g.targets[e];
+      uint32_t dw = dist[w];
+      if (dw == kNone) {
+        dist[w] = dw = next;
+        queue.push_back(w);
       }
+      if (dw == next) dag_targets.push_back(w);
+    }
+    dag[v].end = static_cast<uint32_t>(dag_targets.size());
   }
-  // Depth-first from each root in row order: an object hangs under the first
-  // parent found one step closer to a root.
+  const size_t reachable = queue.size();
+  queue = {};
+  dist = {};
+  g.targets = {};  // the walk needs only the DAG
+  g.offsets = {};
+  // Depth-first from each root in row order along the DAG: an object hangs
+  // under the first parent the walk meets.
+  std::vector<uint8_t> visited(n, 0);
   Flamegraph fg;
   ClassNames names(s, &fg);
   FgStringId java = fg.Intern("JAVA");
   // Worst case one node per reachable object (no two paths share classes).
-  fg.Reserve(queue.size());
-  std::vector<uint8_t> visited(n, 0);
+  PathTree tree(reachable);
   struct Frame {
-    uint32_t obj, node, next;
+    uint32_t node, next, end;
   };
-  queue = {};
   std::vector<Frame> stack;
   size_t steps = 0;
   for (uint32_t root : g.roots) {
     if (visited[root]) continue;
     visited[root] = 1;
-    uint32_t node = fg.Child(std::nullopt, names.RootOf(g.rows[root]), java);
-    AddObject(s, &fg, node, g.rows[root]);
-    stack.push_back(Frame{root, node, g.offsets[root]});
+    uint32_t node = tree.Child(kNone, names.RootOf(g.rows[root]));
+    tree.AddObject(node, g.size[root]);
+    stack.push_back(Frame{node, dag[root].begin, dag[root].end});
     while (!stack.empty()) {
       if ((++steps & 0xfffff) == 0 && Cancelled(cancel)) return ErrorStatus("cancelled");
       Frame& f = stack.back();
-      if (f.next == g.offsets[f.obj + 1]) {
+      if (f.next == f.end) {
         stack.pop_back();
         continue;
       }
-      uint32_t child = g.targets[f.next++];
-      if (dist[child] != dist[f.obj] + 1 || visited[child]) continue;
+      uint32_t child = dag_targets[f.next++];
+      if (visited[child]) continue;
       visited[child] = 1;
-      uint32_t child_node = fg.Child(f.node, names.Of(g.rows[child]), java);
-      AddObject(s, &fg, child_node, g.rows[child]);
-      stack.push_back(Frame{child, child_node, g.offsets[child]});  // invalidates f
+      uint32_t child_node = tree.Child(f.node, names.Of(g.cls[child]));
+      tree.AddObject(child_node, g.size[child]);
+      const Range r = dag[child];
+      // The walk reads these for each reference of the new object soon.
+      for (uint32_t e = r.begin; e < r.end && e < r.begin + 8; ++e) {
+        const uint32_t t = dag_targets[e];
+        __builtin_prefetch(&visited[t]);
+        __builtin_prefetch(&dag[t]);
+        __builtin_prefetch(&g.cls[t]);
+      }
+      stack.push_back(Frame{child_node, r.begin, r.end});  // invalidates f
     }
   }
+  tree.MoveInto(&fg, java);
   return fg;
 }
 
@@ -169,117 +323,171 @@ Result<Flamegraph> BuildHeapGraphDominatorFlamegraph(const TraceStorage& s, uint
   Result<DumpGraph> loaded = LoadDump(s, upid, ts, cancel);
   if (!loaded.ok()) return loaded.status();
   DumpGraph& g = *loaded;
-  // Vertex 0 is a virtual root with an edge to every GC root; object i is
-  // vertex i + 1.
-  const uint32_t nv = static_cast<uint32_t>(g.rows.size()) + 1;
-  auto succ_begin = [&](uint32_t v) { return v == 0 ? 0u : g.offsets[v - 1]; };
-  auto succ_end = [&](uint32_t v) {
-    return v == 0 ? static_cast<uint32_t>(g.roots.size()) : g.offsets[v];
+  const uint32_t objects = static_cast<uint32_t>(g.rows.size());
+
+  // Depth-first numbering from a virtual root (number 0) whose successors
+  // are the GC roots in row order. Everything below works in dfnum space, so
+  // the hot loops index dense arrays in walk order. The walk sees every edge
+  // of a reachable object exactly once and records it as (to, from) dfnums
+  // for the predecessor lists: writing them in sequence is cheaper than a
+  // second pass over the graph.
+  std::vector<uint32_t> dfnum(objects, kNone);
+  std::vector<uint32_t> vertex(1, kNone), parent(1, kNone);  // per dfnum: object, DFS parent
+  vertex.reserve(objects + 1);
+  parent.reserve(objects + 1);
+  struct Edge {
+    uint32_t to, from;
   };
-  auto succ = [&](uint32_t v, uint32_t e) { return (v == 0 ? g.roots[e] : g.targets[e]) + 1; };
-
-  if (Cancelled(cancel)) return ErrorStatus("cancelled");
-
-  // Depth-first numbering from the virtual root (iterative). Everything
-  // below works in dfnum space, so the hot loops index small dense arrays.
-  std::vector<uint32_t> dfnum(nv, kNone), vertex, parent;
-  vertex.reserve(nv);
-  parent.reserve(nv);
-  // Every edge is seen once by the walk, when both ends are numbered: keep
-  // it as (target, source) in dfnum space for the predecessor lists.
-  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  std::vector<Edge> edges;
   edges.reserve(g.targets.size() + g.roots.size());
   {
-    std::vector<std::pair<uint32_t, uint32_t>> stack;  // (vertex, next edge)
-    dfnum[0] = 0;
-    vertex.push_back(0);
-    parent.push_back(kNone);
-    stack.emplace_back(0, succ_begin(0));
-    while (!stack.empty()) {
-      auto& [v, e] = stack.back();
-      if (e == succ_end(v)) {
-        stack.pop_back();
-        continue;
+    struct Frame {
+      uint32_t next, end, v;  // v: dfnum of the object
+    };
+    std::vector<Frame> stack;
+    size_t steps = 0;
+    auto number = [&](uint32_t obj, uint32_t dfs_parent) {
+      uint32_t d = static_cast<uint32_t>(vertex.size());
+      dfnum[obj] = d;
+      vertex.push_back(obj);
+      parent.push_back(dfs_parent);
+      const uint32_t begin = g.offsets[obj], end = g.offsets[obj + 1];
+      // The walk reads dfnum of each target soon: start those (random)
+      // loads together rather than one miss after the other.
+      for (uint32_t e = begin; e < end && e < begin + 16; ++e)
+        __builtin_prefetch(&dfnum[g.targets[e]]);
+      stack.push_back(Frame{begin, end, d});
+      return d;
+    };
+    for (uint32_t root : g.roots) {
+      uint32_t d = dfnum[root];
+      if (d == kNone) d = number(root, 0);
+      edges.push_back(Edge{d, 0});
+      while (!stack.empty()) {
+        if ((++steps & 0xfffff) == 0 && Cancelled(cancel)) return ErrorStatus("cancelled");
+        Frame& f = stack.back();
+        if (f.next == f.end) {
+          stack.pop_back();
+          continue;
+        }
+        uint32_t w = g.targets[f.next++];
+        uint32_t from = f.v, dw = dfnum[w];
+        if (dw == kNone) dw = number(w, from);  // invalidates f
+        edges.push_back(Edge{dw, from});
       }
-      uint32_t w = succ(v, e++);
-      uint32_t dv = dfnum[v];
-      if (dfnum[w] == kNone) {
-        dfnum[w] = static_cast<uint32_t>(vertex.size());
-        parent.push_back(dv);
-        vertex.push_back(w);
-        stack.emplace_back(w, succ_begin(w));  // invalidates v, e
-      }
-      edges.emplace_back(dfnum[w], dv);
     }
   }
-  const uint32_t n = static_cast<uint32_t>(vertex.size());  // reachable vertices
-  // Predecessors in dfnum space (CSR by counting sort).
-  std::vector<uint32_t> pred_off(n + 1, 0), preds(edges.size());
-  for (const auto& [to, from] : edges) pred_off[to + 1]++;
-  for (uint32_t i = 0; i < n; ++i) pred_off[i + 1] += pred_off[i];
-  {
-    std::vector<uint32_t> fill(pred_off.begin(), pred_off.end() - 1);
-    for (const auto& [to, from] : edges) preds[fill[to]++] = from;
-  }
-  edges = {};
+  const uint32_t n = static_cast<uint32_t>(vertex.size());  // reachable + virtual root
   dfnum = {};
+  g.targets = {};
+  g.offsets = {};
+
+  // Predecessors in dfnum space, CSR by counting sort: counts land two slots
+  // up, so after the prefix sum pred_off[v + 1] is the fill cursor of v and
+  // ends as the end of v's list (no separate cursor array).
+  // Both passes read `edges` in order and touch pred_off/preds at random:
+  // prefetching a few edges ahead keeps several of those misses in flight.
+  constexpr size_t kAhead = 16;
+  const size_t m = edges.size();
+  std::vector<uint32_t> pred_off(n + 2, 0);
+  for (size_t k = 0; k < m; ++k) {
+    if (k + kAhead < m) __builtin_prefetch(&pred_off[edges[k + kAhead].to + 2]);
+    pred_off[edges[k].to + 2]++;
+  }
+  for (uint32_t i = 2; i < n + 2; ++i) pred_off[i] += pred_off[i - 1];
+  std::vector<uint32_t> preds(m);
+  for (size_t k = 0; k < m; ++k) {
+    if (k + kAhead < m) __builtin_prefetch(&pred_off[edges[k + kAhead].to + 1]);
+    preds[pred_off[edges[k].to + 1]++] = edges[k].from;
+  }
+  pred_off.pop_back();  // now v's predecessors are preds[pred_off[v]..pred_off[v + 1])
+  edges = {};
   if (Cancelled(cancel)) return ErrorStatus("cancelled");
 
-  // Semi-NCA (Georgiadis): semidominators as in Lengauer-Tarjan with path
-  // compression, then each idom is the nearest ancestor of the DFS parent
-  // whose number is at most the semidominator. `label` holds the smallest
-  // semidominator on the compressed path.
-  std::vector<uint32_t> semi(n), label(n), ancestor(n, kNone), idom(n, 0);
-  for (uint32_t i = 0; i < n; ++i) semi[i] = label[i] = i;
-  std::vector<uint32_t> path;
-  auto eval = [&](uint32_t v) -> uint32_t {
-    if (ancestor[v] == kNone) return label[v];
-    path.clear();
-    for (uint32_t x = v; ancestor[ancestor[x]] != kNone; x = ancestor[x]) path.push_back(x);
-    for (auto it = path.rbegin(); it != path.rend(); ++it) {
-      uint32_t x = *it, a = ancestor[x];
-      if (label[a] < label[x]) label[x] = label[a];
-      ancestor[x] = ancestor[a];
-    }
-    return label[v];
+  // Semi-NCA (Georgiadis): semidominators as in Lengauer-Tarjan, vertices in
+  // decreasing dfnum, then each idom is the nearest ancestor of the DFS
+  // parent numbered at most the semidominator. A processed vertex hangs
+  // below its DFS parent in a forest whose `ancestor` links get shortened;
+  // `label` is the smallest semidominator on the tree path from the vertex
+  // up to (excluding) its ancestor. While vertex i is processed, exactly the
+  // vertices > i are in the forest, so that needs no array. ancestor and
+  // label share a cache line per vertex.
+  struct Link {
+    uint32_t ancestor, label;
   };
+  std::vector<Link> link(n);
+  for (uint32_t i = 0; i < n; ++i) link[i] = Link{parent[i], i};
+  // semi[i] while computing semidominators, then idom[i] (i ascending:
+  // idom[d] for d < i is final by then).
+  std::vector<uint32_t> semi_idom(n, 0);
   for (uint32_t i = n; i-- > 1;) {
     if ((i & 0xffff) == 0 && Cancelled(cancel)) return ErrorStatus("cancelled");
-    uint32_t best = semi[i];
+    // Start the (random) loads of the forest entries of the predecessors of
+    // the vertex after next, so they overlap with this one's work.
+    if (i > 2)
+      for (uint32_t p = pred_off[i - 2]; p < pred_off[i - 1]; ++p)
+        __builtin_prefetch(&link[preds[p]]);
+    uint32_t best = i;
     for (uint32_t p = pred_off[i]; p < pred_off[i + 1]; ++p) {
-      uint32_t v = preds[p];
-      // An unprocessed predecessor (v < i) contributes itself.
-      uint32_t u = v < i ? v : eval(v);
-      if (u < best) best = u;
+      uint32_t x = preds[p];
+      // A predecessor outside the forest (x <= i) contributes itself.
+      if (x <= i) {
+        if (x < best) best = x;
+        continue;
+      }
+      // The smallest label from x up to its forest root, with path halving:
+      // each visited vertex skips to its grandparent, folding in the label
+      // of the vertex it skips. One pass, no stack; same answer as full
+      // compression, and each query stays short amortized.
+      for (;;) {
+        Link& lx = link[x];
+        const uint32_t a = lx.ancestor;
+        if (a <= i) {  // a is the forest root
+          if (lx.label < best) best = lx.label;
+          break;
+        }
+        const Link& la = link[a];
+        if (la.label < lx.label) lx.label = la.label;
+        lx.ancestor = la.ancestor;
+        if (lx.label < best) best = lx.label;
+        x = la.ancestor;
+        if (x <= i) break;  // skipped onto the root
+      }
     }
-    semi[i] = label[i] = best;
-    ancestor[i] = parent[i];
+    semi_idom[i] = best;
+    link[i].label = best;  // link[i].ancestor is parent[i] already
   }
   preds = {};
   pred_off = {};
-  ancestor = {};
+  link = {};
   for (uint32_t i = 1; i < n; ++i) {
+    const uint32_t semi = semi_idom[i];
     uint32_t d = parent[i];
-    while (d > semi[i]) d = idom[d];
-    idom[i] = d;
+    while (d > semi) d = semi_idom[d];
+    semi_idom[i] = d;
   }
+  parent = {};
 
   // The tree, merged by class-name path. dfnum order puts every vertex after
   // its immediate dominator.
   Flamegraph fg;
   ClassNames names(s, &fg);
   FgStringId java = fg.Intern("JAVA");
+  const auto& root_type = s.profile.heap_graph_object.root_type;
+  PathTree tree(1024);
   std::vector<uint32_t> node(n, kNone);
   for (uint32_t i = 1; i < n; ++i) {
-    uint32_t row = g.rows[vertex[i] - 1];
-    if (idom[i] == 0) {
-      bool is_root = s.profile.heap_graph_object.root_type[row] != kNullStringId;
-      node[i] = fg.Child(std::nullopt, is_root ? names.RootOf(row) : names.Of(row), java);
+    const uint32_t v = vertex[i], idom = semi_idom[i];
+    if (idom == 0) {
+      uint32_t row = g.rows[v];
+      bool is_root = root_type[row] != kNullStringId;
+      node[i] = tree.Child(kNone, is_root ? names.RootOf(row) : names.Of(g.cls[v]));
     } else {
-      node[i] = fg.Child(node[idom[i]], names.Of(row), java);
+      node[i] = tree.Child(node[idom], names.Of(g.cls[v]));
     }
-    AddObject(s, &fg, node[i], row);
+    tree.AddObject(node[i], g.size[v]);
   }
+  tree.MoveInto(&fg, java);
   return fg;
 }
 

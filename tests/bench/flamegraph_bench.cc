@@ -2,8 +2,10 @@
 //  1. native dump: N allocations over C callsites -> BuildFlamegraph (target
 //     <= 200 ms for 1 M allocations / 100 k callsites), plus the exports;
 //  2. Java heap graph: O objects with R references each -> shortest-path
-//     tree and dominator tree (target <= 10 s and <= 2 GB RSS for 5 M / 20 M).
-// Prints wall times and peak RSS. Not a pass/fail test: `--smoke` runs tiny
+//     tree and dominator tree (target <= 10 s and <= 2 GB RSS for 5 M / 20 M),
+//     each split into build and Finalize, with a fingerprint of the finished
+//     tree so a faster build can be checked to give the very same tree.
+// Prints wall and CPU times and peak RSS. Not a pass/fail test: `--smoke` runs tiny
 // inputs for ctest. Linux-only (getrusage).
 #include <sys/resource.h>
 #include <time.h>
@@ -19,28 +21,14 @@
 #include "core/export/flamegraph_export.h"
 #include "core/flamegraph/profiles.h"
 #include "core/storage/trace_storage.h"
+#include "tests/bench/bench_util.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double PeakRssMb() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // KB on Linux
-}
-
-double Ms(Clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
-}
-
-// CPU time of this thread: on a loaded machine (shared CI runners) wall
-// time includes waiting for a core, so both are printed.
-double CpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+using fathom::bench::Clock;
+using fathom::bench::CpuMs;
+using fathom::bench::Ms;
+using fathom::bench::PeakRssMb;
 
 // Callsite trees look like real stacks: most callsites extend a recent one
 // (deep, shared prefixes), a few start a new root.
@@ -130,6 +118,24 @@ void GenerateHeapGraph(fathom::TraceStorage* s, uint32_t objects, uint32_t refs_
   s->process.Insert(4321);
 }
 
+// FNV-1a over a finalized tree (names, parents, self values in node order):
+// equal prints mean identical trees, so optimizations can be checked on
+// graphs far larger than the unit tests'.
+uint64_t Fingerprint(const fathom::Flamegraph& fg) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](uint64_t v) {
+    for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ (v & 0xff)) * 1099511628211ull;
+  };
+  for (uint32_t i = 0; i < fg.size(); ++i) {
+    const fathom::FlamegraphNode& n = fg.node(i);
+    for (char c : fg.name(i)) mix(static_cast<unsigned char>(c));
+    mix(n.parent ? *n.parent : ~0ull);
+    mix(static_cast<uint64_t>(n.count));
+    mix(static_cast<uint64_t>(n.size));
+  }
+  return h;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -211,24 +217,28 @@ int main(int argc, char** argv) {
     GenerateHeapGraph(&s, objects, refs, uniform);
     printf("heap graph: generated %u objects, %u references in %.0f ms (peak RSS %.0f MB)\n",
            objects, s.profile.heap_graph_reference.row_count(), Ms(t), PeakRssMb());
-    FlamegraphRequest req;
-    req.kind = ProfileKind::kJavaGraph;
-    req.upid = 1;
-    req.ts = 2000;
     double total_ms = 0, total_cpu = 0;
     for (FlamegraphView v : {FlamegraphView::kObjectSize, FlamegraphView::kRetainedSize}) {
-      req.view = v;
+      const bool dom = v == FlamegraphView::kRetainedSize;
+      // The two steps of BuildFlamegraph for a heap graph, timed apart: the
+      // graph algorithm (+ tree building) and Finalize (cumulative values,
+      // sibling order, pre-order renumbering).
       t = Clock::now();
       double c0 = CpuMs();
-      Result<Flamegraph> fg = BuildFlamegraph(s, req);  // includes Finalize
-      double ms = Ms(t), cpu = CpuMs() - c0;
+      Result<Flamegraph> fg = dom ? BuildHeapGraphDominatorFlamegraph(s, 1, 2000)
+                                  : BuildHeapGraphFlamegraph(s, 1, 2000);
       if (!fg.ok()) return 1;
+      double build_cpu = CpuMs() - c0;
+      fg->Finalize(MetricOf(v));
+      double ms = Ms(t), cpu = CpuMs() - c0;
       total_ms += ms;
       total_cpu += cpu;
-      printf("heap graph: %-26s %8.0f ms wall, %6.0f ms CPU (%zu nodes, %" PRId64
-             " objects, %" PRId64 " B)\n",
-             v == FlamegraphView::kObjectSize ? "shortest-path tree" : "dominator tree", ms, cpu,
-             fg->size(), fg->Total(Metric::kCount), fg->Total(Metric::kSize));
+      printf(
+          "heap graph: %-26s %8.0f ms wall, %6.0f ms CPU = build %.0f + finalize %.0f (%zu "
+          "nodes, %" PRId64 " objects, %" PRId64 " B, peak RSS %.0f MB, tree %016" PRIx64 ")\n",
+          dom ? "dominator tree" : "shortest-path tree", ms, cpu, build_cpu, cpu - build_cpu,
+          fg->size(), fg->Total(Metric::kCount), fg->Total(Metric::kSize), PeakRssMb(),
+          Fingerprint(*fg));
     }
     printf(
         "heap graph: both trees %.0f ms wall, %.0f ms CPU (target <= 10000 ms); peak RSS %.0f MB "

@@ -12,6 +12,7 @@
 #include "core/flamegraph/flamegraph.h"
 #include "core/flamegraph/profiles.h"
 #include "core/trace_processor.h"
+#include "tests/core/naive_dominators.h"
 #include "trace_test_util.h"
 
 namespace fathom {
@@ -247,35 +248,9 @@ TEST(FlamegraphModel, DominatorTreeMatchesNaiveFixpoint) {
       s.profile.heap_graph_object.reference_set_id.Set(i, set);
     }
     // Naive: vertex n is a virtual root above the GC roots.
-    std::vector<std::vector<int>> preds(n + 1);
-    for (int i = 0; i < n; ++i)
-      for (int t : succ[i]) preds[t].push_back(i);
-    for (int r : roots) preds[r].push_back(n);
-    std::vector<bool> reach(n + 1, false);
-    std::vector<int> stack = {n};
-    reach[n] = true;
-    while (!stack.empty()) {
-      int v = stack.back();
-      stack.pop_back();
-      const std::vector<int>& next = v == n ? roots : succ[v];
-      for (int w : next)
-        if (!reach[w]) reach[w] = true, stack.push_back(w);
-    }
-    std::vector<std::vector<bool>> dom(n + 1, std::vector<bool>(n + 1, true));
-    dom[n] = std::vector<bool>(n + 1, false);
-    dom[n][n] = true;
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (int v = 0; v < n; ++v) {
-        if (!reach[v]) continue;
-        std::vector<bool> d(n + 1, true);
-        for (int p : preds[v])
-          if (reach[p])
-            for (int k = 0; k <= n; ++k) d[k] = d[k] && dom[p][k];
-        d[v] = true;
-        if (d != dom[v]) dom[v] = d, changed = true;
-      }
-    }
+    const testing::NaiveDominators nd = testing::ComputeNaiveDominators(n, succ, roots);
+    const auto& reach = nd.reach;
+    const auto& dom = nd.dom;
     std::map<std::string, int64_t> retained;  // "C<i>" -> sum of sizes it dominates
     for (int v = 0; v < n; ++v)
       for (int d = 0; d < n; ++d)
