@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace fathom {
@@ -47,96 +48,174 @@ Status InflateRaw(const uint8_t* data, size_t size, size_t expected, std::vector
   return Status::Ok();
 }
 
-Result<std::vector<ArchiveMember>> ExtractZip(const uint8_t* data, size_t size,
-                                              std::vector<ArchiveMember>* partial) {
-  std::vector<ArchiveMember> members;
-  auto fail = [&](std::string msg) -> Result<std::vector<ArchiveMember>> {
-    if (partial) *partial = std::move(members);
-    return ErrorStatus("zip: " + msg);
-  };
-  // Walk the local headers front to back: this still finds every member
-  // before the damage when the central directory at the end is cut off.
-  size_t off = 0;
-  while (off + 4 <= size) {
-    uint32_t sig = Le32(data + off);
-    if (sig == 0x02014b50 || sig == 0x06054b50) break;  // central directory: done
-    if (sig != 0x04034b50) return fail(At(off) + "expected a local file header");
-    if (off + 30 > size) return fail(At(off) + "local file header cut short");
-    const uint8_t* h = data + off;
+namespace {
+constexpr size_t kFillChunk = 1 << 20;
+constexpr uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50, kEndRecord = 0x06054b50,
+                   kZip64EndRecord = 0x06064b50, kZip64Locator = 0x07064b50,
+                   kDataDescriptor = 0x08074b50;
+uint64_t Le64(const uint8_t* p) { return Le32(p) | (static_cast<uint64_t>(Le32(p + 4)) << 32); }
+}  // namespace
+
+class ArchiveStream::MemberReader : public ChunkReader {
+ public:
+  explicit MemberReader(ArchiveStream* a) : a_(a) {}
+  Result<size_t> Read(uint8_t* dst, size_t cap) override { return a_->ReadMember(dst, cap); }
+  uint64_t file_offset() const override { return a_->in_->file_offset(); }
+  uint64_t file_size() const override { return a_->in_->file_size(); }
+
+ private:
+  ArchiveStream* a_;
+};
+
+ArchiveStream::ArchiveStream(Kind kind, ChunkReader* in, const uint8_t* head, size_t head_size)
+    : kind_(kind), in_(in), member_(new MemberReader(this)), buf_(head, head + head_size) {}
+
+ChunkReader* ArchiveStream::member() { return member_.get(); }
+
+ArchiveStream::~ArchiveStream() {
+  if (zs_init_) inflateEnd(&zs_);
+}
+
+Status ArchiveStream::Fail(uint64_t offset, const std::string& msg) {
+  failed_ = true;
+  in_member_ = false;
+  return ErrorStatus(std::string(kind_ == Kind::kZip ? "zip: " : "tar: ") + At(offset) + msg);
+}
+
+Status ArchiveStream::Fill(size_t want) {
+  if (available() >= want || eof_) return Status::Ok();
+  buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(buf_pos_));
+  buf_pos_ = 0;
+  while (buf_.size() < want && !eof_) {
+    size_t at = buf_.size();
+    size_t n = std::max(kFillChunk, want - at);
+    buf_.resize(at + n);
+    auto got = in_->Read(buf_.data() + at, n);
+    if (!got.ok()) {
+      buf_.resize(at);
+      return Fail(pos_ + at, got.status().message());
+    }
+    buf_.resize(at + *got);
+    if (*got == 0) eof_ = true;
+  }
+  return Status::Ok();
+}
+
+Status ArchiveStream::SkipRest() {
+  std::vector<uint8_t> sink;
+  while (in_member_) {
+    if (!deflate_) {  // stored/tar: skip without copying
+      while (remaining_ > 0) {
+        if (Status st = Fill(1); !st.ok()) return st;
+        if (available() == 0) return Fail(pos_, name_ + ": member data cut short");
+        size_t n = static_cast<size_t>(std::min<uint64_t>(remaining_, available()));
+        Consume(n);
+        remaining_ -= n;
+      }
+    }
+    sink.resize(64 << 10);
+    auto n = ReadMember(sink.data(), sink.size());
+    if (!n.ok()) return n.status();
+  }
+  return Status::Ok();
+}
+
+Result<bool> ArchiveStream::NextMember() {
+  if (failed_) return false;
+  // Skip what the loader did not read of the current member.
+  if (Status st = SkipRest(); !st.ok()) return st;
+  auto more = kind_ == Kind::kZip ? NextZipMember() : NextTarMember();
+  if (more.ok() && *more) any_member_ = true;
+  return more;
+}
+
+Result<bool> ArchiveStream::NextZipMember() {
+  while (true) {
+    if (Status st = Fill(30); !st.ok()) return st;
+    if (available() < 4) return false;  // no central directory: still every member
+    uint32_t sig = Le32(peek());
+    // The central directory and the end records (zip64 too) follow the last
+    // member: the stream is done.
+    if (sig == kCentralHeader || sig == kEndRecord || sig == kZip64EndRecord ||
+        sig == kZip64Locator)
+      return false;
+    uint64_t off = pos_;
+    if (sig != kLocalHeader) return Fail(off, "expected a local file header");
+    if (available() < 30) return Fail(off, "local file header cut short");
+    const uint8_t* h = peek();
     uint32_t flags = Le16(h + 6), method = Le16(h + 8);
     uint64_t csize = Le32(h + 18), usize = Le32(h + 22);
     uint32_t nlen = Le16(h + 26), xlen = Le16(h + 28);
-    if (off + 30 + nlen + xlen > size) return fail(At(off) + "member name cut short");
+    if (Status st = Fill(30 + nlen + xlen); !st.ok()) return st;
+    if (available() < 30 + nlen + xlen) return Fail(off, "member name cut short");
+    h = peek();
     std::string name(reinterpret_cast<const char*>(h + 30), nlen);
-    if (csize == 0xFFFFFFFFu || usize == 0xFFFFFFFFu)
-      return fail(At(off) + name + ": zip64 members are not supported");
-    size_t body = off + 30 + nlen + xlen;
-    if (flags & 0x8) {
-      // Sizes follow the data (streamed zip): take them from the central
-      // directory entry with the same local header offset.
-      bool found = false;
-      for (size_t c = size >= 22 ? size - 22 : 0; c + 4 <= size && !found; --c) {
-        if (Le32(data + c) == 0x06054b50 && c + 22 <= size) {
-          size_t cd = Le32(data + c + 16);
-          uint32_t n = Le16(data + c + 10);
-          for (uint32_t k = 0; k < n && cd + 46 <= size; ++k) {
-            if (Le32(data + cd) != 0x02014b50) break;
-            if (Le32(data + cd + 42) == off) {
-              csize = Le32(data + cd + 20);
-              usize = Le32(data + cd + 24);
-              found = true;
-              break;
-            }
-            cd += 46 + Le16(data + cd + 28) + Le16(data + cd + 30) + Le16(data + cd + 32);
-          }
-        }
-        if (c == 0) break;
+    // Zip64: 0xFFFFFFFF sizes live in the 0x0001 extra field (uncompressed
+    // size first; a local header carries both).
+    zip64_ = false;
+    for (uint32_t x = 0; x + 4 <= xlen;) {
+      const uint8_t* e = h + 30 + nlen + x;
+      uint32_t id = Le16(e), len = Le16(e + 2);
+      if (x + 4 + len > xlen) break;
+      if (id == 0x0001) {
+        zip64_ = true;
+        const uint8_t* f = e + 4;
+        uint32_t left = len;
+        bool both = len >= 16;
+        if ((both || usize == 0xFFFFFFFFu) && left >= 8) usize = Le64(f), f += 8, left -= 8;
+        if ((both || csize == 0xFFFFFFFFu) && left >= 8) csize = Le64(f), f += 8, left -= 8;
       }
-      if (!found) return fail(At(off) + name + ": sizes unknown (no central directory)");
+      x += 4 + len;
     }
-    if (body + csize > size) return fail(At(body) + name + ": member data cut short");
-    ArchiveMember m;
-    m.name = name;
-    if (!name.empty() && name.back() != '/' && csize > 0) {
-      if (method == 0) {
-        m.data.assign(data + body, data + body + csize);
-      } else if (method == 8) {
-        Status st = InflateRaw(data + body, csize, usize, &m.data);
-        if (!st.ok()) return fail(At(body) + name + ": " + st.message());
-      } else {
-        return fail(At(off) + name + ": compression method " + std::to_string(method) +
-                    " is not supported (only stored and deflate)");
-      }
-      members.push_back(std::move(m));
+    if (!zip64_ && (csize == 0xFFFFFFFFu || usize == 0xFFFFFFFFu))
+      return Fail(off, name + ": zip64 sizes without a zip64 extra field");
+    Consume(30 + nlen + xlen);
+    name_ = name;
+    data_offset_ = pos_;
+    sizes_follow_ = flags & 0x8;
+    if (method != 0 && method != 8)
+      return Fail(off, name + ": compression method " + std::to_string(method) +
+                           " is not supported (only stored and deflate)");
+    if (method == 0 && sizes_follow_)
+      return Fail(off, name +
+                           ": a stored member whose sizes follow its data cannot be read "
+                           "front to back");
+    deflate_ = method == 8;
+    remaining_ = csize;
+    in_member_ = true;
+    if (deflate_) {
+      if (zs_init_) inflateEnd(&zs_);
+      zs_ = z_stream{};
+      if (inflateInit2(&zs_, -MAX_WBITS) != Z_OK) return Fail(off, "zlib init failed");
+      zs_init_ = true;
     }
-    off = body + csize;
-    if (flags & 0x8) {  // skip the data descriptor (optional signature)
-      if (off + 4 <= size && Le32(data + off) == 0x08074b50) off += 4;
-      off += 12;
-    }
+    bool is_file = !name.empty() && name.back() != '/' && (sizes_follow_ || csize > 0);
+    if (is_file) return true;
+    // A directory or an empty file: skip it and look at the next header.
+    if (Status st = SkipRest(); !st.ok()) return st;
   }
-  return members;
 }
 
-Result<std::vector<ArchiveMember>> ExtractTar(const uint8_t* data, size_t size,
-                                              std::vector<ArchiveMember>* partial) {
-  std::vector<ArchiveMember> members;
-  auto fail = [&](std::string msg) -> Result<std::vector<ArchiveMember>> {
-    if (partial) *partial = std::move(members);
-    return ErrorStatus("tar: " + msg);
-  };
-  size_t off = 0;
+Result<bool> ArchiveStream::NextTarMember() {
   std::string long_name;
-  while (off + 512 <= size) {
-    const uint8_t* h = data + off;
+  while (true) {
+    if (Status st = Fill(512); !st.ok()) return st;
+    if (available() == 0) return false;
+    uint64_t off = pos_;
+    if (available() < 512) {
+      // Trailing bytes after whole members are ignored, as tar does.
+      if (any_member_) return false;
+      return Fail(off, "header cut short");
+    }
+    const uint8_t* h = peek();
     bool zero = true;
     for (int i = 0; i < 512 && zero; ++i) zero = h[i] == 0;
-    if (zero) break;  // end-of-archive marker
+    if (zero) return false;  // end-of-archive marker
     uint64_t len = 0;
     for (int i = 124; i < 136 && h[i]; ++i) {
       if (h[i] == ' ') continue;
-      if (h[i] < '0' || h[i] > '7') return fail(At(off + 124) + "bad size field in header");
-      len = len * 8 + (h[i] - '0');
+      if (h[i] < '0' || h[i] > '7') return Fail(off + 124, "bad size field in header");
+      len = len * 8 + static_cast<uint64_t>(h[i] - '0');
     }
     char type = static_cast<char>(h[156]);
     std::string name(reinterpret_cast<const char*>(h),
@@ -146,19 +225,158 @@ Result<std::vector<ArchiveMember>> ExtractTar(const uint8_t* data, size_t size,
                          strnlen(reinterpret_cast<const char*>(h + 345), 155));
       name = prefix + "/" + name;
     }
-    size_t body = off + 512;
-    if (body + len > size) return fail(At(body) + name + ": member data cut short");
-    if (type == 'L') {  // GNU long name for the next member
-      long_name.assign(reinterpret_cast<const char*>(data + body),
-                       strnlen(reinterpret_cast<const char*>(data + body), len));
-    } else if (type == '0' || type == '\0' || type == '7') {
-      if (!long_name.empty()) name = std::move(long_name), long_name.clear();
-      if (len > 0) members.push_back({name, std::vector<uint8_t>(data + body, data + body + len)});
-    }  // pax headers, links, directories: nothing to load
-    off = body + (len + 511) / 512 * 512;
+    Consume(512);
+    uint64_t padded = (len + 511) / 512 * 512;
+    if (type == 'L' && len < (1 << 20)) {  // GNU long name for the next member
+      size_t n = static_cast<size_t>(len);
+      if (Status st = Fill(n); !st.ok()) return st;
+      if (available() < n) return Fail(pos_, name + ": member data cut short");
+      long_name.assign(reinterpret_cast<const char*>(peek()),
+                       strnlen(reinterpret_cast<const char*>(peek()), n));
+    } else if ((type == '0' || type == '\0' || type == '7') && len > 0) {
+      if (!long_name.empty()) name = std::move(long_name);
+      name_ = name;
+      data_offset_ = pos_;
+      deflate_ = sizes_follow_ = false;
+      remaining_ = len;
+      padding_ = padded - len;
+      in_member_ = true;
+      return true;
+    }
+    // Pax headers, links, directories, long names: skip their data.
+    for (uint64_t left = padded; left > 0;) {
+      if (Status st = Fill(1); !st.ok()) return st;
+      if (available() == 0) return Fail(pos_, name + ": member data cut short");
+      size_t n = static_cast<size_t>(std::min<uint64_t>(left, available()));
+      Consume(n);
+      left -= n;
+    }
   }
-  if (off < size && off + 512 > size && members.empty()) return fail(At(off) + "header cut short");
+}
+
+Result<size_t> ArchiveStream::ReadMember(uint8_t* dst, size_t cap) {
+  if (!in_member_) return size_t{0};
+  if (!deflate_) {
+    size_t done = 0;
+    while (done < cap && remaining_ > 0) {
+      if (Status st = Fill(1); !st.ok()) return st;
+      if (available() == 0) return Fail(pos_, name_ + ": member data cut short");
+      size_t n = static_cast<size_t>(std::min<uint64_t>({remaining_, available(), cap - done}));
+      memcpy(dst + done, peek(), n);
+      Consume(n);
+      remaining_ -= n;
+      done += n;
+    }
+    if (remaining_ == 0) {
+      // tar: the zero padding to the next 512-byte block.
+      while (padding_ > 0) {
+        if (Status st = Fill(1); !st.ok()) return st;
+        if (available() == 0) break;  // a cut after the data: the next header reports it
+        size_t n = static_cast<size_t>(std::min<uint64_t>(padding_, available()));
+        Consume(n);
+        padding_ -= n;
+      }
+      if (done == 0) in_member_ = false;
+    }
+    return done;
+  }
+  // Deflate: inflate straight into `dst`, pulling compressed bytes as needed.
+  size_t done = 0;
+  while (done < cap) {
+    if (available() == 0) {
+      if (Status st = Fill(1); !st.ok()) return st;
+      if (available() == 0) return Fail(pos_, name_ + ": member data cut short");
+    }
+    size_t in_n = available();
+    if (!sizes_follow_) in_n = static_cast<size_t>(std::min<uint64_t>(in_n, remaining_));
+    if (in_n == 0) return Fail(pos_, name_ + ": deflate data longer than the member");
+    zs_.next_in = const_cast<Bytef*>(peek());
+    zs_.avail_in = static_cast<uInt>(std::min<size_t>(in_n, 1u << 30));
+    zs_.next_out = dst + done;
+    zs_.avail_out = static_cast<uInt>(std::min<size_t>(cap - done, 1u << 30));
+    uInt in_before = zs_.avail_in, out_before = zs_.avail_out;
+    int rc = inflate(&zs_, Z_NO_FLUSH);
+    size_t used = in_before - zs_.avail_in;
+    Consume(used);
+    if (!sizes_follow_) remaining_ -= used;
+    done += out_before - zs_.avail_out;
+    if (rc == Z_STREAM_END) {
+      inflateEnd(&zs_);
+      zs_init_ = false;
+      deflate_ = false;  // what is left: nothing to inflate
+      // Any compressed bytes the header counted past the stream's end.
+      if (!sizes_follow_) {
+        while (remaining_ > 0) {
+          if (Status st = Fill(1); !st.ok()) return st;
+          if (available() == 0) return Fail(pos_, name_ + ": member data cut short");
+          size_t n = static_cast<size_t>(std::min<uint64_t>(remaining_, available()));
+          Consume(n);
+          remaining_ -= n;
+        }
+      } else {
+        // Data descriptor: optional signature, crc, then 4- or 8-byte sizes.
+        if (Status st = Fill(24); !st.ok()) return st;
+        size_t d = available() >= 4 && Le32(peek()) == kDataDescriptor ? 4 : 0;
+        d += zip64_ ? 20 : 12;
+        if (available() < d) return Fail(pos_, name_ + ": data descriptor cut short");
+        Consume(d);
+        sizes_follow_ = false;
+      }
+      remaining_ = 0;
+      padding_ = 0;
+      if (done == 0) in_member_ = false;
+      return done;
+    }
+    if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      std::string msg = zs_.msg ? zs_.msg : "data error";
+      return Fail(pos_, name_ + ": deflate data damaged: " + msg);
+    }
+    if (used == 0 && out_before == zs_.avail_out)  // no progress with input and room
+      return Fail(pos_, name_ + ": deflate data damaged");
+  }
+  return done;
+}
+
+namespace {
+
+Result<std::vector<ArchiveMember>> Extract(ArchiveStream::Kind kind, const uint8_t* data,
+                                           size_t size, std::vector<ArchiveMember>* partial) {
+  auto reader = MakeMemoryReader(data, size);
+  ArchiveStream archive(kind, reader.get(), nullptr, 0);
+  std::vector<ArchiveMember> members;
+  auto fail = [&](Status st) -> Result<std::vector<ArchiveMember>> {
+    if (partial) *partial = std::move(members);
+    return st;
+  };
+  while (true) {
+    auto more = archive.NextMember();
+    if (!more.ok()) return fail(more.status());
+    if (!*more) break;
+    ArchiveMember m;
+    m.name = archive.name();
+    while (true) {
+      size_t at = m.data.size();
+      m.data.resize(at + (1 << 20));
+      auto n = archive.member()->Read(m.data.data() + at, 1 << 20);
+      if (!n.ok()) return fail(n.status());
+      m.data.resize(at + *n);
+      if (*n == 0) break;
+    }
+    members.push_back(std::move(m));
+  }
   return members;
+}
+
+}  // namespace
+
+Result<std::vector<ArchiveMember>> ExtractZip(const uint8_t* data, size_t size,
+                                              std::vector<ArchiveMember>* partial) {
+  return Extract(ArchiveStream::Kind::kZip, data, size, partial);
+}
+
+Result<std::vector<ArchiveMember>> ExtractTar(const uint8_t* data, size_t size,
+                                              std::vector<ArchiveMember>* partial) {
+  return Extract(ArchiveStream::Kind::kTar, data, size, partial);
 }
 
 }  // namespace fathom

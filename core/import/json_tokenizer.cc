@@ -1,16 +1,28 @@
 #include "core/import/json_tokenizer.h"
 
+#include <array>
 #include <cstring>
+#include <string_view>
 
 #include "core/import/json_value.h"
 
 namespace fathom {
+namespace {
+
+// The bytes the scanner acts on outside strings.
+constexpr auto kStructural = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : std::string_view("\"{}[]:,")) t[c] = true;
+  return t;
+}();
+
+}  // namespace
 
 JsonTokenizer::JsonTokenizer(TraceContext* ctx, Sorter* sorter) : ctx_(ctx), sorter_(sorter) {
   queue_ = sorter_->SequenceQueue(0xFFFFFFFFu);
 }
 
-void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size, uint64_t offset) {
+void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size) {
   // Only the timestamp is needed now; the parser reads the whole object later.
   std::string_view text(reinterpret_cast<const char*>(begin), size);
   int64_t ts = 0;
@@ -24,10 +36,7 @@ void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size, uint64_t offset
     if (!raw->empty() && (*raw)[0] == '"') {
       if (auto v = json::Parse(*raw)) ns = json::MicrosToNanos(*v);
     } else {
-      json::Value v;
-      v.type = json::Value::kNumber;
-      v.number_text = *raw;
-      ns = json::MicrosToNanos(v);
+      ns = json::MicrosTextToNanos(*raw);
     }
     if (!ns) {
       ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
@@ -40,6 +49,7 @@ void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size, uint64_t offset
   e.data = begin;
   e.size = static_cast<uint32_t>(size);
   e.kind = SortKind::kJsonEvent;
+  e.aux = events_aux_;
   sorter_->Push(queue_, e);
   ++events_;
 }
@@ -97,6 +107,13 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
     if (in_string_ && !escape_ && !capturing_key_) {
       // Skip the body of a string in one tight loop (most bytes are here).
       while (i < size && data[i] != '"' && data[i] != '\\') ++i;
+      if (i == size) break;
+      c = static_cast<char>(data[i]);
+    }
+    if (!in_string_ && !kStructural[data[i]]) {
+      // Numbers, literals, whitespace: skip to the next byte that matters.
+      while (++i < size && !kStructural[data[i]]) {
+      }
       if (i == size) break;
       c = static_cast<char>(data[i]);
     }
@@ -160,8 +177,10 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
             top_is_object_ = true;
             expect_key_ = true;
           }
-        } else if (depth_ == 1 && top_is_object_ && c == '[' && last_key_ == "traceEvents") {
+        } else if (depth_ == 1 && top_is_object_ && c == '[' &&
+                   (last_key_ == "traceEvents" || last_key_ == "samples")) {
           events_depth_ = 2;
+          events_aux_ = last_key_ == "samples" ? kJsonSampleAux : 0;
         } else if (depth_ == events_depth_ && c == '{') {
           event_start = i;
         } else if (depth_ == 1 && c == '{' && pending_capture_ == kStackFrames) {
@@ -183,7 +202,7 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
         }
         if (depth_ == 1 && c == '}' && capture_ == kStackFrames) EndCapture(data, i + 1);
         if (depth_ == events_depth_ && c == '}' && event_start != SIZE_MAX) {
-          EmitEvent(data + event_start, i + 1 - event_start, stream_offset + event_start);
+          EmitEvent(data + event_start, i + 1 - event_start);
           event_start = SIZE_MAX;
         } else if (depth_ == events_depth_ - 1 && c == ']') {
           events_depth_ = -1;  // the events array closed

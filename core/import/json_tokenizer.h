@@ -2,6 +2,8 @@
 // "traceEvents") without building a DOM of the file: a byte scanner finds each
 // event object's extent, reads its timestamp, and pushes a reference to its
 // bytes into the Sorter. The JsonTraceParser reads each object after sorting.
+// Entries of a top-level "samples" array are pushed the same way, marked
+// with kJsonSampleAux.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,10 @@
 #include "core/import/trace_context.h"
 
 namespace fathom {
+
+// SortEntry::aux of an entry of the top-level "samples" array (CPU samples
+// {"cpu", "tid", "ts", "name", "sf", "weight"}); trace events have 0.
+inline constexpr uint32_t kJsonSampleAux = 1;
 
 class JsonTokenizer : public ChunkedTokenizer {
  public:
@@ -37,7 +43,7 @@ class JsonTokenizer : public ChunkedTokenizer {
   uint64_t system_trace_events() const;
 
  private:
-  void EmitEvent(const uint8_t* begin, size_t size, uint64_t offset);
+  void EmitEvent(const uint8_t* begin, size_t size);
   void EndCapture(const uint8_t* data, size_t end);
 
   TraceContext* ctx_;
@@ -52,7 +58,8 @@ class JsonTokenizer : public ChunkedTokenizer {
   bool in_string_ = false;
   bool escape_ = false;
   bool top_is_object_ = false;
-  int events_depth_ = -1;  // depth of the elements of the events array
+  int events_depth_ = -1;    // depth of the elements of the events array
+  uint32_t events_aux_ = 0;  // kJsonSampleAux inside "samples"
   bool expect_key_ = false;
   bool capturing_key_ = false;
   std::string key_;

@@ -1,6 +1,8 @@
 #include "core/import/json_trace_parser.h"
 
 #include "core/import/args_tracker.h"
+#include "core/import/json_scanner.h"
+#include "core/import/json_tokenizer.h"
 #include "core/import/process_tracker.h"
 #include "core/import/profile_parser.h"
 #include "core/import/profile_stack_tracker.h"
@@ -10,29 +12,65 @@
 namespace fathom {
 namespace {
 
-// A view of the string value (valid while the event's Value lives): the hot
-// fields (ph, name, cat) are only compared or interned, never kept.
-std::string_view ViewOr(const json::Value* v, const char* fallback) {
-  if (v && v->is_string()) return v->str;
-  return fallback;
-}
-
-std::string StringOr(const json::Value* v, const char* fallback) {
-  if (v && v->is_string()) return v->str;
-  return fallback;
-}
-
-std::string IdString(const json::Value& e) {
-  for (const char* key : {"id", "id2"}) {
-    const json::Value* v = e.Find(key);
-    if (!v) continue;
-    if (v->is_string()) return v->str;
-    if (v->is_number()) return std::string(v->number_text);
-    if (v->is_object()) {  // id2: {"local": ...} or {"global": ...}
-      for (const auto& [k, inner] : v->members)
-        return k + ":" + (inner.is_string() ? inner.str : std::string(inner.number_text));
+// One pass over the event object: the raw text of each key the parser uses.
+// False when the object is malformed (json::Parse would reject it).
+bool ReadFields(std::string_view text, JsonEventFields* f, std::string* scratch) {
+  json::ObjectReader r(text, 0);
+  std::string_view key, value;
+  while (r.Next(&key, &value, scratch)) {
+    std::string_view* slot = nullptr;
+    switch (key.size()) {
+      case 1:
+        if (key[0] == 's') slot = &f->s;
+        break;
+      case 2:
+        if (key == "ph")
+          slot = &f->ph;
+        else if (key == "id")
+          slot = &f->id;
+        else if (key == "sf")
+          slot = &f->sf;
+        break;
+      case 3:
+        if (key == "pid")
+          slot = &f->pid;
+        else if (key == "tid")
+          slot = &f->tid;
+        else if (key == "cat")
+          slot = &f->cat;
+        else if (key == "dur")
+          slot = &f->dur;
+        else if (key == "id2")
+          slot = &f->id2;
+        else if (key == "cpu")
+          slot = &f->cpu;
+        break;
+      case 4:
+        if (key == "name")
+          slot = &f->name;
+        else if (key == "args")
+          slot = &f->args;
+        break;
+      default:
+        break;
     }
+    if (slot && slot->empty()) *slot = value;
   }
+  if (!r.ok()) return false;
+  // Only whitespace may follow the object.
+  for (size_t i = r.consumed(); i < text.size(); ++i) {
+    char c = text[i];
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return false;
+  }
+  return true;
+}
+
+// The text of a frame id ("sf", "parent"): a string's text or a number's
+// digits; "" for anything else.
+std::string FrameId(std::string_view raw, std::string* scratch) {
+  std::string_view s;
+  if (json::StringOf(raw, scratch, &s)) return std::string(s);
+  if (json::TypeOf(raw) == json::RawType::kNumber) return std::string(raw);
   return "";
 }
 
@@ -40,12 +78,47 @@ std::string IdString(const json::Value& e) {
 
 JsonTraceParser::JsonTraceParser(TraceContext* ctx) : ctx_(ctx) {}
 
-int64_t JsonTraceParser::ResolveId(const json::Value* v, bool is_pid, std::string* label) {
-  if (!v) return 0;
-  if (auto id = json::AsInt(*v)) return *id;
-  if (v->is_string()) {
-    *label = v->str;
-    std::string key = (is_pid ? "p:" : "t:") + v->str;
+std::string_view JsonTraceParser::Str(std::string_view raw, std::string* scratch,
+                                      std::string_view fallback) {
+  std::string_view out;
+  if (json::StringOf(raw, scratch, &out)) return out;
+  return fallback;
+}
+
+std::string JsonTraceParser::IdString(const JsonEventFields& e) {
+  for (std::string_view raw : {e.id, e.id2}) {
+    switch (json::TypeOf(raw)) {
+      case json::RawType::kString:
+        return std::string(Str(raw, &tmp_buf_, ""));
+      case json::RawType::kNumber:
+        if (raw.empty()) break;  // absent
+        return std::string(raw);
+      case json::RawType::kObject: {  // id2: {"local": ...} or {"global": ...}
+        json::ObjectReader r(raw, 1);
+        std::string_view k, inner;
+        if (!r.Next(&k, &inner, &key_buf_)) break;
+        std::string out(k);
+        out += ':';
+        if (json::TypeOf(inner) == json::RawType::kNumber)
+          out += inner;
+        else
+          out += Str(inner, &tmp_buf_, "");
+        return out;
+      }
+      default:
+        break;
+    }
+  }
+  return "";
+}
+
+int64_t JsonTraceParser::ResolveId(std::string_view raw, bool is_pid, std::string* label) {
+  if (raw.empty()) return 0;
+  if (auto id = json::AsInt(raw)) return *id;
+  std::string_view text;
+  if (json::StringOf(raw, &tmp_buf_, &text)) {
+    *label = std::string(text);
+    std::string key = (is_pid ? "p:" : "t:") + *label;
     auto it = synthetic_ids_.find(key);
     if (it != synthetic_ids_.end()) return it->second;
     int64_t id = next_synthetic_id_++;
@@ -55,49 +128,75 @@ int64_t JsonTraceParser::ResolveId(const json::Value* v, bool is_pid, std::strin
   return 0;
 }
 
-void JsonTraceParser::AddArgsRecursive(ArgsTracker::Builder* b, const std::string& key,
-                                       const json::Value& v) {
-  switch (v.type) {
-    case json::Value::kNull:
+void JsonTraceParser::AddArgsRecursive(ArgsTracker::Builder* b, std::string_view raw, int depth) {
+  switch (json::TypeOf(raw)) {
+    case json::RawType::kNull:
       break;
-    case json::Value::kBool:
-      b->AddBool(key, v.b);
+    case json::RawType::kBool:
+      b->AddBool(key_, raw[0] == 't');
       break;
-    case json::Value::kNumber:
-      if (v.number_text.find_first_of(".eE") == std::string_view::npos) {
-        if (auto i = json::AsInt(v)) {
-          b->AddInt(key, *i);
+    case json::RawType::kNumber:
+      if (!json::HasFractionOrExponent(raw)) {
+        if (auto i = json::AsInt(raw)) {
+          b->AddInt(key_, *i);
           break;
         }
       }
-      b->AddReal(key, v.number);
+      b->AddReal(key_, json::NumberOf(raw));
       break;
-    case json::Value::kString:
-      b->AddString(key, v.str);
+    case json::RawType::kString:
+      b->AddString(key_, Str(raw, &tmp_buf_, ""));
       break;
-    case json::Value::kArray:
-      for (size_t i = 0; i < v.items.size(); ++i)
-        AddArgsRecursive(b, key + "[" + std::to_string(i) + "]", v.items[i]);
+    case json::RawType::kArray: {
+      size_t base = key_.size();
+      json::ArrayReader r(raw, depth);
+      std::string_view item;
+      for (size_t i = 0; r.Next(&item); ++i) {
+        key_.resize(base);
+        key_ += '[';
+        key_ += std::to_string(i);
+        key_ += ']';
+        AddArgsRecursive(b, item, depth + 1);
+      }
+      key_.resize(base);
       break;
-    case json::Value::kObject:
-      for (const auto& [k, inner] : v.members) AddArgsRecursive(b, key + "." + k, inner);
+    }
+    case json::RawType::kObject: {
+      size_t base = key_.size();
+      json::ObjectReader r(raw, depth);
+      std::string_view k, inner;
+      while (r.Next(&k, &inner, &key_buf_)) {
+        key_.resize(base);
+        key_ += '.';
+        key_ += k;
+        AddArgsRecursive(b, inner, depth + 1);
+      }
+      key_.resize(base);
       break;
+    }
   }
 }
 
-std::optional<uint32_t> JsonTraceParser::AddArgs(const json::Value* args) {
-  if (!args || !args->is_object() || args->members.empty()) return std::nullopt;
+std::optional<uint32_t> JsonTraceParser::AddArgs(std::string_view args) {
+  if (json::TypeOf(args) != json::RawType::kObject) return std::nullopt;
+  json::ObjectReader r(args, 1);
+  std::string_view k, v;
+  if (!r.Next(&k, &v, &key_buf_)) return std::nullopt;  // {}
   auto b = ctx_->args_tracker->NewSet();
-  for (const auto& [k, v] : args->members) AddArgsRecursive(&b, "args." + k, v);
+  do {
+    key_.assign("args.");
+    key_ += k;
+    AddArgsRecursive(&b, v, 2);
+  } while (r.Next(&k, &v, &key_buf_));
   return b.Commit();
 }
 
-void JsonTraceParser::BindFlowsV1(char phase, const json::Value& e, uint32_t track, int64_t ts) {
+void JsonTraceParser::BindFlowsV1(char phase, const JsonEventFields& e, uint32_t track) {
   // v1 flows bind to the slice open on the thread at the event's time
   // ("s" starts, "t" steps, "f" finishes).
   auto slice = ctx_->slice_tracker->GetTopmostOpen(track);
   if (!slice) return;
-  std::string id = StringOr(e.Find("cat"), "") + "/" + IdString(e);
+  std::string id = std::string(Str(e.cat, &cat_buf_, "")) + "/" + IdString(e);
   if (phase == 's') {
     open_flows_[id] = *slice;
     return;
@@ -125,38 +224,60 @@ std::optional<uint32_t> JsonTraceParser::CallsiteOfFrame(const std::string& id, 
     }
     TraceStorage* s = ctx_->storage.get();
     StackProfileTracker* st = ctx_->profile_parser->stack_tracker();
+    auto str_or_empty = [](const json::Value* v) { return v && v->is_string() ? v->str : ""; };
     // The frame's category (module, library) names its mapping.
     uint32_t mapping = st->InternMapping(kNullStringId, 0, 0, 0, 0, 0,
-                                         s->Intern(StringOr(f->Find("category"), "")));
+                                         s->Intern(str_or_empty(f->Find("category"))));
     uint32_t frame =
-        st->InternFrame(mapping, 0, s->Intern(StringOr(f->Find("name"), "")), kNullStringId);
+        st->InternFrame(mapping, 0, s->Intern(str_or_empty(f->Find("name"))), kNullStringId);
     callsite = st->InternCallsite(parent, frame);
   }
   frame_callsites_.emplace(id, callsite);
   return callsite;
 }
 
-void JsonTraceParser::ParseSample(const json::Value& e, int64_t ts, uint32_t utid) {
-  // P: a CPU sample; "sf" names its leaf frame in "stackFrames".
+void JsonTraceParser::ParseSample(const JsonEventFields& e, int64_t ts, uint32_t utid) {
+  // "sf" names the sample's leaf frame in "stackFrames".
   std::optional<uint32_t> callsite;
-  if (const json::Value* sf = e.Find("sf"))
-    callsite = CallsiteOfFrame(sf->is_string() ? sf->str : std::string(sf->number_text));
+  if (!e.sf.empty()) callsite = CallsiteOfFrame(FrameId(e.sf, &tmp_buf_));
   std::optional<uint32_t> cpu;
-  if (const json::Value* c = e.Find("cpu")) {
-    if (auto v = json::AsInt(*c); v && *v >= 0) cpu = static_cast<uint32_t>(*v);
+  if (!e.cpu.empty()) {
+    if (auto v = json::AsInt(e.cpu); v && *v >= 0) cpu = static_cast<uint32_t>(*v);
   }
   TraceStorage* s = ctx_->storage.get();
-  s->profile.perf_sample.Insert(ts, utid, cpu, s->Intern("user"), callsite, kNullStringId);
+  if (user_mode_ == kNullStringId) user_mode_ = s->Intern("user");
+  s->profile.perf_sample.Insert(ts, utid, cpu, user_mode_, callsite, kNullStringId);
 }
 
-void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
-  auto parsed = json::Parse(bytes.AsString());
-  if (!parsed || !parsed->is_object()) {
+void JsonTraceParser::ParseTopLevelSample(int64_t ts, std::string_view text) {
+  // {"cpu", "tid", "ts", "name", "sf", "weight"}: no pid, so the thread is
+  // found (or created) by tid alone; it joins its process when an event
+  // names both.
+  JsonEventFields f;
+  if (!ReadFields(text, &f, &key_buf_)) {
     ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
     return;
   }
-  const json::Value& e = *parsed;
-  std::string_view ph = ViewOr(e.Find("ph"), "");
+  std::string label;
+  int64_t tid = ResolveId(f.tid, false, &label);
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(tid);
+  TraceStorage* s = ctx_->storage.get();
+  if (!label.empty() && s->thread.name[utid] == kNullStringId)
+    s->thread.name.Set(utid, s->Intern(label));
+  ParseSample(f, ts, utid);
+}
+
+void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes, uint32_t aux) {
+  if (aux == kJsonSampleAux) {
+    ParseTopLevelSample(ts, bytes.AsString());
+    return;
+  }
+  JsonEventFields e;
+  if (!ReadFields(bytes.AsString(), &e, &key_buf_)) {
+    ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
+    return;
+  }
+  std::string_view ph = Str(e.ph, &ph_buf_, "");
   if (ph.empty()) {
     ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
     return;
@@ -164,9 +285,8 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
   TraceStorage* s = ctx_->storage.get();
   ProcessTracker* pt = ctx_->process_tracker.get();
   std::string pid_label, tid_label;
-  int64_t pid = ResolveId(e.Find("pid"), true, &pid_label);
-  const json::Value* tid_v = e.Find("tid");
-  int64_t tid = tid_v ? ResolveId(tid_v, false, &tid_label) : pid;
+  int64_t pid = ResolveId(e.pid, true, &pid_label);
+  int64_t tid = !e.tid.empty() ? ResolveId(e.tid, false, &tid_label) : pid;
   uint32_t utid = pt->UpdateThread(tid, pid);
   uint32_t upid = *pt->GetUpidOfThread(utid);
   if (!pid_label.empty() && s->process.name[upid] == kNullStringId)
@@ -174,9 +294,9 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
   if (!tid_label.empty() && s->thread.name[utid] == kNullStringId)
     s->thread.name.Set(utid, s->Intern(tid_label));
 
-  StringId name = s->Intern(ViewOr(e.Find("name"), ""));
-  StringId cat = e.Find("cat") ? s->Intern(ViewOr(e.Find("cat"), "")) : kNullStringId;
-  const json::Value* args = e.Find("args");
+  StringId name = s->Intern(Str(e.name, &name_buf_, ""));
+  StringId cat = !e.cat.empty() ? s->Intern(Str(e.cat, &cat_buf_, "")) : kNullStringId;
+  std::string_view args = e.args;
   SliceTracker* slices = ctx_->slice_tracker.get();
   TrackTracker* tracks = ctx_->track_tracker.get();
 
@@ -193,14 +313,13 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
     }
     case 'X': {
       uint32_t track = tracks->InternThreadTrack(utid);
-      int64_t dur = 0;
-      if (const json::Value* d = e.Find("dur")) dur = json::MicrosToNanos(*d).value_or(0);
+      int64_t dur = e.dur.empty() ? 0 : json::MicrosToNanos(e.dur).value_or(0);
       slices->Scoped(ts, track, cat, name, dur, AddArgs(args));
       break;
     }
     case 'I':
     case 'i': {
-      std::string_view scope = ViewOr(e.Find("s"), "t");
+      std::string_view scope = Str(e.s, &tmp_buf_, "t");
       uint32_t track;
       if (scope == "g")
         track = tracks->InternGlobalTrack(s->Intern("Global Legacy Events"));
@@ -212,31 +331,48 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
       break;
     }
     case 'C': {
-      if (!args || !args->is_object()) break;
-      std::string prefix = StringOr(e.Find("name"), "");
+      if (json::TypeOf(args) != json::RawType::kObject) break;
+      std::string prefix(Str(e.name, &name_buf_, ""));
       std::string id = IdString(e);
       if (!id.empty()) prefix += " id: " + id;
-      for (const auto& [k, v] : args->members) {
+      json::ObjectReader r(args, 1);
+      std::string_view k, v;
+      while (r.Next(&k, &v, &key_buf_)) {
         double value;
-        if (v.is_number())
-          value = v.number;
-        else if (v.is_string())
-          value = strtod(v.str.c_str(), nullptr);
+        json::RawType type = json::TypeOf(v);
+        if (type == json::RawType::kNumber)
+          value = json::NumberOf(v);
+        else if (type == json::RawType::kString)
+          value = strtod(std::string(Str(v, &tmp_buf_, "")).c_str(), nullptr);
         else
           continue;
-        uint32_t track = tracks->InternProcessCounterTrack(upid, s->Intern(prefix + " " + k));
+        std::string track_name = prefix;
+        track_name += ' ';
+        track_name += k;
+        uint32_t track = tracks->InternProcessCounterTrack(upid, s->Intern(track_name));
         tracks->PushCounter(ts, value, track);
       }
       break;
     }
     case 'M': {
-      const json::Value* n = args ? args->Find("name") : nullptr;
-      if (!n || !n->is_string()) break;
-      std::string meta = StringOr(e.Find("name"), "");
+      // args.name (the first "name" key) must be a string.
+      std::string_view n;
+      bool has_name = false;
+      if (json::TypeOf(args) == json::RawType::kObject) {
+        json::ObjectReader r(args, 1);
+        std::string_view k, v;
+        while (r.Next(&k, &v, &key_buf_)) {
+          if (k != "name") continue;
+          has_name = json::StringOf(v, &tmp_buf_, &n);
+          break;
+        }
+      }
+      if (!has_name) break;
+      std::string_view meta = Str(e.name, &name_buf_, "");
       if (meta == "process_name") {
-        s->process.name.Set(upid, s->Intern(n->str));
+        s->process.name.Set(upid, s->Intern(n));
       } else if (meta == "thread_name") {
-        pt->SetThreadName(utid, s->Intern(n->str));
+        pt->SetThreadName(utid, s->Intern(n));
       }
       break;
     }
@@ -245,7 +381,7 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
     case 'n': {
       // Nestable async events: one process track per (category, id).
       std::string key =
-          std::to_string(upid) + ":" + StringOr(e.Find("cat"), "") + ":" + IdString(e);
+          std::to_string(upid) + ":" + std::string(Str(e.cat, &cat_buf_, "")) + ":" + IdString(e);
       auto it = async_tracks_.find(key);
       if (it == async_tracks_.end()) {
         uint32_t created =
@@ -264,7 +400,7 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes) {
     case 's':
     case 't':
     case 'f':
-      BindFlowsV1(ph[0], e, tracks->InternThreadTrack(utid), ts);
+      BindFlowsV1(ph[0], e, tracks->InternThreadTrack(utid));
       break;
     case 'P':
       ParseSample(e, ts, utid);

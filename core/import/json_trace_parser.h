@@ -1,11 +1,13 @@
 // Turns sorted Chrome JSON trace events into the same tables the Perfetto
 // importers fill: B/E and X slices on thread tracks, I/i instants, C counters,
 // M process/thread names, b/e/n nestable async slices on process tracks,
-// s/t/f flows, with "args" as slice args.
+// s/t/f flows, P samples, with "args" as slice args. Each event is read
+// straight from its bytes (json_scanner), without building a json::Value.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -16,24 +18,43 @@
 
 namespace fathom {
 
+// The keys an event uses, as raw JSON text (a string keeps its quotes);
+// empty when absent. Read in one pass over the event's bytes, first
+// occurrence wins (as json::Value::Find).
+struct JsonEventFields {
+  std::string_view ph, pid, tid, name, cat, args, dur, s, id, id2, sf, cpu;
+};
+
 class JsonTraceParser {
  public:
   explicit JsonTraceParser(TraceContext* ctx);
-  void ParseEvent(int64_t ts, proto::Bytes event);
+  // `aux` is the tokenizer's SortEntry::aux: kJsonSampleAux marks an entry
+  // of the top-level "samples" array instead of a trace event.
+  void ParseEvent(int64_t ts, proto::Bytes event, uint32_t aux = 0);
   // The trace's "stackFrames" object (may be null); must outlive parsing.
-  // P events' "sf" ids resolve through it into stack_profile_* callsites.
+  // P events' and samples' "sf" ids resolve through it into
+  // stack_profile_* callsites.
   void SetStackFrames(const json::Value* frames) { stack_frames_ = frames; }
 
  private:
   // pid/tid may be numbers or strings; strings that are not numbers get
   // stable synthetic ids (and name the process/thread).
-  int64_t ResolveId(const json::Value* v, bool is_pid, std::string* label);
-  std::optional<uint32_t> AddArgs(const json::Value* args);
-  void AddArgsRecursive(ArgsTracker::Builder* b, const std::string& key, const json::Value& v);
-  void BindFlowsV1(char phase, const json::Value& e, uint32_t track, int64_t ts);
+  int64_t ResolveId(std::string_view raw, bool is_pid, std::string* label);
+  std::optional<uint32_t> AddArgs(std::string_view args);
+  // Adds `raw` under `key_` (extended and restored for nested values).
+  void AddArgsRecursive(ArgsTracker::Builder* b, std::string_view raw, int depth);
+  void BindFlowsV1(char phase, const JsonEventFields& e, uint32_t track);
+  // "id" or "id2" as text ("" when neither).
+  std::string IdString(const JsonEventFields& e);
+  // A string value's text, or `fallback` for any other value or none; valid
+  // until `scratch` changes.
+  static std::string_view Str(std::string_view raw, std::string* scratch,
+                              std::string_view fallback);
 
   std::optional<uint32_t> CallsiteOfFrame(const std::string& id, int depth = 0);
-  void ParseSample(const json::Value& e, int64_t ts, uint32_t utid);
+  // A P event or a "samples" entry: one perf_sample row.
+  void ParseSample(const JsonEventFields& e, int64_t ts, uint32_t utid);
+  void ParseTopLevelSample(int64_t ts, std::string_view text);
 
   TraceContext* ctx_;
   const json::Value* stack_frames_ = nullptr;
@@ -44,6 +65,10 @@ class JsonTraceParser {
   std::unordered_map<std::string, uint32_t> open_flows_;
   // Nestable async: "cat:id" -> its process track (named by the first event).
   std::unordered_map<std::string, uint32_t> async_tracks_;
+  // Reused buffers: no allocation per event once they have grown.
+  std::string key_;  // the args key being built ("args.a.b[2]")
+  std::string name_buf_, cat_buf_, ph_buf_, tmp_buf_, key_buf_;
+  StringId user_mode_ = kNullStringId;
 };
 
 }  // namespace fathom

@@ -5,6 +5,167 @@
 #include <cstdlib>
 
 namespace fathom::json {
+
+namespace {
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+bool ReadHex4(const char* p, const char* end, uint32_t* out) {
+  if (end - p < 4) return false;
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) {
+    char h = p[i];
+    v <<= 4;
+    if (h >= '0' && h <= '9')
+      v |= static_cast<uint32_t>(h - '0');
+    else if (h >= 'a' && h <= 'f')
+      v |= static_cast<uint32_t>(h - 'a' + 10);
+    else if (h >= 'A' && h <= 'F')
+      v |= static_cast<uint32_t>(h - 'A' + 10);
+    else
+      return false;
+  }
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+const char* DecodeStringBody(const char* p, const char* end, std::string* out, const char** stop) {
+  // Fast path: no escapes before the closing quote.
+  const char* q = p;
+  while (q < end && *q != '"' && *q != '\\') ++q;
+  if (q < end && *q == '"') {
+    out->assign(p, static_cast<size_t>(q - p));
+    return q + 1;
+  }
+  out->clear();
+  auto fail = [&](const char* at) -> const char* {
+    if (stop) *stop = at;
+    return nullptr;
+  };
+  while (p < end) {
+    char c = *p++;
+    if (c == '"') return p;
+    if (c != '\\') {
+      out->push_back(c);
+      continue;
+    }
+    if (p >= end) return fail(p);
+    char e = *p++;
+    switch (e) {
+      case '"':
+        out->push_back('"');
+        break;
+      case '\\':
+        out->push_back('\\');
+        break;
+      case '/':
+        out->push_back('/');
+        break;
+      case 'b':
+        out->push_back('\b');
+        break;
+      case 'f':
+        out->push_back('\f');
+        break;
+      case 'n':
+        out->push_back('\n');
+        break;
+      case 'r':
+        out->push_back('\r');
+        break;
+      case 't':
+        out->push_back('\t');
+        break;
+      case 'u': {
+        uint32_t cp;
+        if (!ReadHex4(p, end, &cp)) return fail(p);
+        p += 4;
+        if (cp >= 0xD800 && cp < 0xDC00 && end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+          uint32_t low;
+          if (!ReadHex4(p + 2, end, &low)) return fail(p + 2);
+          p += 6;
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        }
+        AppendUtf8(cp, out);
+        break;
+      }
+      default:
+        return fail(p);
+    }
+  }
+  return fail(p);
+}
+
+namespace {
+
+// "123", "-4.25": at most 15 significant digits and 22 decimals, so the
+// digits and the power of ten are exact doubles and one (correctly
+// rounded) division gives what strtod gives. Anything else: strtod.
+bool FastNumber(std::string_view t, double* out) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  size_t i = 0;
+  bool neg = false;
+  if (i < t.size() && t[i] == '-') neg = true, ++i;
+  uint64_t digits = 0;
+  int n = 0, decimals = 0;
+  bool dot = false, any = false;
+  for (; i < t.size(); ++i) {
+    char c = t[i];
+    if (c >= '0' && c <= '9') {
+      any = true;
+      if (digits == 0 && c == '0' && !dot) continue;
+      if (++n > 15) return false;
+      digits = digits * 10 + static_cast<uint64_t>(c - '0');
+      if (dot) ++decimals;
+    } else if (c == '.' && !dot) {
+      dot = true;
+    } else {
+      return false;
+    }
+  }
+  if (!any || decimals > 22) return false;
+  // Leading zeros after the point ("0.001") count as decimals too.
+  if (dot) {
+    size_t point = t.find('.');
+    int all = static_cast<int>(t.size() - point - 1);
+    decimals = all;
+    if (decimals > 22) return false;
+  }
+  double d = static_cast<double>(digits) / kPow10[decimals];
+  *out = neg ? -d : d;
+  return true;
+}
+
+}  // namespace
+
+bool NumberFromText(std::string_view text, double* out) {
+  if (FastNumber(text, out)) return true;
+  std::string tmp(text);
+  char* end = nullptr;
+  *out = strtod(tmp.c_str(), &end);
+  return end != tmp.c_str();
+}
+
 namespace {
 
 class Reader {
@@ -122,156 +283,21 @@ class Reader {
     if (p_ == start) return Fail();
     v.type = Value::kNumber;
     v.number_text = s_.substr(start, p_ - start);
-    if (FastNumber(v.number_text, &v.number)) return v;
-    std::string tmp(v.number_text);
-    char* end = nullptr;
-    v.number = strtod(tmp.c_str(), &end);
-    if (end == tmp.c_str()) return Fail();
+    if (!NumberFromText(v.number_text, &v.number)) return Fail();
     return v;
-  }
-
-  static void AppendUtf8(uint32_t cp, std::string* out) {
-    if (cp < 0x80) {
-      out->push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-  }
-
-  bool ReadHex4(uint32_t* out) {
-    if (p_ + 4 > s_.size()) return false;
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) {
-      char h = s_[p_++];
-      v <<= 4;
-      if (h >= '0' && h <= '9')
-        v |= h - '0';
-      else if (h >= 'a' && h <= 'f')
-        v |= h - 'a' + 10;
-      else if (h >= 'A' && h <= 'F')
-        v |= h - 'A' + 10;
-      else
-        return false;
-    }
-    *out = v;
-    return true;
-  }
-
-  // "123", "-4.25": at most 15 significant digits and 22 decimals, so the
-  // digits and the power of ten are exact doubles and one (correctly
-  // rounded) division gives what strtod gives. Anything else: strtod.
-  static bool FastNumber(std::string_view t, double* out) {
-    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    size_t i = 0;
-    bool neg = false;
-    if (i < t.size() && t[i] == '-') neg = true, ++i;
-    uint64_t digits = 0;
-    int n = 0, decimals = 0;
-    bool dot = false, any = false;
-    for (; i < t.size(); ++i) {
-      char c = t[i];
-      if (c >= '0' && c <= '9') {
-        any = true;
-        if (digits == 0 && c == '0' && !dot) continue;
-        if (++n > 15) return false;
-        digits = digits * 10 + static_cast<uint64_t>(c - '0');
-        if (dot) ++decimals;
-      } else if (c == '.' && !dot) {
-        dot = true;
-      } else {
-        return false;
-      }
-    }
-    if (!any || decimals > 22) return false;
-    // Leading zeros after the point ("0.001") count as decimals too.
-    if (dot) {
-      size_t point = t.find('.');
-      int all = static_cast<int>(t.size() - point - 1);
-      decimals = all;
-      if (decimals > 22) return false;
-    }
-    double d = static_cast<double>(digits) / kPow10[decimals];
-    *out = neg ? -d : d;
-    return true;
   }
 
   bool ReadString(std::string* out) {
     if (p_ >= s_.size() || s_[p_] != '"') return false;
-    ++p_;
-    {
-      // Fast path: no escapes before the closing quote.
-      size_t q = p_;
-      while (q < s_.size() && s_[q] != '"' && s_[q] != '\\') ++q;
-      if (q < s_.size() && s_[q] == '"') {
-        out->assign(s_.data() + p_, q - p_);
-        p_ = q + 1;
-        return true;
-      }
+    const char* end = s_.data() + s_.size();
+    const char* stop = nullptr;
+    const char* after = DecodeStringBody(s_.data() + p_ + 1, end, out, &stop);
+    if (!after) {
+      p_ = static_cast<size_t>(stop - s_.data());
+      return false;
     }
-    while (p_ < s_.size()) {
-      char c = s_[p_++];
-      if (c == '"') return true;
-      if (c != '\\') {
-        out->push_back(c);
-        continue;
-      }
-      if (p_ >= s_.size()) return false;
-      char e = s_[p_++];
-      switch (e) {
-        case '"':
-          out->push_back('"');
-          break;
-        case '\\':
-          out->push_back('\\');
-          break;
-        case '/':
-          out->push_back('/');
-          break;
-        case 'b':
-          out->push_back('\b');
-          break;
-        case 'f':
-          out->push_back('\f');
-          break;
-        case 'n':
-          out->push_back('\n');
-          break;
-        case 'r':
-          out->push_back('\r');
-          break;
-        case 't':
-          out->push_back('\t');
-          break;
-        case 'u': {
-          uint32_t cp;
-          if (!ReadHex4(&cp)) return false;
-          if (cp >= 0xD800 && cp < 0xDC00 && p_ + 6 <= s_.size() && s_[p_] == '\\' &&
-              s_[p_ + 1] == 'u') {
-            p_ += 2;
-            uint32_t low;
-            if (!ReadHex4(&low)) return false;
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-          }
-          AppendUtf8(cp, out);
-          break;
-        }
-        default:
-          return false;
-      }
-    }
-    return false;
+    p_ = static_cast<size_t>(after - s_.data());
+    return true;
   }
 
   std::string_view s_;
@@ -349,28 +375,33 @@ std::optional<std::string_view> FindTopLevelScalar(std::string_view obj, std::st
 }
 
 std::optional<int64_t> MicrosToNanos(const Value& v) {
-  std::string_view t;
-  std::string owned;
-  if (v.type == Value::kNumber) {
-    t = v.number_text;
-  } else if (v.type == Value::kString) {
-    owned = v.str;
-    t = owned;
-  } else {
-    return std::nullopt;
-  }
-  if (t.find_first_of("eE") != std::string_view::npos) {
-    double d = strtod(std::string(t).c_str(), nullptr);
-    if (!std::isfinite(d)) return std::nullopt;
-    return static_cast<int64_t>(d * 1000.0);
-  }
+  if (v.type == Value::kNumber) return MicrosTextToNanos(v.number_text);
+  if (v.type == Value::kString) return MicrosTextToNanos(v.str);
+  return std::nullopt;
+}
+
+namespace {
+
+// Exponent forms ("1.5e3") go through the double.
+std::optional<int64_t> ExponentMicrosToNanos(std::string_view t) {
+  if (t.find_first_of("eE") == std::string_view::npos) return std::nullopt;
+  double d = strtod(std::string(t).c_str(), nullptr);
+  if (!std::isfinite(d)) return std::nullopt;
+  return static_cast<int64_t>(d * 1000.0);
+}
+
+}  // namespace
+
+std::optional<int64_t> MicrosTextToNanos(std::string_view t) {
+  // Integer part and up to three fraction digits as integers; anything the
+  // loop does not take (an exponent) falls back to strtod.
   bool negative = false;
   size_t i = 0;
   if (i < t.size() && (t[i] == '-' || t[i] == '+')) negative = t[i++] == '-';
   int64_t whole = 0;
   bool digits = false;
   for (; i < t.size() && isdigit(static_cast<unsigned char>(t[i])); ++i) {
-    if (whole > (INT64_MAX - 9) / 10) return std::nullopt;
+    if (whole > (INT64_MAX - 9) / 10) return ExponentMicrosToNanos(t);
     whole = whole * 10 + (t[i] - '0');
     digits = true;
   }
@@ -384,24 +415,36 @@ std::optional<int64_t> MicrosToNanos(const Value& v) {
     }
     for (; n < 3; ++n) frac *= 10;
   }
-  if (!digits || i != t.size()) return std::nullopt;
+  if (!digits || i != t.size()) return ExponentMicrosToNanos(t);
   if (whole > INT64_MAX / 1000 - 1) return std::nullopt;
   int64_t ns = whole * 1000 + frac;
   return negative ? -ns : ns;
 }
 
 std::optional<int64_t> AsInt(const Value& v) {
-  if (v.type == Value::kNumber) {
-    if (v.number_text.find_first_of(".eE") == std::string_view::npos) {
-      return strtoll(std::string(v.number_text).c_str(), nullptr, 10);
-    }
-    return static_cast<int64_t>(v.number);
+  if (v.type == Value::kNumber) return IntFromNumberText(v.number_text, v.number);
+  if (v.type == Value::kString) return IntFromString(v.str);
+  return std::nullopt;
+}
+
+int64_t IntFromNumberText(std::string_view text, double number) {
+  // Plain digits (every pid/tid): no strtoll, no copy.
+  size_t i = !text.empty() && text[0] == '-' ? 1 : 0;
+  if (text.size() > i && text.size() - i <= 18) {
+    int64_t v = 0;
+    size_t k = i;
+    for (; k < text.size() && text[k] >= '0' && text[k] <= '9'; ++k) v = v * 10 + (text[k] - '0');
+    if (k == text.size()) return i ? -v : v;
   }
-  if (v.type == Value::kString && !v.str.empty()) {
-    char* end = nullptr;
-    long long x = strtoll(v.str.c_str(), &end, 0);
-    if (end && *end == '\0') return x;
-  }
+  if (!HasFractionOrExponent(text)) return strtoll(std::string(text).c_str(), nullptr, 10);
+  return static_cast<int64_t>(number);
+}
+
+std::optional<int64_t> IntFromString(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  long long x = strtoll(s.c_str(), &end, 0);
+  if (end && *end == '\0') return x;
   return std::nullopt;
 }
 

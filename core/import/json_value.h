@@ -57,4 +57,27 @@ std::optional<std::string_view> FindTopLevelScalar(std::string_view obj, std::st
 // An integer id that may be written as a number or a string ("123", "0x1f").
 std::optional<int64_t> AsInt(const Value& v);
 
+// Text-level pieces of the above, shared with json_scanner (which reads
+// values without building them).
+// A number's text ("-1.5e3") to the double Parse stores; false if strtod
+// reads nothing.
+bool NumberFromText(std::string_view text, double* out);
+// Decodes a string's body: `p` is just after the opening quote. Returns the
+// byte after the closing quote, or nullptr (and *stop, where it stopped) for a
+// bad escape or a missing quote.
+const char* DecodeStringBody(const char* p, const char* end, std::string* out,
+                             const char** stop = nullptr);
+// Whether a number's text has a fraction or exponent ('.', 'e', 'E'): a loop,
+// not find_first_of (one memchr per character).
+inline bool HasFractionOrExponent(std::string_view t) {
+  for (char c : t)
+    if (c == '.' || c == 'e' || c == 'E') return true;
+  return false;
+}
+// MicrosToNanos of a number's text (or a string value's decoded text).
+std::optional<int64_t> MicrosTextToNanos(std::string_view text);
+// AsInt of a number (text and its double) and of a string value.
+int64_t IntFromNumberText(std::string_view text, double number);
+std::optional<int64_t> IntFromString(const std::string& s);
+
 }  // namespace fathom::json

@@ -5,6 +5,10 @@
 //
 //   fathom-bench-json-systrace [--size-mb 500] [--dir /tmp] [--keep]
 //     [--require-rows]   exit 1 if a load fills no rows (ctest smoke mode)
+//     [--only json|systrace]   measure one of the two
+//     [--archives MB]   also a zip, a tar and a tar.gz of an MB-sized Chrome
+//                       JSON trace (made with zip(1)/tar(1)): members stream,
+//                       so peak RSS should stay near the plain JSON's
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,8 +45,10 @@ void WriteJson(FILE* f, uint64_t bytes) {
         break;
       case 2:
       case 3:
-        n = snprintf(buf, sizeof buf, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f},\n", pid,
-                     (tid + 6) % 8, ts);
+        // Ends the slice the B two events earlier opened on thread tid - 2
+        // (whose process is 100 + (tid - 2) / 2).
+        n = snprintf(buf, sizeof buf, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f},\n",
+                     100 + (tid + 6) % 8 / 2, (tid + 6) % 8, ts);
         break;
       case 4:
       case 5:
@@ -165,6 +171,8 @@ int main(int argc, char** argv) {
   uint64_t size_mb = 500;
   std::string dir = "/tmp";
   bool keep = false, require_rows = false;
+  std::string only;
+  uint64_t archive_mb = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--size-mb" && i + 1 < argc)
@@ -175,10 +183,14 @@ int main(int argc, char** argv) {
       keep = true;
     else if (a == "--require-rows")
       require_rows = true;
+    else if (a == "--only" && i + 1 < argc)
+      only = argv[++i];
+    else if (a == "--archives" && i + 1 < argc)
+      archive_mb = strtoull(argv[++i], nullptr, 10);
     else {
       fprintf(stderr,
               "usage: fathom-bench-json-systrace [--size-mb N] [--dir D] [--keep] "
-              "[--require-rows]\n");
+              "[--require-rows] [--only json|systrace] [--archives MB]\n");
       return 2;
     }
   }
@@ -188,6 +200,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   for (auto [label, path, writer] : {std::tuple{"chrome json", json, &WriteJson},
                                      std::tuple{"systrace text", text, &WriteSystrace}}) {
+    if (!only.empty() && std::string(label).find(only) == std::string::npos) continue;
     FILE* f = fopen(path.c_str(), "wb");
     if (!f) {
       perror(path.c_str());
@@ -197,6 +210,29 @@ int main(int argc, char** argv) {
     fclose(f);
     rc |= Measure(label, path, require_rows);
     if (!keep) unlink(path.c_str());
+  }
+  if (archive_mb) {
+    std::string sub = dir + "/fathom-bench-archive-" + tag;
+    std::string cmd = "mkdir -p " + sub;
+    if (system(cmd.c_str()) != 0) return 1;
+    FILE* f = fopen((sub + "/trace.json").c_str(), "wb");
+    if (!f) return 1;
+    WriteJson(f, archive_mb << 20);
+    fclose(f);
+    cmd = "cd " + sub + " && zip -q t.zip trace.json && tar cf t.tar trace.json && tar czf " +
+          "t.tgz trace.json";
+    if (system(cmd.c_str()) != 0) {
+      fprintf(stderr, "zip/tar failed\n");
+      return 1;
+    }
+    rc |= Measure("json (plain)", sub + "/trace.json", require_rows);
+    rc |= Measure("json in zip", sub + "/t.zip", require_rows);
+    rc |= Measure("json in tar", sub + "/t.tar", require_rows);
+    rc |= Measure("json in tar.gz", sub + "/t.tgz", require_rows);
+    if (!keep) {
+      cmd = "rm -rf " + sub;
+      if (system(cmd.c_str()) != 0) rc = 1;
+    }
   }
   return rc;
 }
