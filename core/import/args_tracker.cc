@@ -91,7 +91,9 @@ std::optional<uint32_t> ArgsTracker::Builder::CommitMerged(std::optional<uint32_
   ArgsTable& t = s->args;
   uint32_t set = tracker_->next_arg_set_id_++;
   // arg_set_id is sorted: binary search the base set's rows.
-  const auto& ids = t.arg_set_id.data();
+  // Only written rows: `base` is never a deferred (raw ftrace) set, and
+  // reading all rows here would write the deferred ones mid-import.
+  const auto& ids = t.arg_set_id.written();
   auto first = std::lower_bound(ids.begin(), ids.end(), *base);
   auto begin_row = static_cast<uint32_t>(first - ids.begin());
   auto end_row = static_cast<uint32_t>(std::upper_bound(first, ids.end(), *base) - ids.begin());

@@ -17,10 +17,23 @@ using perfetto::protos::SchedBlockedReasonFtraceEvent;
 using perfetto::protos::SchedSwitchFtraceEvent;
 using perfetto::protos::SchedWakingFtraceEvent;
 
+namespace {
+// The args table's deferred sets: created with the first parser on a storage
+// and kept by later ones (sets already deferred stay valid).
+FtraceRawArgs* RawArgsOf(TraceStorage* storage) {
+  if (auto* raw = dynamic_cast<FtraceRawArgs*>(storage->args.deferred())) return raw;
+  auto raw = std::make_unique<FtraceRawArgs>(storage);
+  FtraceRawArgs* p = raw.get();
+  storage->args.SetDeferred(std::move(raw));
+  return p;
+}
+}  // namespace
+
 FtraceParser::FtraceParser(TraceContext* ctx)
     : ctx_(ctx),
       storage_(ctx->storage.get()),
-      descriptors_(ctx->storage.get()),
+      raw_args_(RawArgsOf(ctx->storage.get())),
+      descriptors_(raw_args_->descriptors()),
       thread_state_(ctx->storage.get()),
       task_state_cache_(1u << 16, kNullStringId) {
   TraceStorage* s = storage_;
@@ -28,8 +41,6 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   const FtraceEventInfo* sw = descriptors_.Get(FtraceEvent::kSchedWakingFieldNumber);
   sched_switch_name_ = ss->name;
   sched_waking_name_ = sw->name;
-  for (uint32_t i = 0; i < 8; ++i) ss_keys_[i] = i < ss->fields.size() ? ss->fields[i].name : 0;
-  for (uint32_t i = 0; i < 6; ++i) sw_keys_[i] = i < sw->fields.size() ? sw->fields[i].name : 0;
   type_int_ = s->Intern("int");
   type_uint_ = s->Intern("uint");
   type_string_ = s->Intern("string");
@@ -111,7 +122,8 @@ void FtraceParser::ReserveTables() {
       if (auto* str = dynamic_cast<StringColumn*>(c)) str->Reserve(rows);
     }
   };
-  reserve(storage_->args, bytes / 6);
+  // (No args: the raw events' args are deferred, see FtraceRawArgs.)
+  raw_args_->Reserve(bytes / 60, bytes / 60);
   reserve(storage_->ftrace_event, bytes / 20);
   reserve(storage_->sched, bytes / 60);
   reserve(storage_->thread_state, bytes / 30);
@@ -190,34 +202,12 @@ void FtraceParser::AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t
   // skips it too.
   if (!info) return;
   std::optional<uint32_t> set;
-  proto::Decoder d(payload);
-  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
-    if (f.id >= info->fields.size()) continue;
-    const FtraceFieldInfo& fi = info->fields[f.id];
-    if (fi.type == FtraceArgType::kNone) continue;
-    if (!set) set = BeginArgSet();
-    switch (fi.type) {
-      case FtraceArgType::kInt:
-        AddIntArg(*set, fi.name, f.as_int64());
-        break;
-      case FtraceArgType::kUint:
-        AddUintArg(*set, fi.name, f.as_uint64());
-        break;
-      case FtraceArgType::kSint:
-        AddIntArg(*set, fi.name, f.as_sint64());
-        break;
-      case FtraceArgType::kString:
-        AddStringArg(*set, fi.name, InternCached(f.as_string()));
-        break;
-      case FtraceArgType::kDouble:
-        AddRealArg(*set, fi.name, f.as_double());
-        break;
-      case FtraceArgType::kFloat:
-        AddRealArg(*set, fi.name, static_cast<double>(f.as_float()));
-        break;
-      case FtraceArgType::kNone:
-        break;
-    }
+  if (FtraceRawArgs::HasArgs(*info, payload)) {
+    set = BeginArgSet();
+    // Payloads from the proto tokenizer (current_generation_ set) stay in its
+    // buffers, which RetainPayloads() keeps: decode them when read.
+    if (!current_generation_ || !raw_args_->DeferEvent(*set, event_id, payload))
+      raw_args_->WriteEventArgs(*set, *info, payload, &storage_->args);
   }
   storage_->ftrace_event.Insert(ts, info->name, cpu, utid, set, common_flags);
 }
@@ -480,15 +470,10 @@ void FtraceParser::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid, S
   }
 
   // Raw row, args in proto field order (the raw table's contract).
-  using SS = SchedSwitchFtraceEvent;
+  // (Written when the args table is read: FtraceRawArgs.)
   uint32_t set = BeginArgSet();
-  AddStringArg(set, ss_keys_[SS::kPrevCommFieldNumber], prev_comm);
-  AddIntArg(set, ss_keys_[SS::kPrevPidFieldNumber], prev_pid);
-  AddIntArg(set, ss_keys_[SS::kPrevPrioFieldNumber], prev_prio);
-  AddIntArg(set, ss_keys_[SS::kPrevStateFieldNumber], prev_state);
-  AddStringArg(set, ss_keys_[SS::kNextCommFieldNumber], next_comm);
-  AddIntArg(set, ss_keys_[SS::kNextPidFieldNumber], next_pid);
-  AddIntArg(set, ss_keys_[SS::kNextPrioFieldNumber], next_prio);
+  raw_args_->DeferSwitch(set, {prev_comm, next_comm, static_cast<int32_t>(prev_pid), prev_prio,
+                               static_cast<int32_t>(next_pid), next_prio, prev_state});
   storage_->ftrace_event.Insert(ts, sched_switch_name_, cpu, prev_utid, set, std::nullopt);
 
   pending.slice_row = storage_->sched.Insert(ts, -1, cpu, next_utid, kNullStringId, next_prio);
@@ -547,12 +532,8 @@ void FtraceParser::ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWak
     return;
   }
   uint32_t waker_utid = pending.last_utid;
-  using SW = SchedWakingFtraceEvent;
   uint32_t set = BeginArgSet();
-  AddStringArg(set, sw_keys_[SW::kCommFieldNumber], r.comm);
-  AddIntArg(set, sw_keys_[SW::kPidFieldNumber], r.pid);
-  AddIntArg(set, sw_keys_[SW::kPrioFieldNumber], r.prio);
-  AddIntArg(set, sw_keys_[SW::kTargetCpuFieldNumber], r.target_cpu);
+  raw_args_->DeferWaking(set, {r.comm, r.pid, r.prio, r.target_cpu});
   std::optional<uint32_t> flags;
   if (r.has_common_flags) flags = r.common_flags;
   storage_->ftrace_event.Insert(ts, sched_waking_name_, cpu, waker_utid, set, flags);

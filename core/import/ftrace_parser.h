@@ -16,6 +16,7 @@
 
 #include "core/import/compact_sched.h"
 #include "core/import/ftrace_descriptors.h"
+#include "core/import/ftrace_raw_args.h"
 #include "core/import/ftrace_thread_state.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/systrace_marker.h"
@@ -58,6 +59,10 @@ class FtraceParser {
   // Shared by print events and the kernel *_tracing_mark_write events; the
   // systrace text importer may call it too. `pid` is the writing thread.
   void ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceMarker& m);
+
+  // The proto tokenizer's buffers, handed over when it is done: deferred raw
+  // args (FtraceRawArgs) point into them until the args table is read.
+  void RetainPayloads(std::vector<std::unique_ptr<TraceBlob>>* blobs) { raw_args_->Retain(blobs); }
 
  private:
   struct PendingSched {
@@ -160,7 +165,8 @@ class FtraceParser {
 
   TraceContext* ctx_;
   TraceStorage* storage_;
-  FtraceDescriptors descriptors_;
+  FtraceRawArgs* raw_args_;  // owned by storage_->args
+  const FtraceDescriptors& descriptors_;
   FtraceThreadStateTracker thread_state_;
   std::unique_ptr<GenericKernelParser> generic_kernel_;
   std::vector<PendingSched> pending_;
@@ -204,8 +210,6 @@ class FtraceParser {
 
   // Pre-interned strings.
   StringId sched_switch_name_, sched_waking_name_;
-  StringId ss_keys_[8];  // SchedSwitchFtraceEvent field names by number
-  StringId sw_keys_[6];  // SchedWakingFtraceEvent field names by number
   StringId type_int_, type_uint_, type_string_, type_real_;
   // The same types as args-table type indices (ArgsTable::ResolveType).
   uint8_t arg_type_int_, arg_type_uint_, arg_type_string_, arg_type_null_string_, arg_type_real_;

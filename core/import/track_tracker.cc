@@ -14,8 +14,14 @@ uint32_t TrackTracker::CreateTrack(bool counter, StringId name, StringId type,
 }
 
 uint32_t TrackTracker::Intern(const Key& key, StringId unit) {
+  size_t h = KeyHash()(key);
+  CacheSlot& slot = cache_[(h >> 7) & (kCacheSize - 1)];
+  if (slot.used && slot.key == key) return slot.id;
   auto it = tracks_.find(key);
-  if (it != tracks_.end()) return it->second;
+  if (it != tracks_.end()) {
+    slot = {key, it->second, true};
+    return it->second;
+  }
   auto [counter, owner, owner_id, name, type, cookie] = key;
   std::optional<uint32_t> utid, upid, cpu;
   if (owner == kThread) utid = owner_id;
@@ -24,6 +30,7 @@ uint32_t TrackTracker::Intern(const Key& key, StringId unit) {
   uint32_t id = CreateTrack(counter, name, type, utid, upid, cpu);
   if (unit != kNullStringId) storage_->track.counter_unit.Set(id, unit);
   tracks_.emplace(key, id);
+  slot = {key, id, true};
   return id;
 }
 

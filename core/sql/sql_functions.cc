@@ -17,6 +17,7 @@ void ExtractArg(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     return;
   }
   int64_t set = sqlite3_value_int64(argv[0]);
+  storage->args.EnsureMaterialized();  // deferred rows may intern new strings
   std::string_view key(reinterpret_cast<const char*>(sqlite3_value_text(argv[1])),
                        static_cast<size_t>(sqlite3_value_bytes(argv[1])));
   StringId key_id = storage->strings.Find(key);

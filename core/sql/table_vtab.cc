@@ -84,6 +84,7 @@ int Disconnect(sqlite3_vtab* vtab) {
 
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   auto* v = static_cast<VTab*>(vtab);
+  v->table->PrepareForRead();  // lazily built rows (args) count too
   double rows = std::max<double>(1, v->table->row_count());
   double cost = rows;
   std::string idx;
@@ -224,6 +225,9 @@ int FilterFn(sqlite3_vtab_cursor* cur, int, const char* idx_str, int argc, sqlit
   auto* v = static_cast<VTab*>(cur->pVtab);
   c->filters.clear();
   c->row = 0;
+  // Before the row count and before strings are looked up: building lazy
+  // rows can intern new strings.
+  v->table->PrepareForRead();
   c->end = v->table->row_count();
   int arg = 0;
   const char* p = idx_str ? idx_str : "";

@@ -221,6 +221,15 @@ class StringColumn final : public ColumnBase {
     data_.reserve(n);
   }
   void ShrinkToFit() { data_.shrink_to_fit(); }
+  // Moves the values out (NULLs included), leaving the column empty.
+  std::vector<StringId> Take() {
+    if (lazy_) Materialize();
+    std::vector<StringId> out;
+    out.swap(data_);
+    lazy_ = true;
+    lazy_rows_ = 0;
+    return out;
+  }
 
   bool IsNull(uint32_t row) const override { return (*this)[row] == kNullStringId; }
   int64_t GetInt(uint32_t row) const override { return 0; }
@@ -274,12 +283,16 @@ class Table {
   uint32_t row_count() const { return row_count_; }
   const std::vector<ColumnBase*>& columns() const { return columns_; }
   const ColumnBase* FindColumn(std::string_view name) const;
+  // Called before SQL reads the table: a table that builds rows lazily
+  // (args) builds them here. Thread-safe.
+  virtual void PrepareForRead() const {}
 
   void RegisterColumn(ColumnBase* c) { columns_.push_back(c); }
 
  protected:
   // Called by each table's Insert after appending one value to every column.
   uint32_t CommitRow() { return row_count_++; }
+  void ResetRowCount() { row_count_ = 0; }
 
  private:
   std::string name_;

@@ -3,8 +3,11 @@
 // declared in the order `SELECT *` shows them.
 #pragma once
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -263,10 +266,32 @@ struct FtraceEventTable : Table {
   }
 };
 
+class ArgsTable;
+
+// Arg sets whose rows are written on first read instead of at import: the raw
+// ftrace events' args are most of a trace's rows and few queries read them.
+// The importer keeps what it needs to write them later (event bytes, decoded
+// compact_sched values) and the args table asks for them, in set order.
+class DeferredArgSets {
+ public:
+  virtual ~DeferredArgSets() = default;
+  // Sets waiting to be written, by increasing set id.
+  virtual size_t count() const = 0;
+  virtual uint32_t set_id(size_t i) const = 0;
+  // Appends the rows of set `i` (ArgsTable::AppendResolved).
+  virtual void AppendRows(size_t i, ArgsTable* table) = 0;
+  // Forgets every set (all were written) and frees what they needed.
+  virtual void Clear() = 0;
+};
+
 // args: the most numerous rows of a trace (every raw ftrace event has several),
 // so each row stores one 8-byte value slot and a 1-byte type instead of a
 // column per value kind; int_value, string_value, real_value, value_type and
 // display_value are computed from them when read.
+//
+// Rows of deferred sets (DeferredArgSets) are merged in, by set id, the first
+// time anything reads the table: arg_set_id.data() (the way every reader
+// finds a set's rows) and Table::PrepareForRead() (SQL) do it.
 struct ArgsTable : Table {
   enum Kind : uint8_t { kNullKind, kIntKind, kRealKind, kStringKind };
 
@@ -360,8 +385,26 @@ struct ArgsTable : Table {
     std::vector<StringId> differing_;  // empty, or kNullStringId = same as key
   };
 
+  // Sorted. data() first writes the deferred sets' rows.
+  struct SetIdColumn final : ColumnBase {
+    SetIdColumn(ArgsTable* t) : ColumnBase(t, "arg_set_id", SqlType::kInt, kSorted), t_(t) {}
+    const std::vector<uint32_t>& data() const {
+      t_->EnsureMaterialized();
+      return v_;
+    }
+    // The rows written so far, without deferred sets (for the importer,
+    // whose own sets are never deferred).
+    const std::vector<uint32_t>& written() const { return v_; }
+    uint32_t operator[](uint32_t row) const { return v_[row]; }
+    bool IsNull(uint32_t) const override { return false; }
+    int64_t GetInt(uint32_t row) const override { return v_[row]; }
+    double GetDouble(uint32_t row) const override { return v_[row]; }
+    const ArgsTable* t_;
+    std::vector<uint32_t> v_;
+  };
+
   IdColumn id{this, "id"};
-  UInt32Column arg_set_id{this, "arg_set_id", kSorted};
+  SetIdColumn arg_set_id{this};
   FlatKey flat_key{this};
   StringColumn key{this, "key"};
   IntValue int_value{this};
@@ -387,7 +430,7 @@ struct ArgsTable : Table {
       kind = kStringKind;
       slot = sv;
     }
-    arg_set_id.Append(set);
+    arg_set_id.v_.push_back(set);
     flat_key.Append(fk, k);  // before slot_lo_ grows: it sizes from it
     key.Append(k);
     uint8_t type = TypeIndex(vt, kind);
@@ -404,7 +447,7 @@ struct ArgsTable : Table {
   // ftrace events): resolve the type once, then append with no optionals.
   uint8_t ResolveType(StringId vt, Kind kind) { return TypeIndex(vt, kind); }
   uint32_t AppendResolved(uint32_t set, StringId k, int64_t slot, uint8_t type) {
-    arg_set_id.Append(set);
+    arg_set_id.v_.push_back(set);
     flat_key.Append(k, k);
     key.Append(k);
     if (slot != static_cast<int32_t>(slot)) {
@@ -417,11 +460,20 @@ struct ArgsTable : Table {
   }
 
   void Reserve(size_t n) {
-    arg_set_id.Reserve(n);
+    arg_set_id.v_.reserve(n);
     key.Reserve(n);
     slot_lo_.reserve(n);
     type_.reserve(n);
   }
+
+  // Deferred sets (owned here so they live as long as the table).
+  void SetDeferred(std::unique_ptr<DeferredArgSets> d) { deferred_ = std::move(d); }
+  DeferredArgSets* deferred() const { return deferred_.get(); }
+  // Writes the deferred sets' rows now. Thread-safe; cheap when none wait.
+  void EnsureMaterialized() const {
+    if (deferred_) const_cast<ArgsTable*>(this)->Materialize();
+  }
+  void PrepareForRead() const override { EnsureMaterialized(); }
   // The type name strings used by display_value ("bool", "uint", "pointer").
   void SetTypeNames(StringId bool_name, StringId uint_name, StringId pointer_name) {
     bool_name_ = bool_name;
@@ -434,6 +486,7 @@ struct ArgsTable : Table {
     StringId name;
     Kind kind;
   };
+  void Materialize();  // trace_storage.cc
   Kind kind(uint32_t row) const { return types_[type_[row] & kTypeMask].kind; }
   // Most values (ids, pids, small ints) fit 32 bits: rows store the low half
   // and the few wide values (pointers, doubles, big uints) sit in a side
@@ -458,6 +511,8 @@ struct ArgsTable : Table {
   std::vector<std::pair<uint32_t, int64_t>> wide_;  // (row, value), by row
   std::vector<uint8_t> type_;
   std::vector<TypeEntry> types_;
+  std::unique_ptr<DeferredArgSets> deferred_;
+  std::mutex materialize_mu_;
   StringId bool_name_ = kNullStringId, uint_name_ = kNullStringId, pointer_name_ = kNullStringId;
 };
 

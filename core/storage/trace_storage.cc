@@ -2,6 +2,66 @@
 
 namespace fathom {
 
+void ArgsTable::Materialize() {
+  std::lock_guard<std::mutex> lock(materialize_mu_);
+  DeferredArgSets* d = deferred_.get();
+  size_t n_deferred = d->count();
+  if (n_deferred == 0) return;
+  // Take the written rows out and write everything again in set order: the
+  // written rows and the deferred sets are each sorted by set id, so this is
+  // one merge. Row ids are then what an eager import would have given.
+  std::vector<uint32_t> sets;
+  sets.swap(arg_set_id.v_);
+  std::vector<StringId> keys = key.Take();
+  std::vector<StringId> differing;
+  differing.swap(flat_key.differing_);
+  std::vector<int32_t> lo;
+  lo.swap(slot_lo_);
+  std::vector<std::pair<uint32_t, int64_t>> wide;
+  wide.swap(wide_);
+  std::vector<uint8_t> types;
+  types.swap(type_);
+  ResetRowCount();
+  // Raw ftrace events average four to five args; a generous reservation
+  // costs only address space (pages never written are not resident), a
+  // short one a reallocation copy of the biggest table at its largest.
+  Reserve(sets.size() + n_deferred * 8);
+
+  size_t wide_next = 0;
+  auto copy_row = [&](uint32_t r) {
+    StringId k = keys[r];
+    StringId fk = k;
+    if (!differing.empty()) {
+      StringId dv = differing[r];
+      fk = dv == kNullStringId ? k : dv == FlatKey::kNullFlat ? kNullStringId : dv;
+    }
+    int64_t slot = lo[r];
+    if (types[r] & kWide) {
+      while (wide[wide_next].first < r) ++wide_next;
+      slot = wide[wide_next].second;
+    }
+    arg_set_id.v_.push_back(sets[r]);
+    flat_key.Append(fk, k);
+    key.Append(k);
+    uint8_t type = types[r] & kTypeMask;
+    if (slot != static_cast<int32_t>(slot)) {
+      type |= kWide;
+      wide_.push_back({static_cast<uint32_t>(slot_lo_.size()), slot});
+    }
+    slot_lo_.push_back(static_cast<int32_t>(slot));
+    type_.push_back(type);
+    CommitRow();
+  };
+  uint32_t r = 0, rows = static_cast<uint32_t>(sets.size());
+  for (size_t i = 0; i < n_deferred; ++i) {
+    uint32_t set = d->set_id(i);
+    while (r < rows && sets[r] < set) copy_row(r++);
+    d->AppendRows(i, this);
+  }
+  while (r < rows) copy_row(r++);
+  d->Clear();
+}
+
 TraceStorage::TraceStorage() {
   args.SetTypeNames(strings.Intern("bool"), strings.Intern("uint"), strings.Intern("pointer"));
   // upstream numbering: upid 0 is the idle process, utid 0 the swapper thread.
@@ -38,7 +98,8 @@ void TraceStorage::ReserveForImport(size_t ftrace_events, size_t compact_switche
   ftrace_event.utid.Reserve(raw);
   ftrace_event.arg_set_id.Reserve(raw);
   ftrace_event.common_flags.Reserve(raw);
-  args.Reserve(raw * 7 + packets * 4);
+  // Raw events' args are deferred (DeferredArgSets): only other args here.
+  args.Reserve(packets * 4);
 }
 
 std::vector<Table*> TraceStorage::AllTables() {

@@ -1,0 +1,170 @@
+#include "core/import/ftrace_raw_args.h"
+
+#include <cstring>
+
+#include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
+
+namespace fathom {
+
+using perfetto::protos::FtraceEvent;
+using perfetto::protos::SchedSwitchFtraceEvent;
+using perfetto::protos::SchedWakingFtraceEvent;
+
+FtraceRawArgs::FtraceRawArgs(TraceStorage* storage) : storage_(storage), descriptors_(storage) {
+  const FtraceEventInfo* ss = descriptors_.Get(FtraceEvent::kSchedSwitchFieldNumber);
+  const FtraceEventInfo* sw = descriptors_.Get(FtraceEvent::kSchedWakingFieldNumber);
+  for (uint32_t i = 0; i < 8; ++i) ss_keys_[i] = i < ss->fields.size() ? ss->fields[i].name : 0;
+  for (uint32_t i = 0; i < 6; ++i) sw_keys_[i] = i < sw->fields.size() ? sw->fields[i].name : 0;
+  ArgsTable& t = storage->args;
+  StringId string_name = storage->Intern("string");
+  type_int_ = t.ResolveType(storage->Intern("int"), ArgsTable::kIntKind);
+  type_uint_ = t.ResolveType(storage->Intern("uint"), ArgsTable::kIntKind);
+  type_string_ = t.ResolveType(string_name, ArgsTable::kStringKind);
+  type_null_string_ = t.ResolveType(string_name, ArgsTable::kNullKind);
+  type_real_ = t.ResolveType(storage->Intern("real"), ArgsTable::kRealKind);
+}
+
+FtraceRawArgs::~FtraceRawArgs() = default;
+
+bool FtraceRawArgs::HasArgs(const FtraceEventInfo& info, proto::Bytes payload) {
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next())
+    if (f.id < info.fields.size() && info.fields[f.id].type != FtraceArgType::kNone) return true;
+  return false;
+}
+
+void FtraceRawArgs::WriteEventArgs(uint32_t set, const FtraceEventInfo& info, proto::Bytes payload,
+                                   ArgsTable* t) {
+  // Rows in payload order, one per field our protos know (the raw table's
+  // contract, as upstream).
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id >= info.fields.size()) continue;
+    const FtraceFieldInfo& fi = info.fields[f.id];
+    int64_t slot;
+    switch (fi.type) {
+      case FtraceArgType::kInt:
+        t->AppendResolved(set, fi.name, f.as_int64(), type_int_);
+        break;
+      case FtraceArgType::kUint:
+        t->AppendResolved(set, fi.name, static_cast<int64_t>(f.as_uint64()), type_uint_);
+        break;
+      case FtraceArgType::kSint:
+        t->AppendResolved(set, fi.name, f.as_sint64(), type_int_);
+        break;
+      case FtraceArgType::kString: {
+        StringId s = storage_->Intern(f.as_string());
+        t->AppendResolved(set, fi.name, s, s == kNullStringId ? type_null_string_ : type_string_);
+        break;
+      }
+      case FtraceArgType::kDouble: {
+        double v = f.as_double();
+        memcpy(&slot, &v, sizeof slot);
+        t->AppendResolved(set, fi.name, slot, type_real_);
+        break;
+      }
+      case FtraceArgType::kFloat: {
+        double v = static_cast<double>(f.as_float());
+        memcpy(&slot, &v, sizeof slot);
+        t->AppendResolved(set, fi.name, slot, type_real_);
+        break;
+      }
+      case FtraceArgType::kNone:
+        break;
+    }
+  }
+}
+
+void FtraceRawArgs::Push(const Entry& e) {
+  if (size_ % kBlock == 0 && size_ / kBlock == blocks_.size())
+    blocks_.emplace_back(new Entry[kBlock]);
+  blocks_[size_ / kBlock][size_ % kBlock] = e;
+  ++size_;
+}
+
+bool FtraceRawArgs::DeferEvent(uint32_t set, uint32_t event_id, proto::Bytes payload) {
+  if (event_id >= kWakingId || payload.size > kMaxPayload) return false;
+  Entry e;
+  e.data = payload.data;
+  e.set = set;
+  e.tag = event_id | static_cast<uint32_t>(payload.size) << kIdBits;
+  Push(e);
+  ++payload_entries_;
+  return true;
+}
+
+void FtraceRawArgs::DeferSwitch(uint32_t set, const Switch& s) {
+  Entry e;
+  e.index = switches_.size();
+  e.set = set;
+  e.tag = kSwitchId;
+  Push(e);
+  switches_.push_back(s);
+}
+
+void FtraceRawArgs::DeferWaking(uint32_t set, const Waking& w) {
+  Entry e;
+  e.index = wakings_.size();
+  e.set = set;
+  e.tag = kWakingId;
+  Push(e);
+  wakings_.push_back(w);
+}
+
+void FtraceRawArgs::Retain(std::vector<std::unique_ptr<TraceBlob>>* blobs) {
+  if (payload_entries_ == 0) return;
+  for (auto& b : *blobs) blobs_.push_back(std::move(b));
+  blobs->clear();
+}
+
+size_t FtraceRawArgs::memory_bytes() const {
+  size_t n = blocks_.size() * kBlock * sizeof(Entry) + switches_.capacity() * sizeof(Switch) +
+             wakings_.capacity() * sizeof(Waking);
+  for (const auto& b : blobs_) n += b->size;
+  return n;
+}
+
+void FtraceRawArgs::AppendRows(size_t i, ArgsTable* t) {
+  const Entry& e = At(i);
+  uint32_t id = e.tag & kSwitchId;
+  uint32_t rest = e.tag >> kIdBits;
+  auto str = [&](StringId key, StringId v) {
+    t->AppendResolved(e.set, key, v, v == kNullStringId ? type_null_string_ : type_string_);
+  };
+  if (id == kSwitchId) {
+    // In proto field order, every field, as the sched parser wrote them.
+    using SS = SchedSwitchFtraceEvent;
+    const Switch& s = switches_[e.index];
+    str(ss_keys_[SS::kPrevCommFieldNumber], s.prev_comm);
+    t->AppendResolved(e.set, ss_keys_[SS::kPrevPidFieldNumber], s.prev_pid, type_int_);
+    t->AppendResolved(e.set, ss_keys_[SS::kPrevPrioFieldNumber], s.prev_prio, type_int_);
+    t->AppendResolved(e.set, ss_keys_[SS::kPrevStateFieldNumber], s.prev_state, type_int_);
+    str(ss_keys_[SS::kNextCommFieldNumber], s.next_comm);
+    t->AppendResolved(e.set, ss_keys_[SS::kNextPidFieldNumber], s.next_pid, type_int_);
+    t->AppendResolved(e.set, ss_keys_[SS::kNextPrioFieldNumber], s.next_prio, type_int_);
+    return;
+  }
+  if (id == kWakingId) {
+    using SW = SchedWakingFtraceEvent;
+    const Waking& w = wakings_[e.index];
+    str(sw_keys_[SW::kCommFieldNumber], w.comm);
+    t->AppendResolved(e.set, sw_keys_[SW::kPidFieldNumber], w.pid, type_int_);
+    t->AppendResolved(e.set, sw_keys_[SW::kPrioFieldNumber], w.prio, type_int_);
+    t->AppendResolved(e.set, sw_keys_[SW::kTargetCpuFieldNumber], w.target_cpu, type_int_);
+    return;
+  }
+  const FtraceEventInfo* info = descriptors_.Get(id);
+  if (info) WriteEventArgs(e.set, *info, proto::Bytes{e.data, rest}, t);
+}
+
+void FtraceRawArgs::Clear() {
+  blocks_.clear();
+  blocks_.shrink_to_fit();
+  size_ = 0;
+  payload_entries_ = 0;
+  std::vector<Switch>().swap(switches_);
+  std::vector<Waking>().swap(wakings_);
+  blobs_.clear();
+}
+
+}  // namespace fathom

@@ -1,0 +1,105 @@
+// The args of raw ftrace events (ftrace_event.arg_set_id), written on first
+// read of the args table rather than at import (DeferredArgSets).
+//
+// Most args rows of a trace belong to raw ftrace events; decoding and
+// interning them for every event was the largest single cost of an import.
+// At import each raw event now costs one 16-byte entry: a pointer to its
+// payload in the retained trace bytes (or, for compact_sched, a record of the
+// already decoded values). When the args table is first read, the entries are
+// decoded in set order into exactly the rows an eager import writes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/import/ftrace_descriptors.h"
+#include "core/import/proto_decoder.h"
+#include "core/import/trace_blob.h"
+#include "core/storage/trace_storage.h"
+
+namespace fathom {
+
+class FtraceRawArgs final : public DeferredArgSets {
+ public:
+  explicit FtraceRawArgs(TraceStorage* storage);
+  ~FtraceRawArgs() override;
+
+  const FtraceDescriptors& descriptors() const { return descriptors_; }
+
+  // Whether raw event `info` with this payload has any args (an arg set).
+  static bool HasArgs(const FtraceEventInfo& info, proto::Bytes payload);
+
+  // Writes the args of a raw event now (payloads not kept alive until the
+  // args table is read, e.g. converted systrace text).
+  void WriteEventArgs(uint32_t set, const FtraceEventInfo& info, proto::Bytes payload,
+                      ArgsTable* table);
+  // Defers them; `payload` must stay valid until Retain() takes its owner
+  // (false when it cannot be deferred: write them now instead).
+  bool DeferEvent(uint32_t set, uint32_t event_id, proto::Bytes payload);
+  // sched_switch args from decoded values (compact_sched).
+  struct Switch {
+    StringId prev_comm, next_comm;
+    int32_t prev_pid, prev_prio, next_pid, next_prio;
+    int64_t prev_state;
+  };
+  void DeferSwitch(uint32_t set, const Switch& s);
+  // sched_waking args from decoded values (compact_sched).
+  struct Waking {
+    StringId comm;
+    int32_t pid, prio, target_cpu;
+  };
+  void DeferWaking(uint32_t set, const Waking& w);
+
+  // Keeps the buffers that deferred payloads point into (when any do).
+  void Retain(std::vector<std::unique_ptr<TraceBlob>>* blobs);
+  size_t memory_bytes() const;
+  // Capacity for this many compact_sched switches / wakings (from the file
+  // size, like the tables): no reallocation copies while importing.
+  void Reserve(size_t switches, size_t wakings) {
+    switches_.reserve(switches);
+    wakings_.reserve(wakings);
+  }
+
+  // DeferredArgSets.
+  size_t count() const override { return size_; }
+  uint32_t set_id(size_t i) const override { return At(i).set; }
+  void AppendRows(size_t i, ArgsTable* table) override;
+  void Clear() override;
+
+ private:
+  // `tag` holds the event id (low 11 bits) and the payload size above it.
+  // For compact_sched entries `data` is nullptr and `index` (same storage)
+  // is the position in switches_ / wakings_.
+  struct Entry {
+    union {
+      const uint8_t* data;
+      uint64_t index;
+    };
+    uint32_t set;
+    uint32_t tag;
+  };
+  static_assert(sizeof(Entry) == 16);
+  static constexpr uint32_t kIdBits = 11;
+  static constexpr uint32_t kSwitchId = (1u << kIdBits) - 1;  // beyond FtraceEvent fields
+  static constexpr uint32_t kWakingId = (1u << kIdBits) - 2;
+  static constexpr uint32_t kMaxPayload = (1u << (32 - kIdBits)) - 1;
+  // Chunked: no reallocation copies of millions of entries.
+  static constexpr size_t kBlock = 1 << 14;
+  const Entry& At(size_t i) const { return blocks_[i / kBlock][i % kBlock]; }
+  void Push(const Entry& e);
+
+  TraceStorage* storage_;
+  FtraceDescriptors descriptors_;
+  std::vector<std::unique_ptr<Entry[]>> blocks_;
+  size_t size_ = 0;
+  size_t payload_entries_ = 0;
+  std::vector<Switch> switches_;
+  std::vector<Waking> wakings_;
+  std::vector<std::unique_ptr<TraceBlob>> blobs_;
+  // Arg keys of sched_switch / sched_waking by field number.
+  StringId ss_keys_[8] = {}, sw_keys_[6] = {};
+  uint8_t type_int_, type_uint_, type_string_, type_null_string_, type_real_;
+};
+
+}  // namespace fathom
