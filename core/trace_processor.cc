@@ -11,6 +11,7 @@
 #include "core/import/json_tokenizer.h"
 #include "core/import/json_trace_parser.h"
 #include "core/import/packet_parser.h"
+#include "core/import/pprof_tokenizer.h"
 #include "core/import/proto_tokenizer.h"
 #include "core/import/systrace_html.h"
 #include "core/import/systrace_text_tokenizer.h"
@@ -78,6 +79,9 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     std::unique_ptr<ChunkReader> owned;
     std::string name;
     bool html_as_text = false;  // an HTML page without trace-data blocks
+    // Set: this source is the next member of `archive` (named
+    // "<name>/<member>"), read from it as a stream.
+    std::shared_ptr<ArchiveStream> archive;
   };
   std::deque<Source> sources;  // grows while loading; references stay valid
   sources.push_back({reader, nullptr, name});
@@ -118,6 +122,17 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
 
   for (size_t si = 0; si < sources.size(); ++si) {
     Source& src = sources[si];
+    if (src.archive) {
+      auto more = src.archive->NextMember();
+      if (!more.ok())
+        report_.warnings.push_back(src.name + ": " + more.status().message() +
+                                   "; loaded the members before it");
+      if (!more.ok() || !*more) continue;
+      src.reader = src.archive->member();
+      // The member after this one, read once this one is done.
+      sources.push_back({nullptr, nullptr, src.name, false, src.archive});
+      src.name += "/" + src.archive->name();
+    }
     const std::string& sname = src.name;
     bool is_member = si > 0;
     ChunkedTokenizer* tokenizer = nullptr;
@@ -125,6 +140,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     SystraceTextTokenizer* text_tokenizer = nullptr;
     ArtAllocLogTokenizer* art_log_tokenizer = nullptr;
     CollapsedStacksTokenizer* collapsed_tokenizer = nullptr;
+    PprofTokenizer* pprof_tokenizer = nullptr;
     TraceFormat format = TraceFormat::kUnknown;
     std::vector<uint8_t> leftover;
     uint64_t stream_offset = 0;  // stream offset of the next byte to read
@@ -154,8 +170,28 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
         auto compressed_atrace = fmt == TraceFormat::kSystraceText
                                      ? FindCompressedAtracePayload(blob->data.get(), blob->size)
                                      : std::nullopt;
-        if (fmt == TraceFormat::kZip || fmt == TraceFormat::kTar ||
-            fmt == TraceFormat::kSystraceHtml || compressed_atrace) {
+        if (fmt == TraceFormat::kZip || fmt == TraceFormat::kTar) {
+          // Archives stream: each member is a source read through the
+          // archive (inflated on the fly), never extracted whole.
+          container = true;
+          auto kind =
+              fmt == TraceFormat::kZip ? ArchiveStream::Kind::kZip : ArchiveStream::Kind::kTar;
+          if (src.archive) {
+            // An archive inside an archive: its members come after the outer
+            // archive's next member, which moves the outer stream on, so
+            // this one is read into memory first.
+            auto all = slurp(src, blob->data.get(), blob->size);
+            auto mem = MakeMemoryReader((*all)->data(), (*all)->size());
+            auto archive = std::make_shared<ArchiveStream>(kind, mem.get(), nullptr, 0);
+            sources.push_back({nullptr, std::move(mem), sname, false, std::move(archive)});
+          } else {
+            auto archive =
+                std::make_shared<ArchiveStream>(kind, src.reader, blob->data.get(), blob->size);
+            sources.push_back({nullptr, nullptr, sname, false, std::move(archive)});
+          }
+          break;
+        }
+        if (fmt == TraceFormat::kSystraceHtml || compressed_atrace) {
           // Containers: split whole, then load each trace inside as a source.
           container = true;
           auto all = slurp(src, blob->data.get(), blob->size);
@@ -196,19 +232,6 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
               if (bf != TraceFormat::kJson && bf != TraceFormat::kProto)
                 sources.back().html_as_text = true;
             }
-          } else {
-            std::vector<ArchiveMember> partial;
-            auto members = fmt == TraceFormat::kZip
-                               ? ExtractZip(bytes.data(), bytes.size(), &partial)
-                               : ExtractTar(bytes.data(), bytes.size(), &partial);
-            if (!members.ok())
-              report_.warnings.push_back(sname + ": " + members.status().message() +
-                                         "; loaded the members before it");
-            for (ArchiveMember& m : members.ok() ? *members : partial) {
-              auto kept = std::make_unique<std::vector<uint8_t>>(std::move(m.data));
-              add_member(sname + "/" + m.name, kept->data(), kept->size());
-              container_bytes.push_back(std::move(kept));
-            }
           }
           break;
         }
@@ -216,7 +239,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
           std::string msg =
               At(sname, 0) +
               "unknown trace format: expected a Perfetto protobuf trace (first byte "
-              "0x0A), gzip/zstd, JSON, systrace text/HTML, zip/tar or collapsed stacks";
+              "0x0A), gzip/zstd, JSON, systrace text/HTML, zip/tar, pprof or collapsed stacks";
           if (!is_member) return ErrorStatus(msg);
           report_.warnings.push_back(msg + "; member skipped");
           break;
@@ -240,6 +263,15 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
         } else if (fmt == TraceFormat::kCollapsedStacks) {
           collapsed_tokenizer = new CollapsedStacksTokenizer(ctx_.get(), sname);
           tokenizers.emplace_back(tokenizer = collapsed_tokenizer);
+        } else if (fmt == TraceFormat::kPprof) {
+          // Upstream's scope: the archive member's name, else "pprof_file".
+          std::string scope = "pprof_file";
+          if (is_member)
+            scope = sname.compare(0, name.size() + 1, name + "/") == 0
+                        ? sname.substr(name.size() + 1)
+                        : sname;
+          pprof_tokenizer = new PprofTokenizer(ctx_.get(), scope);
+          tokenizers.emplace_back(tokenizer = pprof_tokenizer);
         } else {
           return ErrorStatus(sname + ": " + TraceFormatName(fmt) +
                              " traces are not supported by this build yet");
@@ -297,6 +329,11 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
         report_.warnings.push_back(sname + ": " +
                                    std::to_string(collapsed_tokenizer->capped_samples()) +
                                    " samples above the limit were not loaded");
+      leftover.clear();
+    }
+    if (pprof_tokenizer) {  // no timestamps to sort: rows are written here
+      if (Status st = pprof_tokenizer->Finish(); !st.ok())
+        report_.warnings.push_back(sname + ": " + st.message());
       leftover.clear();
     }
     if (art_log_tokenizer) {  // no timestamps to sort: rows are written here
@@ -370,7 +407,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
                                         proto_tokenizer->generation(e.aux));
         break;
       case SortKind::kJsonEvent:
-        json_parser.ParseEvent(e.ts, proto::Bytes{e.data, e.size});
+        json_parser.ParseEvent(e.ts, proto::Bytes{e.data, e.size}, e.aux);
         break;
     }
     if ((++parsed & 0xfffff) == 0 && progress) {

@@ -54,6 +54,12 @@ if [ -d "$SHARED_DIR/difftests" ]; then
   done
 fi
 
+# pprof profiles and a StreamingProfilePacket trace, encoded from the text
+# protos in tests/core/pprof by protoc (a cheap target).
+if CCACHE_BASEDIR="$ROOT" cmake --build "$BUILD_DIR" --target core_pprof_test_data >/dev/null 2>&1; then
+  for f in "$BUILD_DIR"/tests/core/pprof_data/*; do cp "$f" "$SEEDS/pprof_$(basename "$f")"; done
+fi
+
 # Inputs that once crashed the loader must keep loading cleanly.
 REGRESSIONS="$ROOT/tests/fuzz/regressions"
 if ls "$REGRESSIONS"/* >/dev/null 2>&1; then

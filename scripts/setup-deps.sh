@@ -8,6 +8,7 @@ PACKAGES=(
   protobuf-compiler libprotobuf-dev
   libsqlite3-dev zlib1g-dev libzstd-dev
   libusb-1.0-0-dev libssl-dev
+  liblz4-dev libbrotli-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
@@ -16,6 +17,7 @@ PACKAGES=(
   openjdk-17-jdk-headless
   desktop-file-utils shared-mime-info libxml2-utils
   libunwind8 libjemalloc2 heaptrack python3
+  llvm
 )
 
 missing=()

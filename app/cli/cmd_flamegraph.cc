@@ -15,9 +15,10 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: fathom-cli flamegraph TRACE [--upid N|--pid N] [--ts NS]\n"
-    "         [--kind native|java-graph|java-samples|cpu]\n"
+    "         [--kind native|java-graph|java-samples|cpu|pprof]\n"
     "         [--view unreleased-size|total-size|unreleased-count|total-count|\n"
-    "                 object-size|object-count|retained-size|samples]\n"
+    "                 object-size|object-count|retained-size|samples|\n"
+    "                 SAMPLE_TYPE (a pprof sample type: alloc_space, cpu, ...)]\n"
     "         [--base-ts NS] [--format folded|svg|pprof|speedscope|json] [-o OUT]\n"
     "         [--heap NAME] [--from NS] [--to NS] [--cpu N] [--utid N]\n"
     "         [--inverted] [--focus RE] [--hide RE] [--collapse-recursion] [--min VALUE]\n"
@@ -30,6 +31,8 @@ struct Options {
   std::optional<ProfileKind> kind;
   std::optional<FlamegraphView> view;
   std::optional<std::string> heap, focus, hide;
+  std::optional<std::string> sample_type;  // --view naming a pprof sample type
+  std::string view_name;                   // --view as given
   ExportFormat format = ExportFormat::kFolded;
   bool inverted = false, collapse = false;
 };
@@ -80,7 +83,10 @@ std::optional<Options> Parse(const std::vector<std::string>& args) {
     } else if (a == "--view") {
       const std::string* v = value();
       o.view = v ? ParseView(*v) : std::nullopt;
-      ok = o.view.has_value();
+      // Any other name may be a sample type of an aggregate (pprof) profile.
+      if (v && !o.view && !v->empty()) o.sample_type = *v;
+      if (v) o.view_name = *v;
+      ok = o.view.has_value() || o.sample_type.has_value();
     } else if (a == "--format") {
       const std::string* v = value();
       auto f = v ? ParseExportFormat(*v) : std::nullopt;
@@ -127,7 +133,7 @@ int RunFlamegraph(const std::vector<std::string>& args) {
     fputs(kUsage, stderr);
     return 2;
   }
-  const Options& o = *parsed;
+  Options o = *parsed;  // a copy: --kind pprof may turn --view into a sample type
   TraceProcessor tp;
   if (!LoadOrReport(&tp, o.trace)) return 1;
   const TraceStorage& storage = tp.storage();
@@ -144,10 +150,23 @@ int RunFlamegraph(const std::vector<std::string>& args) {
   }
   // A view names its kind when --kind is not given (retained-size: java-graph).
   std::optional<ProfileKind> kind = o.kind;
-  if (!kind && o.view) {
+  std::optional<FlamegraphView> view_opt = o.view;
+  // With --kind pprof, a view name such as "samples" is a sample type.
+  if (kind == ProfileKind::kAggregate && o.view && *o.view != FlamegraphView::kValue) {
+    o.sample_type = o.view_name;
+    view_opt.reset();
+  }
+  if (o.sample_type) {
+    if (kind && *kind != ProfileKind::kAggregate) {
+      fprintf(stderr, "fathom-cli flamegraph: unknown view '%s'\n", o.sample_type->c_str());
+      return 2;
+    }
+    kind = ProfileKind::kAggregate;
+  }
+  if (!kind && view_opt) {
     for (ProfileKind k : {ProfileKind::kNative, ProfileKind::kJavaGraph, ProfileKind::kJavaSamples,
-                          ProfileKind::kCpu})
-      if (ViewFits(k, *o.view) && PickLargestProfile(dumps, k, upid)) {
+                          ProfileKind::kCpu, ProfileKind::kAggregate})
+      if (ViewFits(k, *view_opt) && PickLargestProfile(dumps, k, upid)) {
         kind = k;
         break;
       }
@@ -165,15 +184,19 @@ int RunFlamegraph(const std::vector<std::string>& args) {
   } else {
     std::vector<ProfileDump> candidates;
     for (const ProfileDump& d : dumps)
-      if (!o.heap || d.heap == *o.heap) candidates.push_back(d);
+      if ((!o.heap || d.heap == *o.heap) && (!o.sample_type || d.sample_type == *o.sample_type))
+        candidates.push_back(d);
     dump = PickLargestProfile(candidates, kind, upid);
   }
   if (!dump) {
+    if (o.sample_type)
+      fprintf(stderr, "fathom-cli flamegraph: no view or pprof sample type '%s'\n",
+              o.sample_type->c_str());
     fprintf(stderr, "fathom-cli flamegraph: no matching profile (see `fathom-cli profiles %s`)\n",
             o.trace.c_str());
     return 1;
   }
-  FlamegraphView view = o.view.value_or(DefaultView(dump->kind));
+  FlamegraphView view = view_opt.value_or(DefaultView(dump->kind));
   if (!ViewFits(dump->kind, view)) {
     fprintf(stderr, "fathom-cli flamegraph: view '%s' does not apply to %s profiles\n",
             std::string(ViewName(view)).c_str(), std::string(KindName(dump->kind)).c_str());
@@ -226,6 +249,8 @@ int RunFlamegraph(const std::vector<std::string>& args) {
   eo.kind = dump->kind;
   eo.view = view;
   eo.time_nanos = dump->ts;
+  eo.sample_type = dump->sample_type;
+  eo.sample_unit = dump->sample_unit;
   eo.title =
       std::string(KindName(dump->kind)) + " " + std::string(ViewName(view)) + " - " +
       (dump->all_processes          ? dump->process_name
@@ -233,6 +258,9 @@ int RunFlamegraph(const std::vector<std::string>& args) {
                                     : dump->process_name + " (" + std::to_string(dump->pid) + ")") +
       (dump->heap.empty() ? "" : " - " + dump->heap) + " @ " + std::to_string(dump->ts) +
       (o.base_ts ? " minus @ " + std::to_string(*o.base_ts) : "");
+  if (dump->kind == ProfileKind::kAggregate)
+    eo.title =
+        "pprof " + dump->sample_type + " (" + dump->sample_unit + ") - " + dump->process_name;
   Result<std::string> data = ExportFlamegraph(tree, o.format, eo);
   if (!data.ok()) {
     fprintf(stderr, "fathom-cli flamegraph: %s\n", data.status().message().c_str());

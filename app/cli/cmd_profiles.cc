@@ -36,11 +36,12 @@ int RunProfiles(const std::vector<std::string>& args) {
                std::string(KindName(d.kind)).c_str(),
                d.all_processes ? "" : std::to_string(d.upid).c_str(),
                d.all_processes ? "" : std::to_string(d.pid).c_str(), d.process_name.c_str(), d.ts,
-               d.end_ts, d.heap.c_str(), std::string(ViewName(view)).c_str(), total);
+               d.end_ts, (d.kind == ProfileKind::kAggregate ? d.sample_type : d.heap).c_str(),
+               std::string(ViewName(view)).c_str(), total);
     return 0;
   }
   if (dumps.empty()) {
-    printf("no heap profiles, heap graphs or CPU samples in %s\n", path.c_str());
+    printf("no heap profiles, heap graphs, CPU samples or pprof profiles in %s\n", path.c_str());
     return 0;
   }
   printf("%-12s %5s %7s %-28s %20s %-16s %s\n", "kind", "upid", "pid", "process", "ts", "heap",
@@ -50,13 +51,17 @@ int RunProfiles(const std::vector<std::string>& args) {
     for (const auto& [view, total] : d.totals) {
       if (!totals.empty()) totals += "  ";
       totals += std::string(ViewName(view)) + "=" + std::to_string(total);
+      if (d.kind == ProfileKind::kAggregate)
+        totals += " " + d.sample_unit + (d.default_sample_type ? " (default)" : "");
     }
     if (d.end_ts != d.ts) totals += "  (until " + std::to_string(d.end_ts) + ")";
     std::string upid = d.all_processes ? "*" : std::to_string(d.upid);
+    // pprof: one line per sample type, named in the heap column.
+    const std::string& heap = d.kind == ProfileKind::kAggregate ? d.sample_type : d.heap;
     std::string pid = d.all_processes ? "*" : std::to_string(d.pid);
     printf("%-12s %5s %7s %-28s %20" PRId64 " %-16s %s\n", std::string(KindName(d.kind)).c_str(),
            upid.c_str(), pid.c_str(), d.process_name.empty() ? "-" : d.process_name.c_str(), d.ts,
-           d.heap.empty() ? "-" : d.heap.c_str(), totals.c_str());
+           heap.empty() ? "-" : heap.c_str(), totals.c_str());
   }
   return 0;
 }

@@ -17,6 +17,8 @@ int RunPull(const std::vector<std::string>& args);
 int RunConnect(const std::vector<std::string>& args, bool connect);  // false: disconnect
 int RunRecord(const std::vector<std::string>& args, const char* argv0);
 int RunHeapprofile(const std::vector<std::string>& args);
+int RunSymbolize(const std::vector<std::string>& args);
+int RunDeobfuscate(const std::vector<std::string>& args);
 
 
 }  // namespace fathom::cli

@@ -19,10 +19,14 @@ void PrintUsage(FILE* out) {
           "  profiles TRACE                       heap dumps, heap graphs, sample sets with totals\n"
           "  flamegraph TRACE [--kind K] [--view V] [--format F] [-o OUT] ...\n"
           "                                       export a flamegraph (folded|svg|pprof|speedscope|json)\n"
+          "  symbolize TRACE -o SYMBOLS [--index DIR]  ModuleSymbols for unsymbolized native frames\n"
+          "                                       (llvm-symbolizer; FATHOM_BINARY_PATH); cat TRACE SYMBOLS\n"
+          "  deobfuscate TRACE -o OUT --map PKG=MAPPING.txt[:...]\n"
+          "                                       DeobfuscationMapping from ProGuard/R8 maps\n"
           "  devices [-l]                         Android devices: adb server, USB, remembered TCP\n"
           "  shell [-s SERIAL] CMD...             run CMD on the device; exits with its status\n"
-          "  push [-s SERIAL] LOCAL REMOTE        copy a file to the device\n"
-          "  pull [-s SERIAL] REMOTE [LOCAL]      copy a file from the device\n"
+          "  push [-s SERIAL] LOCAL REMOTE        copy a file or directory to the device\n"
+          "  pull [-s SERIAL] REMOTE [LOCAL]      copy a file or directory from the device\n"
           "  connect|disconnect HOST:PORT         remember/forget a TCP device (adb tcpip)\n"
           "     (adb verbs take --transport auto|usb|tcp|server; ANDROID_SERIAL is honoured)\n"
           "  record [-s SERIAL|--local] (-c CONFIG [--txt]|--preset NAME) [--time 10s]\n"
@@ -54,6 +58,8 @@ int main(int argc, char** argv) {
   if (cmd == "profiles") return fathom::cli::RunProfiles(args);
   if (cmd == "flamegraph") return fathom::cli::RunFlamegraph(args);
   if (cmd == "heapprofile") return fathom::cli::RunHeapprofile(args);
+  if (cmd == "symbolize") return fathom::cli::RunSymbolize(args);
+  if (cmd == "deobfuscate") return fathom::cli::RunDeobfuscate(args);
 #if defined(FATHOM_CLI_HAVE_ADB)
   if (cmd == "devices") return fathom::cli::RunDevices(args);
   if (cmd == "shell") return fathom::cli::RunShell(args);

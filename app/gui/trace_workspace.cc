@@ -41,6 +41,15 @@ TraceWorkspace::TraceWorkspace(TraceSession* session, QWidget* parent)
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(pages_);
 
+  // Profile-only formats (pprof, collapsed stacks) have no timeline: open
+  // them straight in the flamegraph, where the profile combo picks the
+  // sample type.
+  connect(session_, &TraceSession::loaded, this, [this] {
+    const QString format = session_->outcome().format;
+    if (format.startsWith(QLatin1String("pprof")) ||
+        format.startsWith(QLatin1String("collapsed stacks")))
+      setView(View::kFlamegraph);
+  });
   connect(timeline_, &TimelineView::heapProfileActivated, this,
           [this](qint64 upid, qint64 ts, const QString& kind) {
             flamegraph_->showHeapProfile(upid, ts, kind);

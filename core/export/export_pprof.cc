@@ -31,6 +31,8 @@ std::vector<SampleType> SampleTypesOf(ProfileKind kind) {
               {"alloc_space", "bytes", Metric::kAllocSize}};
     case ProfileKind::kCpu:
       return {{"samples", "count", Metric::kCount}};
+    case ProfileKind::kAggregate:
+      return {{"value", "count", Metric::kSize}};  // ExportPprof names it from the options
   }
   return {};
 }
@@ -73,6 +75,9 @@ Result<std::string> ExportPprof(const Flamegraph& fg, const ExportOptions& opt) 
   perftools::profiles::Profile p;
   StringTable strings(&p);
   std::vector<SampleType> types = SampleTypesOf(opt.kind);
+  if (opt.kind == ProfileKind::kAggregate && !opt.sample_type.empty())
+    types = {{opt.sample_type.c_str(),
+              opt.sample_unit.empty() ? "count" : opt.sample_unit.c_str(), Metric::kSize}};
   Metric shown = MetricOf(opt.view);
   for (size_t i = 0; i < types.size(); ++i) {
     auto* vt = p.add_sample_type();

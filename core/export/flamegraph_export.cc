@@ -103,7 +103,7 @@ std::string ExportSpeedscope(const Flamegraph& fg, const ExportOptions& opt) {
     weights += std::to_string(v);
     total += v;
   }
-  std::string unit = ViewIsBytes(opt.view) ? "bytes" : "none";
+  std::string unit = ViewIsBytes(opt.view) || opt.sample_unit == "bytes" ? "bytes" : "none";
   std::string name = opt.title.empty() ? std::string(ViewName(opt.view)) : opt.title;
   std::string out;
   out += "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",";

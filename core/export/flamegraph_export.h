@@ -24,6 +24,8 @@ struct ExportOptions {
   FlamegraphView view = FlamegraphView::kUnreleasedSize;  // the value folded/svg/speedscope show
   std::string title;                                      // SVG heading, speedscope name
   int64_t time_nanos = 0;                                 // pprof time_nanos (the dump's ts)
+  // aggregate (pprof) profiles: the values' sample type and unit.
+  std::string sample_type, sample_unit;
   int svg_width = 1200;
 };
 

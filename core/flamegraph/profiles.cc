@@ -19,7 +19,8 @@ struct KindInfo {
 constexpr KindInfo kKinds[] = {{ProfileKind::kNative, "native"},
                                {ProfileKind::kJavaGraph, "java-graph"},
                                {ProfileKind::kJavaSamples, "java-samples"},
-                               {ProfileKind::kCpu, "cpu"}};
+                               {ProfileKind::kCpu, "cpu"},
+                               {ProfileKind::kAggregate, "pprof"}};
 struct ViewInfo {
   FlamegraphView view;
   std::string_view name;
@@ -35,6 +36,7 @@ constexpr ViewInfo kViews[] = {
     {FlamegraphView::kObjectCount, "object-count", Metric::kCount, false},
     {FlamegraphView::kRetainedSize, "retained-size", Metric::kSize, true},
     {FlamegraphView::kSamples, "samples", Metric::kCount, false},
+    {FlamegraphView::kValue, "value", Metric::kSize, false},
 };
 
 const ViewInfo& Info(FlamegraphView v) { return kViews[static_cast<int>(v)]; }
@@ -60,7 +62,8 @@ class FrameNames {
     if (frame_[frame] != kUnset) return frame_[frame];
     const auto& frames = s_.profile.stack_profile_frame;
     StringId n = frames.deobfuscated_name[frame] != kNullStringId ? frames.deobfuscated_name[frame]
-                                                                  : frames.name[frame];
+                                                                  : SymbolName(frame);
+    if (n == kNullStringId) n = frames.name[frame];
     if (n == kNullStringId) return frame_[frame] = fg_->Intern("[unknown]");
     return frame_[frame] = fg_->Intern(Demangle(s_.GetString(n)));
   }
@@ -73,6 +76,17 @@ class FrameNames {
   }
 
  private:
+  // Offline symbols (ModuleSymbols, e.g. from `fathom-cli symbolize`): a set's
+  // rows are consecutive and its id is its first row; the last row is the
+  // function the frame is in (the earlier ones are inlined into it).
+  StringId SymbolName(uint32_t frame) const {
+    const auto& symbols = s_.profile.stack_profile_symbol;
+    std::optional<uint32_t> set = s_.profile.stack_profile_frame.symbol_set_id.Get(frame);
+    if (!set || *set >= symbols.row_count()) return kNullStringId;
+    uint32_t row = *set;
+    while (row + 1 < symbols.row_count() && symbols.symbol_set_id[row + 1] == *set) ++row;
+    return symbols.name[row];
+  }
   static constexpr FgStringId kUnset = ~FgStringId{0};
   const TraceStorage& s_;
   Flamegraph* fg_;
@@ -146,6 +160,8 @@ std::vector<FlamegraphView> ViewsOf(ProfileKind kind) {
       return {V::kTotalSize, V::kTotalCount};
     case ProfileKind::kCpu:
       return {V::kSamples};
+    case ProfileKind::kAggregate:
+      return {V::kValue};
   }
   return {V::kSamples};
 }
@@ -253,16 +269,19 @@ std::vector<ProfileDump> ListProfiles(const TraceStorage& s) {
     int64_t n = 0;
   };
   std::map<uint32_t, Span> cpu;
-  for (uint32_t r = 0; r < samples.row_count(); ++r) {
-    uint32_t utid = samples.utid[r];
+  auto add_sample = [&](uint32_t utid, int64_t ts) {
     std::optional<uint32_t> upid =
         utid < s.thread.row_count() ? s.thread.upid.Get(utid) : std::nullopt;
     Span& sp = cpu[upid.value_or(~0u)];
-    sp.first = std::min(sp.first, samples.ts[r]);
-    sp.last = std::max(sp.last, samples.ts[r]);
+    sp.first = std::min(sp.first, ts);
+    sp.last = std::max(sp.last, ts);
     sp.n++;
-  }
-  if (samples.row_count()) {
+  };
+  for (uint32_t r = 0; r < samples.row_count(); ++r) add_sample(samples.utid[r], samples.ts[r]);
+  const auto& chrome = s.profile.cpu_profile_stack_sample;
+  for (uint32_t r = 0; r < chrome.row_count(); ++r) add_sample(chrome.utid[r], chrome.ts[r]);
+  const int64_t cpu_samples = samples.row_count() + chrome.row_count();
+  if (cpu_samples) {
     ProfileDump all;
     all.kind = ProfileKind::kCpu;
     all.all_processes = true;
@@ -273,7 +292,7 @@ std::vector<ProfileDump> ListProfiles(const TraceStorage& s) {
       all.ts = std::min(all.ts, sp.first);
       all.end_ts = std::max(all.end_ts, sp.last);
     }
-    all.totals = {{FlamegraphView::kSamples, samples.row_count()}};
+    all.totals = {{FlamegraphView::kSamples, cpu_samples}};
     out.push_back(std::move(all));
   }
   for (const auto& [upid, sp] : cpu) {
@@ -286,6 +305,29 @@ std::vector<ProfileDump> ListProfiles(const TraceStorage& s) {
     d.ts = sp.first;
     d.end_ts = sp.last;
     d.totals = {{FlamegraphView::kSamples, sp.n}};
+    out.push_back(std::move(d));
+  }
+  // Aggregate profiles (pprof): one per sample type, in file order.
+  const auto& agg = s.profile.aggregate_profile;
+  std::vector<int64_t> agg_totals(agg.row_count(), 0);
+  const auto& agg_samples = s.profile.aggregate_sample;
+  for (uint32_t r = 0; r < agg_samples.row_count(); ++r) {
+    uint32_t p = agg_samples.aggregate_profile_id[r];
+    if (p < agg_totals.size()) agg_totals[p] += static_cast<int64_t>(agg_samples.value[r]);
+  }
+  auto str = [&](StringId id) {
+    return id == kNullStringId ? std::string() : std::string(s.GetString(id));
+  };
+  for (uint32_t r = 0; r < agg.row_count(); ++r) {
+    ProfileDump d;
+    d.kind = ProfileKind::kAggregate;
+    d.all_processes = true;
+    d.process_name = str(agg.scope[r]);
+    d.aggregate_profile_id = r;
+    d.sample_type = str(agg.sample_type_type[r]);
+    d.sample_unit = str(agg.sample_type_unit[r]);
+    d.default_sample_type = agg.is_default[r] != 0;
+    d.totals = {{FlamegraphView::kValue, agg_totals[r]}};
     out.push_back(std::move(d));
   }
   std::stable_sort(out.begin(), out.end(), [](const ProfileDump& a, const ProfileDump& b) {
@@ -304,7 +346,11 @@ std::optional<ProfileDump> PickLargestProfile(const std::vector<ProfileDump>& du
     for (const ProfileDump& d : dumps) {
       if (d.kind != k.kind || (upid && (d.upid != *upid || d.all_processes))) continue;
       FlamegraphView v = DefaultView(d.kind);
-      if (!best || d.Total(v) > best->Total(v)) best = &d;
+      // pprof files name their preferred sample type: it wins over size
+      // (values of different sample types have different units).
+      if (!best || std::make_pair(d.default_sample_type, d.Total(v)) >
+                       std::make_pair(best->default_sample_type, best->Total(v)))
+        best = &d;
     }
     if (best) return *best;
   }
@@ -318,6 +364,7 @@ FlamegraphRequest RequestFor(const ProfileDump& dump, std::optional<FlamegraphVi
   if (!dump.all_processes) r.upid = dump.upid;
   r.ts = dump.ts;
   if (dump.kind == ProfileKind::kNative) r.heap = dump.heap;
+  if (dump.kind == ProfileKind::kAggregate) r.aggregate_profile = dump.aggregate_profile_id;
   if (dump.kind == ProfileKind::kJavaSamples || dump.kind == ProfileKind::kCpu) {
     r.start_ts = dump.ts;
     r.end_ts = dump.end_ts == std::numeric_limits<int64_t>::max() ? dump.end_ts : dump.end_ts + 1;
@@ -414,7 +461,56 @@ Flamegraph BuildCpuFlamegraph(const TraceStorage& s, const FlamegraphRequest& re
     n.count += 1;
     n.alloc_count += 1;
   }
+  // Chrome's sampler: no CPU, always a callsite.
+  const auto& chrome = s.profile.cpu_profile_stack_sample;
+  for (uint32_t r = 0; r < chrome.row_count() && !req.cpu; ++r) {
+    int64_t ts = chrome.ts[r];
+    if (ts < req.start_ts || ts >= req.end_ts) continue;
+    uint32_t utid = chrome.utid[r];
+    if (req.utid && utid != *req.utid) continue;
+    if (req.upid) {
+      std::optional<uint32_t> upid =
+          utid < s.thread.row_count() ? s.thread.upid.Get(utid) : std::nullopt;
+      if (upid != req.upid) continue;
+    }
+    std::optional<uint32_t> node = nodes.Node(chrome.callsite_id[r]);
+    if (!node) {
+      if (!no_stack) no_stack = fg.Child(std::nullopt, fg.Intern("[no callstack]"), kFgNoString);
+      node = no_stack;
+    }
+    FlamegraphNode& n = fg.mutable_node(*node);
+    n.count += 1;
+    n.alloc_count += 1;
+  }
   return fg;
+}
+
+Flamegraph BuildAggregateFlamegraph(const TraceStorage& s, uint32_t aggregate_profile) {
+  const auto& samples = s.profile.aggregate_sample;
+  Flamegraph fg;
+  CallsiteNodes nodes(s, &fg);
+  std::optional<uint32_t> no_stack;
+  for (uint32_t r = 0; r < samples.row_count(); ++r) {
+    if (samples.aggregate_profile_id[r] != aggregate_profile) continue;
+    std::optional<uint32_t> node;
+    if (auto cs = samples.callsite_id.Get(r)) node = nodes.Node(*cs);
+    if (!node) {
+      // A pprof sample may have no locations; its value still counts.
+      if (!no_stack) no_stack = fg.Child(std::nullopt, fg.Intern("[no callstack]"), kFgNoString);
+      node = no_stack;
+    }
+    const int64_t v = static_cast<int64_t>(samples.value[r]);
+    FlamegraphNode& n = fg.mutable_node(*node);
+    n.size += v;
+    n.alloc_size += v;
+    n.count += 1;
+    n.alloc_count += 1;
+  }
+  return fg;
+}
+
+bool AggregateIsBytes(const ProfileDump& dump) {
+  return dump.kind == ProfileKind::kAggregate && dump.sample_unit == "bytes";
 }
 
 Result<Flamegraph> BuildFlamegraph(const TraceStorage& s, const FlamegraphRequest& req) {
@@ -461,6 +557,14 @@ Result<Flamegraph> BuildFlamegraph(const TraceStorage& s, const FlamegraphReques
     }
     case ProfileKind::kCpu: {
       Flamegraph fg = BuildCpuFlamegraph(s, req);
+      fg.Finalize(order);
+      return fg;
+    }
+    case ProfileKind::kAggregate: {
+      if (!req.aggregate_profile ||
+          *req.aggregate_profile >= s.profile.aggregate_profile.row_count())
+        return ErrorStatus("an aggregate (pprof) flamegraph needs one of its sample types");
+      Flamegraph fg = BuildAggregateFlamegraph(s, *req.aggregate_profile);
       fg.Finalize(order);
       return fg;
     }

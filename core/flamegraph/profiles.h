@@ -24,7 +24,8 @@ enum class ProfileKind : uint8_t {
   kNative,       // heapprofd dump (heap_profile_allocation, any heap but com.android.art)
   kJavaGraph,    // ART heap graph (heap_graph_object/reference)
   kJavaSamples,  // Java allocation samples (heap_profile_allocation, heap com.android.art)
-  kCpu,          // CPU stack samples (perf_sample)
+  kCpu,          // CPU stack samples (perf_sample, cpu_profile_stack_sample)
+  kAggregate,    // one sample type of an aggregate profile (pprof), no time, no process
 };
 
 enum class FlamegraphView : uint8_t {
@@ -36,10 +37,11 @@ enum class FlamegraphView : uint8_t {
   kObjectCount,      // java graph, shortest-path tree
   kRetainedSize,     // java graph, dominator tree
   kSamples,          // cpu
+  kValue,            // aggregate: the sample type's value (unit in ProfileDump)
 };
 
-// CLI spellings: "native", "java-graph", "java-samples", "cpu" and
-// "unreleased-size", "total-size", ..., "retained-size", "samples".
+// CLI spellings: "native", "java-graph", "java-samples", "cpu", "pprof" and
+// "unreleased-size", "total-size", ..., "retained-size", "samples", "value".
 std::string_view KindName(ProfileKind kind);
 std::optional<ProfileKind> ParseKind(std::string_view s);
 std::string_view ViewName(FlamegraphView view);
@@ -66,6 +68,12 @@ struct ProfileDump {
   int64_t ts = 0;
   int64_t end_ts = 0;
   std::string heap;  // native: heap name; java samples: "com.android.art"; else ""
+  // aggregate: the __intrinsic_aggregate_profile row, its sample type and
+  // unit ("alloc_space", "bytes"), and whether it is the file's preferred one.
+  // process_name holds the profile's scope (file); all_processes is true.
+  uint32_t aggregate_profile_id = 0;
+  std::string sample_type, sample_unit;
+  bool default_sample_type = false;
   // Totals of every view in ViewsOf(kind), same order.
   std::vector<std::pair<FlamegraphView, int64_t>> totals;
   int64_t Total(FlamegraphView view) const;
@@ -93,6 +101,7 @@ struct FlamegraphRequest {
   int64_t end_ts = std::numeric_limits<int64_t>::max();
   std::optional<uint32_t> cpu;   // cpu only
   std::optional<uint32_t> utid;  // cpu only
+  std::optional<uint32_t> aggregate_profile;  // aggregate only: required
   // Checked now and then by slow builders (heap graphs); when it becomes true
   // the build stops and returns an error.
   const std::atomic<bool>* cancel = nullptr;
@@ -127,7 +136,14 @@ Result<Flamegraph> BuildHeapGraphFlamegraph(const TraceStorage& storage, uint32_
 Result<Flamegraph> BuildHeapGraphDominatorFlamegraph(const TraceStorage& storage, uint32_t upid,
                                                      int64_t ts,
                                                      const std::atomic<bool>* cancel = nullptr);
-// perf_sample rows in [start_ts, end_ts), optionally one process/thread/CPU.
+// perf_sample and cpu_profile_stack_sample rows in [start_ts, end_ts),
+// optionally one process/thread/CPU (a CPU filter drops
+// cpu_profile_stack_sample rows: they carry no CPU).
 Flamegraph BuildCpuFlamegraph(const TraceStorage& storage, const FlamegraphRequest& request);
+// __intrinsic_aggregate_sample rows of one aggregate profile: a node's size
+// (and alloc_size) is the summed value, its count (alloc_count) the rows.
+Flamegraph BuildAggregateFlamegraph(const TraceStorage& storage, uint32_t aggregate_profile);
+// True when an aggregate dump's values are bytes (unit "bytes").
+bool AggregateIsBytes(const ProfileDump& dump);
 
 }  // namespace fathom

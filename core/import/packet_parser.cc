@@ -75,7 +75,8 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
       ctx_->heap_graph_parser->ParseDeobfuscationMapping(payload);
       return;
     case TracePacket::kStreamingProfilePacketFieldNumber:
-      return;  // Chrome's sampler: not imported yet.
+      ctx_->profile_parser->ParseStreamingProfilePacket(ts, payload, gen);
+      return;
     default:
       ctx_->system_parser->ParsePacket(ts, field_id, payload, packet, gen);
   }

@@ -4,6 +4,7 @@
 
 #include "core/import/clock_tracker.h"
 #include "core/import/process_tracker.h"
+#include "core/import/proto_tokenizer.h"
 #include "core/import/sequence_state.h"
 #include "core/import/trace_context.h"
 #include "perfetto/trace/interned_data.pb.h"
@@ -24,6 +25,7 @@ using perfetto::protos::PerfSample;
 using perfetto::protos::ProfilePacket;
 using perfetto::protos::Profiling;
 using perfetto::protos::StackSample;
+using perfetto::protos::StreamingProfilePacket;
 using HeapSamples = perfetto::protos::ProfilePacket::ProcessHeapSamples;
 using HeapSample = perfetto::protos::ProfilePacket::HeapSample;
 
@@ -49,6 +51,18 @@ struct ProfileParser::HeapprofdSequence : ProfileIdSource {
 };
 
 namespace {
+
+// One occurrence of a repeated varint field, packed or not.
+void AppendVarints(const proto::Field& f, std::vector<uint64_t>* out) {
+  if (f.type == proto::WireType::kVarint) {
+    out->push_back(f.int_value);
+    return;
+  }
+  if (f.type != proto::WireType::kLengthDelimited) return;
+  proto::PackedVarints it(f.bytes);
+  uint64_t v;
+  while (it.Next(&v)) out->push_back(v);
+}
 
 uint64_t IidOf(proto::Bytes msg) {
   proto::Decoder d(msg);
@@ -328,6 +342,62 @@ void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
   s->UpdateBounds(ts);
 }
 
+void ProfileParser::TokenizeStreamingProfilePacket(const PacketView& p, ProtoTokenizer* tokenizer) {
+  SequenceGeneration& gen = tokenizer->mutable_generation(p.generation);
+  // Chrome writes the reference time in CLOCK_MONOTONIC (as upstream reads
+  // it); without a clock path to the trace clock the raw value is kept.
+  int64_t base = gen.reference_timestamp_ns;
+  if (auto t = tokenizer->ToTraceTime(p.sequence_id, kClockMonotonic, base)) base = *t;
+  proto::Decoder d(p.payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id != StreamingProfilePacket::kTimestampDeltaUsFieldNumber) continue;
+    std::vector<uint64_t> deltas;
+    AppendVarints(f, &deltas);
+    for (uint64_t delta : deltas) gen.reference_timestamp_ns += static_cast<int64_t>(delta) * 1000;
+  }
+  streaming_[p.payload.data] = {base, gen.pid_tid_valid ? gen.pid : 0,
+                                gen.pid_tid_valid ? gen.tid : 0};
+  tokenizer->PushPacket(p, base);
+}
+
+void ProfileParser::ParseStreamingProfilePacket(int64_t ts, proto::Bytes payload,
+                                                const SequenceGeneration& gen) {
+  TraceStorage* s = ctx_->storage.get();
+  auto info = streaming_.find(payload.data);
+  if (info == streaming_.end()) return;
+  std::vector<uint64_t> callstacks, deltas;
+  int32_t priority = 0;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == StreamingProfilePacket::kCallstackIidFieldNumber) AppendVarints(f, &callstacks);
+    if (f.id == StreamingProfilePacket::kTimestampDeltaUsFieldNumber) AppendVarints(f, &deltas);
+    if (f.id == StreamingProfilePacket::kProcessPriorityFieldNumber) priority = f.as_int32();
+  }
+  if (d.error()) {
+    s->stats.Increment(Stat::kStackProfileParserError);
+    return;
+  }
+  uint32_t utid = ctx_->process_tracker->UpdateThread(info->second.tid, info->second.pid);
+  InternedProfileIds ids(gen);
+  ts = info->second.base_ts;
+  for (size_t i = 0; i < callstacks.size(); ++i) {
+    if (i >= deltas.size()) {  // fewer times than callstacks: the rest has no time
+      s->stats.Increment(Stat::kStackProfileParserError,
+                         static_cast<int64_t>(callstacks.size() - i));
+      break;
+    }
+    ts += static_cast<int64_t>(deltas[i]) * 1000;
+    std::optional<uint32_t> callsite = stacks_.ResolveCallstack(ids, &gen, callstacks[i]);
+    if (!callsite) {
+      s->stats.Increment(Stat::kStackProfileParserError);
+      continue;
+    }
+    s->profile.cpu_profile_stack_sample.Insert(ts, *callsite, utid, priority);
+    s->UpdateBounds(ts);
+  }
+  streaming_.erase(info);
+}
+
 void ProfileParser::ParseStackSample(int64_t ts, proto::Bytes payload,
                                      const SequenceGeneration& gen) {
   // Only the callstack is imported (so frames and callsites exist); the
@@ -344,6 +414,10 @@ void ProfileParser::ParseStackSample(int64_t ts, proto::Bytes payload,
 }
 
 void ProfileParser::ParseModuleSymbols(proto::Bytes payload) {
+  module_symbols_.emplace_back(reinterpret_cast<const char*>(payload.data), payload.size);
+}
+
+void ProfileParser::ApplyModuleSymbols(proto::Bytes payload) {
   TraceStorage* s = ctx_->storage.get();
   std::string_view path, build_id;
   std::vector<proto::Bytes> addresses;
@@ -364,7 +438,10 @@ void ProfileParser::ParseModuleSymbols(proto::Bytes payload) {
                      ? mappings.build_id[m] == build_id_id
                      : (path_id != kNullStringId && mappings.name[m] == path_id);
     if (!match) continue;
-    std::vector<uint32_t> mapping_frames = stacks_.FramesOfMapping(m);
+    // By rel_pc: a library can have many thousands of frames and addresses.
+    std::unordered_map<int64_t, std::vector<uint32_t>> frames_at;
+    for (uint32_t frame : stacks_.FramesOfMapping(m))
+      frames_at[frames.rel_pc[frame]].push_back(frame);
     for (proto::Bytes a : addresses) {
       int64_t address = 0;
       std::vector<proto::Bytes> lines;
@@ -374,8 +451,9 @@ void ProfileParser::ParseModuleSymbols(proto::Bytes payload) {
         if (f.id == AddressSymbols::kLinesFieldNumber) lines.push_back(f.bytes);
       }
       if (lines.empty()) continue;
-      for (uint32_t frame : mapping_frames) {
-        if (frames.rel_pc[frame] != address) continue;
+      auto at = frames_at.find(address);
+      if (at == frames_at.end()) continue;
+      for (uint32_t frame : at->second) {
         uint32_t set_id = symbols.row_count();
         for (proto::Bytes line : lines) {
           StringId fn = kNullStringId, file = kNullStringId;
@@ -474,6 +552,9 @@ void ProfileParser::OnImportFinished() {
   for (auto& [id, seq] : sequences_) {
     if (!seq->pending.empty() && seq->gen) CommitDump(*seq, *seq->gen);
   }
+  for (const std::string& m : module_symbols_)
+    ApplyModuleSymbols({reinterpret_cast<const uint8_t*>(m.data()), m.size()});
+  module_symbols_.clear();
 }
 
 }  // namespace fathom

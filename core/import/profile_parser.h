@@ -1,6 +1,7 @@
 // Parses callstack-profiler packets: heapprofd ProfilePacket (inline Android 10
-// tables or InternedData), perf PerfSample, StackSample, ModuleSymbols
-// (offline symbolization) and ArtProcessMetadata (Java OOME callstacks).
+// tables or InternedData), perf PerfSample, StackSample, Chrome's
+// StreamingProfilePacket, ModuleSymbols (offline symbolization) and
+// ArtProcessMetadata (Java OOME callstacks).
 #pragma once
 
 #include <array>
@@ -20,6 +21,8 @@ namespace fathom {
 
 struct SequenceGeneration;
 struct TraceContext;
+struct PacketView;
+class ProtoTokenizer;
 
 class ProfileParser {
  public:
@@ -29,6 +32,16 @@ class ProfileParser {
   void ParseProfilePacket(int64_t ts, proto::Bytes payload, const SequenceGeneration& gen);
   void ParsePerfSample(int64_t ts, proto::Bytes payload, const SequenceGeneration& gen);
   void ParseStackSample(int64_t ts, proto::Bytes payload, const SequenceGeneration& gen);
+  // StreamingProfilePacket: its samples are delta-encoded against the
+  // sequence's ThreadDescriptor reference time, which later packets of the
+  // sequence advance, so times and the thread are resolved while tokenizing
+  // (in file order) and the packet is sorted at its first time.
+  void TokenizeStreamingProfilePacket(const PacketView& p, ProtoTokenizer* tokenizer);
+  // One cpu_profile_stack_sample row per (callstack_iid, timestamp_delta_us).
+  void ParseStreamingProfilePacket(int64_t ts, proto::Bytes payload, const SequenceGeneration& gen);
+  // Kept until the end of the import: symbols are usually appended to the
+  // trace (`fathom-cli symbolize`), and frames of dumps committed at the end
+  // must get them too.
   void ParseModuleSymbols(proto::Bytes payload);
   void ParseArtProcessMetadata(int64_t ts, proto::Bytes payload);
   void OnImportFinished();
@@ -47,6 +60,7 @@ class ProfileParser {
 
   HeapprofdSequence& Sequence(uint32_t seq_id);
   void CommitDump(HeapprofdSequence& seq, const SequenceGeneration& gen);
+  void ApplyModuleSymbols(proto::Bytes payload);
 
   TraceContext* ctx_;
   StackProfileTracker stacks_;
@@ -54,8 +68,15 @@ class ProfileParser {
   // Last cumulative (alloc_count, alloc_size, free_count, free_size) per
   // (upid, heap, callsite): heapprofd values are cumulative over the session.
   std::map<std::tuple<uint32_t, StringId, uint32_t>, std::array<int64_t, 4>> previous_;
+  // What TokenizeStreamingProfilePacket resolved, by payload address.
+  struct StreamingPacketInfo {
+    int64_t base_ts;   // trace time the deltas start from
+    int64_t pid, tid;  // the sequence's ThreadDescriptor (0 when none)
+  };
+  std::unordered_map<const uint8_t*, StreamingPacketInfo> streaming_;
   // Synthetic Java frames of OOME stacks by (name, file, line).
   std::map<std::tuple<StringId, StringId, uint32_t>, uint32_t> java_frames_;
+  std::vector<std::string> module_symbols_;  // ModuleSymbols payloads, applied last
 };
 
 }  // namespace fathom

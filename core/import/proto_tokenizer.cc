@@ -5,6 +5,7 @@
 #include "core/import/chunk_reader.h"
 #include "core/import/clock_tracker.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/profile_parser.h"
 #include "core/import/track_event_tokenizer.h"
 #include "perfetto/trace/trace.pb.h"
 
@@ -49,7 +50,10 @@ ProtoTokenizer::ProtoTokenizer(TraceContext* ctx, Sorter* sorter)
   NewGeneration(0);
 }
 
-ProtoTokenizer::~ProtoTokenizer() = default;
+ProtoTokenizer::~ProtoTokenizer() {
+  // Deferred raw ftrace args point into the buffers: they outlive the import.
+  if (ctx_->ftrace_parser) ctx_->ftrace_parser->RetainPayloads(&blobs_);
+}
 
 void ProtoTokenizer::NewGeneration(uint32_t sequence_id) {
   generations_.emplace_back();
@@ -245,6 +249,9 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     case TracePacket::kThreadDescriptorFieldNumber:
     case TracePacket::kProcessDescriptorFieldNumber:
       track_event_tokenizer_->TokenizePacket(pv);
+      return;
+    case TracePacket::kStreamingProfilePacketFieldNumber:
+      ctx_->profile_parser->TokenizeStreamingProfilePacket(pv, this);
       return;
     default:
       break;

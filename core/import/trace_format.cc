@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/import/collapsed_stacks.h"
+#include "core/import/pprof_parser.h"
 
 namespace fathom {
 
@@ -13,6 +14,9 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   std::string_view s(reinterpret_cast<const char*>(data), size);
   if (size >= 4 && memcmp(data, "PK\x03\x04", 4) == 0) return TraceFormat::kZip;
   if (size >= 262 && memcmp(data + 257, "ustar", 5) == 0) return TraceFormat::kTar;
+  // Before the text checks: a Profile's first byte (0x0A) reads as whitespace.
+  // LooksLikePprof tells it from a Perfetto Trace, which also starts with 0x0A.
+  if (LooksLikePprof(data, size)) return TraceFormat::kPprof;
   // Skip a UTF-8 BOM and leading whitespace for the text formats.
   size_t i = 0;
   if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
@@ -48,6 +52,7 @@ const char* TraceFormatName(TraceFormat f) {
     case TraceFormat::kSystraceHtml: return "systrace html";
     case TraceFormat::kArtAllocLog: return "tiallocsample log";
     case TraceFormat::kCollapsedStacks: return "collapsed stacks";
+    case TraceFormat::kPprof: return "pprof";
     case TraceFormat::kZip: return "zip";
     case TraceFormat::kTar: return "tar";
     case TraceFormat::kEmpty: return "empty";

@@ -15,6 +15,7 @@ enum class TraceFormat {
   kSystraceHtml,  // systrace HTML page
   kArtAllocLog,   // tiallocsample text log (JVMTI Java allocation samples)
   kCollapsedStacks,  // folded stacks, "a;b;c 12" per line
+  kPprof,            // pprof perftools.profiles.Profile
   kZip,
   kTar,
   kEmpty,

@@ -9,8 +9,11 @@ namespace {
 std::string CsvCell(const SqlValue& v) {
   char buf[64];
   switch (v.type) {
-    case SqlValue::kNull: return "\"[NULL]\"";
-    case SqlValue::kInt: snprintf(buf, sizeof buf, "%" PRId64, v.i); return buf;
+    case SqlValue::kNull:
+      return "\"[NULL]\"";
+    case SqlValue::kInt:
+      snprintf(buf, sizeof buf, "%" PRId64, v.i);
+      return buf;
     case SqlValue::kDouble: {
       // %f of a huge double can be long: size the buffer to fit.
       int n = snprintf(nullptr, 0, "%f", v.d);
@@ -19,8 +22,10 @@ std::string CsvCell(const SqlValue& v) {
       s.resize(static_cast<size_t>(n));
       return s;
     }
-    case SqlValue::kString: return "\"" + std::string(v.s) + "\"";
-    case SqlValue::kBlob: return "\"<raw bytes>\"";
+    case SqlValue::kString:
+      return "\"" + std::string(v.s) + "\"";
+    case SqlValue::kBlob:
+      return "\"<raw bytes>\"";
   }
   return "";
 }
@@ -36,11 +41,21 @@ std::string JsonEscape(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char b[8];
@@ -57,11 +72,18 @@ std::string JsonEscape(std::string_view s) {
 std::string JsonCell(const SqlValue& v) {
   char buf[64];
   switch (v.type) {
-    case SqlValue::kNull: return "null";
-    case SqlValue::kInt: snprintf(buf, sizeof buf, "%" PRId64, v.i); return buf;
-    case SqlValue::kDouble: snprintf(buf, sizeof buf, "%.17g", v.d); return buf;
-    case SqlValue::kString: return JsonEscape(v.s);
-    case SqlValue::kBlob: return "null";
+    case SqlValue::kNull:
+      return "null";
+    case SqlValue::kInt:
+      snprintf(buf, sizeof buf, "%" PRId64, v.i);
+      return buf;
+    case SqlValue::kDouble:
+      snprintf(buf, sizeof buf, "%.17g", v.d);
+      return buf;
+    case SqlValue::kString:
+      return JsonEscape(v.s);
+    case SqlValue::kBlob:
+      return "null";
   }
   return "null";
 }
@@ -137,6 +159,28 @@ Status PrintResults(QueryIterator* it, ResultFormat format, std::string* out) {
   }
   if (format == ResultFormat::kJson) *out += "\n]\n";
   return it->status();
+}
+
+Result<std::vector<std::vector<std::string>>> RowsAsText(QueryIterator* it) {
+  std::vector<std::vector<std::string>> rows;
+  if (!it->NextResultSet()) {
+    if (!it->status().ok()) return it->status();
+    return rows;
+  }
+  while (it->NextRow()) {
+    std::vector<std::string> row;
+    row.reserve(static_cast<size_t>(it->column_count()));
+    for (int i = 0; i < it->column_count(); ++i) {
+      const SqlValue v = it->Get(i);
+      row.push_back(v.type == SqlValue::kInt      ? std::to_string(v.i)
+                    : v.type == SqlValue::kDouble ? std::to_string(v.d)
+                    : v.type == SqlValue::kString ? std::string(v.s)
+                                                  : std::string());
+    }
+    rows.push_back(std::move(row));
+  }
+  if (!it->status().ok()) return it->status();
+  return rows;
 }
 
 }  // namespace fathom

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/base/status.h"
 #include "core/sql/sql_engine.h"
@@ -15,5 +16,9 @@ enum class ResultFormat { kTable, kCsv, kJson };
 
 // Prints every result set of `it` to `out`. Returns the iterator's status.
 Status PrintResults(QueryIterator* it, ResultFormat format, std::string* out);
+
+// The rows of the first result set of `it` as text (NULL and blobs as "", doubles as %f):
+// for small fact-finding queries whose callers do not want SqlValue.
+Result<std::vector<std::vector<std::string>>> RowsAsText(QueryIterator* it);
 
 }  // namespace fathom

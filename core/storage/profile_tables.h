@@ -141,6 +141,66 @@ struct PerfSampleTable : Table {
   }
 };
 
+// Chrome's in-process sampler (StreamingProfilePacket): one row per sample,
+// upstream's cpu_profile_stack_sample.
+struct CpuProfileStackSampleTable : Table {
+  CpuProfileStackSampleTable() : Table("cpu_profile_stack_sample") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  UInt32Column callsite_id{this, "callsite_id"};
+  UInt32Column utid{this, "utid"};
+  Int32Column process_priority{this, "process_priority"};
+
+  uint32_t Insert(int64_t t, uint32_t callsite, uint32_t u, int32_t prio) {
+    ts.Append(t);
+    callsite_id.Append(callsite);
+    utid.Append(u);
+    process_priority.Append(prio);
+    return CommitRow();
+  }
+};
+
+// ---- aggregate profiles (pprof) ---------------------------------------------
+
+// One row per (profile file, sample type): upstream's
+// __intrinsic_aggregate_profile. Samples carry no time and no process.
+struct AggregateProfileTable : Table {
+  AggregateProfileTable() : Table("__intrinsic_aggregate_profile") {}
+  IdColumn id{this, "id"};
+  StringColumn scope{this, "scope"};
+  StringColumn name{this, "name"};
+  StringColumn sample_type_type{this, "sample_type_type"};
+  StringColumn sample_type_unit{this, "sample_type_unit"};
+  // 1 for the file's preferred sample type (default_sample_type, else the
+  // last one, as pprof itself picks).
+  Int32Column is_default{this, "is_default", kHidden};
+
+  uint32_t Insert(StringId sc, StringId n, StringId type, StringId unit, bool def) {
+    scope.Append(sc);
+    name.Append(n);
+    sample_type_type.Append(type);
+    sample_type_unit.Append(unit);
+    is_default.Append(def ? 1 : 0);
+    return CommitRow();
+  }
+};
+
+// One row per (pprof Sample, sample type) with a non-zero value.
+struct AggregateSampleTable : Table {
+  AggregateSampleTable() : Table("__intrinsic_aggregate_sample") {}
+  IdColumn id{this, "id"};
+  UInt32Column aggregate_profile_id{this, "aggregate_profile_id"};
+  UInt32Column callsite_id{this, "callsite_id", kNullable};
+  DoubleColumn value{this, "value"};
+
+  uint32_t Insert(uint32_t profile, std::optional<uint32_t> callsite, double v) {
+    aggregate_profile_id.Append(profile);
+    callsite_id.Append(callsite);
+    value.Append(v);
+    return CommitRow();
+  }
+};
+
 // ---- ART Java heap graphs ---------------------------------------------------
 
 // One row per heap dump (process, timestamp).
@@ -289,6 +349,9 @@ struct ProfileTables {
   HeapGraphReferenceTable heap_graph_reference;
   HeapGraphThreadCallsiteTable heap_graph_thread_callsite;
   HeapGraphJavaOomeDetailsTable heap_graph_java_oome_details;
+  CpuProfileStackSampleTable cpu_profile_stack_sample;
+  AggregateProfileTable aggregate_profile;
+  AggregateSampleTable aggregate_sample;
 
   std::vector<Table*> All() {
     return {&stack_profile_mapping,
@@ -302,7 +365,10 @@ struct ProfileTables {
             &heap_graph_object,
             &heap_graph_reference,
             &heap_graph_thread_callsite,
-            &heap_graph_java_oome_details};
+            &heap_graph_java_oome_details,
+            &cpu_profile_stack_sample,
+            &aggregate_profile,
+            &aggregate_sample};
   }
 };
 

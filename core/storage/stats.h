@@ -144,7 +144,11 @@ namespace fathom {
   F(kArtAllocLogMalformed, "art_alloc_log_malformed_lines", error, trace,                          \
     "tiallocsample log lines that could not be parsed or referenced undefined keys (skipped).")  \
   F(kArtAllocLogMalformedAt, "art_alloc_log_malformed_line_number", error, trace,                  \
-    "The first 1000 malformed tiallocsample log lines (indexed by 1-based line number).")
+    "The first 1000 malformed tiallocsample log lines (indexed by 1-based line number).")       \
+  F(kPprofLabelsIgnored, "pprof_labels_ignored", info, trace,                                      \
+    "pprof Sample labels (key/value annotations) seen but not imported.")                         \
+  F(kStackProfileParserError, "stackprofile_parser_error", error, trace,                           \
+    "StreamingProfilePacket samples with no timestamp or an unknown callstack (skipped).")
 
 enum class Stat : uint32_t {
 #define FATHOM_STAT_ENUM(e, ...) e,

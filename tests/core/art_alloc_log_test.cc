@@ -10,35 +10,13 @@
 
 #include "core/import/art_alloc_log_parser.h"
 #include "core/trace_processor.h"
+#include "tests/core/trace_test_util.h"
 
 namespace fathom {
 namespace {
 
 std::vector<std::string> Rows(TraceProcessor& tp, const std::string& sql) {
-  std::vector<std::string> out;
-  auto it = tp.Query(sql);
-  if (!it->NextResultSet()) {
-    ADD_FAILURE() << sql << ": " << it->status().message();
-    return out;
-  }
-  while (it->NextRow()) {
-    std::string row;
-    for (int i = 0; i < it->column_count(); ++i) {
-      SqlValue v = it->Get(i);
-      if (i) row += "|";
-      if (v.type == SqlValue::kInt)
-        row += std::to_string(v.i);
-      else if (v.type == SqlValue::kString)
-        row += std::string(v.s);
-      else if (v.type == SqlValue::kNull)
-        row += "NULL";
-      else
-        row += std::to_string(v.d);
-    }
-    out.push_back(row);
-  }
-  EXPECT_TRUE(it->status().ok()) << it->status().message();
-  return out;
+  return testing::JoinedRows(tp, sql);
 }
 
 std::unique_ptr<TraceProcessor> LoadText(const std::string& text, const std::string& name) {

@@ -41,7 +41,8 @@ std::string Normalise(const std::string& s) {
   while (first < lines.size() && lines[first].empty()) ++first;
   std::string out;
   for (size_t i = first; i < lines.size(); ++i) out += lines[i] + "\n";
-  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
+    out.pop_back();
   return out;
 }
 

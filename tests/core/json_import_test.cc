@@ -41,7 +41,8 @@ TEST(JsonImport, BigTraceArrayFormBeginEndPairs) {
   ASSERT_GT(begins, 0u);
   std::set<std::string> pids;
   std::regex pid_re("\"pid\":\\s*(\\d+)");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), pid_re); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), pid_re);
+       it != std::sregex_iterator(); ++it)
     pids.insert((*it)[1]);
 
   TraceProcessor tp;
@@ -68,13 +69,15 @@ TEST(JsonImport, SimpleTraceObjectFormAllPhases) {
   ASSERT_TRUE(tp.LoadFile(path).ok());
   EXPECT_EQ(QueryInt(tp, "select count(*) from slice"), static_cast<int64_t>(slices));
   // Each C event in this file carries exactly one numeric arg ("value").
-  EXPECT_EQ(QueryInt(tp, "select count(*) from counter"), static_cast<int64_t>(CountPhase(text, 'C')));
+  EXPECT_EQ(QueryInt(tp, "select count(*) from counter"),
+            static_cast<int64_t>(CountPhase(text, 'C')));
   EXPECT_EQ(QueryInt(tp, "select count(*) from counter_track where name = 'counter value'"), 1);
   // Microsecond timestamps become exact nanoseconds: the earliest event is "ts": 818.
   EXPECT_EQ(QueryInt(tp, "select min(ts) from slice"), 818000);
   EXPECT_EQ(QueryInt(tp, "select dur from slice where name = 'Long X type'"), 15000);
   // M events name the threads.
-  EXPECT_EQ(QueryInt(tp, "select count(*) from thread where name in ('threadA','threadB','threadC')"), 3);
+  EXPECT_EQ(
+      QueryInt(tp, "select count(*) from thread where name in ('threadA','threadB','threadC')"), 3);
   // Args of the first B event survive with their types.
   EXPECT_EQ(QueryInt(tp,
                      "select extract_arg(arg_set_id, 'args.value_true') from slice "
@@ -101,7 +104,8 @@ TEST(JsonImport, TruncatedJsonLoadsWholeEventsAndWarns) {
   // Cut inside an event object (just before one of its keys).
   std::string cut = text.substr(0, text.find("\"name\"", text.size() / 2));
   TraceProcessor tp;
-  ASSERT_TRUE(tp.LoadBuffer(reinterpret_cast<const uint8_t*>(cut.data()), cut.size(), "half.json").ok());
+  ASSERT_TRUE(
+      tp.LoadBuffer(reinterpret_cast<const uint8_t*>(cut.data()), cut.size(), "half.json").ok());
   // Whole events before the cut are all there.
   size_t whole_events = CountPhase(cut.substr(0, cut.rfind('}') + 1), 'B') +
                         CountPhase(cut.substr(0, cut.rfind('}') + 1), 'E');
@@ -121,8 +125,9 @@ TEST(JsonImport, SimpleTraceSamplesResolveStackFrames) {
             static_cast<int64_t>(CountPhase(text, 'P')));
   EXPECT_EQ(QueryInt(tp, "select count(*) from perf_sample where callsite_id is not null"), 1);
   EXPECT_EQ(QueryInt(tp, "select ts from perf_sample where callsite_id is not null"), 878000);
-  EXPECT_EQ(QueryInt(tp, "select c.depth from perf_sample p join stack_profile_callsite c "
-                         "on p.callsite_id = c.id"),
+  EXPECT_EQ(QueryInt(tp,
+                     "select c.depth from perf_sample p join stack_profile_callsite c "
+                     "on p.callsite_id = c.id"),
             1);
   for (const auto& w : tp.report().warnings) EXPECT_EQ(w.find("stackFrames"), std::string::npos);
 }
@@ -131,7 +136,8 @@ TEST(JsonImport, MalformedInputNamesOffsetAndKeepsWhatCameBefore) {
   // An unbalanced closing bracket stops the scan at its byte offset.
   std::string bad = R"([{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"}]])";
   TraceProcessor tp;
-  ASSERT_TRUE(tp.LoadBuffer(reinterpret_cast<const uint8_t*>(bad.data()), bad.size(), "b.json").ok());
+  ASSERT_TRUE(
+      tp.LoadBuffer(reinterpret_cast<const uint8_t*>(bad.data()), bad.size(), "b.json").ok());
   EXPECT_EQ(QueryInt(tp, "select count(*) from slice"), 1);
   ASSERT_FALSE(tp.report().warnings.empty());
   EXPECT_NE(tp.report().warnings[0].find("byte offset " + std::to_string(bad.size() - 1)),

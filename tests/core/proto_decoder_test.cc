@@ -9,8 +9,8 @@ namespace {
 
 TEST(ProtoDecoder, ReadsEveryWireType) {
   // field 1 varint 300, field 2 "hi", field 3 fixed32 7, field 4 fixed64 9
-  std::vector<uint8_t> b = {0x08, 0xAC, 0x02, 0x12, 0x02, 'h', 'i', 0x1D, 7, 0, 0, 0,
-                            0x21, 9, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<uint8_t> b = {0x08, 0xAC, 0x02, 0x12, 0x02, 'h', 'i', 0x1D, 7, 0, 0,
+                            0,    0x21, 9,    0,    0,    0,   0,   0,    0, 0};
   Decoder d(b.data(), b.size());
   Field f = d.Next();
   EXPECT_EQ(f.id, 1u);

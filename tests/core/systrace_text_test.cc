@@ -98,9 +98,11 @@ TEST(SystraceText, AtraceMarkersBecomeSlices) {
       "  app-100 (  100) [000] ...1 10.000500: tracing_mark_write: B|100|inner\n"
       "  app-100 (  100) [000] ...1 10.001000: tracing_mark_write: E|100\n"
       "  app-100 (  100) [000] ...1 10.002000: tracing_mark_write: E|100\n"
-      "  app-100 (  100) [000] ...1 10.003000: tracing_mark_write: C|100|queued|7";  // no final newline
+      "  app-100 (  100) [000] ...1 10.003000: tracing_mark_write: C|100|queued|7";  // no final
+                                                                                     // newline
   TraceProcessor tp;
-  ASSERT_TRUE(tp.LoadBuffer(reinterpret_cast<const uint8_t*>(text.data()), text.size(), "t.txt").ok());
+  ASSERT_TRUE(
+      tp.LoadBuffer(reinterpret_cast<const uint8_t*>(text.data()), text.size(), "t.txt").ok());
   EXPECT_EQ(QueryInt(tp, "select count(*) from slice"), 2);
   EXPECT_EQ(QueryInt(tp, "select dur from slice where name = 'outer'"), 2000000);
   EXPECT_EQ(QueryInt(tp, "select depth from slice where name = 'inner'"), 1);

@@ -3,6 +3,7 @@
 // from the code under test), gzip/zstd wrappers and temp files.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -13,6 +14,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include "core/trace_processor.h"
 
 namespace fathom::testing {
 
@@ -133,6 +137,43 @@ inline std::string ZstdCompress(const std::string& in) {
   std::string out(ZSTD_compressBound(in.size()), '\0');
   size_t n = ZSTD_compress(out.data(), out.size(), in.data(), in.size(), 3);
   out.resize(ZSTD_isError(n) ? 0 : n);
+  return out;
+}
+
+// The first column of the first row of `sql` as an integer; a query without a row fails the test.
+inline int64_t QueryInt(TraceProcessor& tp, const std::string& sql) {
+  auto it = tp.Query(sql);
+  EXPECT_TRUE(it->NextResultSet() && it->NextRow()) << sql << ": " << it->status().message();
+  return it->Get(0).i;
+}
+
+// Every row of `sql`, columns joined with '|'; NULL as `null_text`, doubles with %f. A failing
+// query fails the test.
+inline std::vector<std::string> JoinedRows(TraceProcessor& tp, const std::string& sql,
+                                           const char* null_text = "NULL") {
+  std::vector<std::string> out;
+  auto it = tp.Query(sql);
+  if (!it->NextResultSet()) {
+    EXPECT_TRUE(it->status().ok()) << sql << ": " << it->status().message();
+    return out;
+  }
+  while (it->NextRow()) {
+    std::string row;
+    for (int i = 0; i < it->column_count(); ++i) {
+      const SqlValue v = it->Get(i);
+      if (i) row += "|";
+      if (v.type == SqlValue::kInt)
+        row += std::to_string(v.i);
+      else if (v.type == SqlValue::kString)
+        row += std::string(v.s);
+      else if (v.type == SqlValue::kDouble)
+        row += std::to_string(v.d);
+      else
+        row += null_text;
+    }
+    out.push_back(row);
+  }
+  EXPECT_TRUE(it->status().ok()) << sql << ": " << it->status().message();
   return out;
 }
 

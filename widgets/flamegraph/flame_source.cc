@@ -57,6 +57,8 @@ QString viewTitle(FlamegraphView view) {
       return tr("Retained size (dominator tree)");
     case FlamegraphView::kSamples:
       return tr("CPU samples");
+    case FlamegraphView::kValue:
+      return tr("Value");
   }
   return {};
 }
@@ -64,6 +66,10 @@ QString viewTitle(FlamegraphView view) {
 FlameTree::Unit unitOf(FlamegraphView view) {
   if (view == FlamegraphView::kSamples) return FlameTree::Unit::kSamples;
   return ViewIsBytes(view) ? FlameTree::Unit::kBytes : FlameTree::Unit::kCount;
+}
+
+FlameTree::Unit unitOf(FlamegraphView view, const FlameSource& source) {
+  return source.bytes ? FlameTree::Unit::kBytes : unitOf(view);
 }
 
 QString kindTitle(ProfileKind kind) {
@@ -76,6 +82,8 @@ QString kindTitle(ProfileKind kind) {
       return tr("Java allocations");
     case ProfileKind::kCpu:
       return tr("CPU samples");
+    case ProfileKind::kAggregate:
+      return tr("pprof");
   }
   return {};
 }
@@ -96,6 +104,23 @@ std::vector<DumpInfo> listDumps(Core& core) {
     }
     const FlamegraphView view = DefaultView(d.kind);
     info.value = double(d.Total(view));
+    if (d.kind == ProfileKind::kAggregate) {
+      // One entry per sample type: the profile combo is the type picker.
+      info.source.aggregate = req.aggregate_profile;
+      info.source.bytes = AggregateIsBytes(d);
+      info.preferred = d.default_sample_type;
+      info.sample_type = d.sample_type;
+      info.sample_unit = d.sample_unit;
+      const QString amount = info.source.bytes ? formatBytes(info.value)
+                                               : formatCount(int64_t(info.value)) +
+                                                     QLatin1Char(' ') +
+                                                     QString::fromStdString(d.sample_unit);
+      info.label = QStringLiteral("%1 · %2 · %3")
+                       .arg(QString::fromStdString(d.process_name),
+                            QString::fromStdString(d.sample_type), amount);
+      out.push_back(std::move(info));
+      continue;
+    }
     QString process =
         d.process_name.empty() ? tr("<unknown>") : QString::fromStdString(d.process_name);
     if (d.pid) process += QStringLiteral(" [%1]").arg(d.pid);
@@ -120,6 +145,7 @@ Result<Flamegraph> buildSource(Core& core, const FlameSource& src, FlamegraphVie
   req.upid = src.upid;
   req.ts = src.ts;
   req.heap = src.heap;
+  req.aggregate_profile = src.aggregate;
   if (src.kind == ProfileKind::kCpu || src.kind == ProfileKind::kJavaSamples) {
     req.start_ts = src.t0;
     req.end_ts = src.t1;

@@ -23,6 +23,10 @@ struct FlameSource {
   std::optional<std::string> heap;  // native: one heap (nullopt = all but ART)
   qint64 t0 = 0, t1 = 0;            // java samples, cpu: [t0, t1)
   QList<int> cpus;                  // cpu: empty = all
+  // aggregate (pprof): the sample type's profile row, and whether its unit
+  // is bytes (values are then shown as sizes).
+  std::optional<uint32_t> aggregate;
+  bool bytes = false;
   bool operator==(const FlameSource& o) const = default;
 };
 
@@ -31,6 +35,8 @@ struct DumpInfo {
   FlameSource source;
   QString label;     // "system_server [1234] · native malloc · 12.3 MiB @ 1.250 s"
   double value = 0;  // default view's total
+  bool preferred = false;  // aggregate: the file's default sample type
+  std::string sample_type, sample_unit;  // aggregate: "alloc_space", "bytes"
 };
 
 // Every dump in the trace, largest first (by its default view).
@@ -42,6 +48,8 @@ QString escapeRegex(const QString& text);
 // "Unreleased size", "Retained size", ...
 QString viewTitle(FlamegraphView view);
 FlameTree::Unit unitOf(FlamegraphView view);
+// The unit of `source` shown in `view` (pprof sample types carry their own).
+FlameTree::Unit unitOf(FlamegraphView view, const FlameSource& source);
 QString kindTitle(ProfileKind kind);
 
 // The finalized core tree of `source` in `view`. CPU sources with several

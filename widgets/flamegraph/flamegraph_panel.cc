@@ -60,7 +60,10 @@ void FlamegraphPanel::onLoaded() {
 }
 
 void FlamegraphPanel::openDefault() {
-  // Heap dumps first (what a diamond click shows), then the CPU samples.
+  // A pprof file's preferred sample type, then heap dumps (what a diamond
+  // click shows), then the CPU samples.
+  for (const DumpInfo& d : dumps_)
+    if (d.preferred) return showSource(d.source);
   for (const DumpInfo& d : dumps_)
     if (d.source.kind != ProfileKind::kCpu) return showSource(d.source);
   if (!session_ || !session_->isLoaded()) return;
@@ -218,7 +221,7 @@ void FlamegraphPanel::rebuild() {
         if (b->rawBase) shown = Flamegraph::Diff(transform(*b->rawBase), shown);
         b->shown = std::make_shared<const Flamegraph>(std::move(shown));
         b->tree = std::make_shared<const FlameTree>(
-            FlameTree::fromCore(*b->shown, MetricOf(view), unitOf(view)));
+            FlameTree::fromCore(*b->shown, MetricOf(view), unitOf(view, source)));
         return b;
       },
       this, [this, gen](std::shared_ptr<Built> b) { applyBuilt(std::move(b), gen); });

@@ -364,6 +364,11 @@ void FlamegraphPanel::exportTo(const QString& path, const QString& format) {
   opt.view = view_kind_;
   opt.title = profile_combo_->currentText().toStdString();
   opt.time_nanos = source_.ts;
+  for (const DumpInfo& d : dumps_)  // pprof: keep the sample type's name and unit
+    if (d.source == source_) {
+      opt.sample_type = d.sample_type;
+      opt.sample_unit = d.sample_unit;
+    }
   ++pending_;
   auto tree = shown_core_;
   session_->query<QString>(

@@ -98,6 +98,7 @@ class FlamegraphPanelTest : public QObject {
   void javaHeapGraph();
   void cpuSamples();
   void largeTreePaints();
+  void pprofSampleTypes();
 };
 
 void FlamegraphPanelTest::nativeViewsMatchSql() {
@@ -427,6 +428,35 @@ void FlamegraphPanelTest::largeTreePaints() {
     QVERIFY(r.width() >= 1);
   }
   QVERIFY(visible > 10 && visible < tree->size() / 10);
+}
+
+// A hand-written pprof heap profile (tests/core/pprof/heap.textproto, encoded
+// and gzipped at build time): the panel opens its default sample type
+// (inuse_space, 4382 bytes) and the profile combo lists every sample type.
+void FlamegraphPanelTest::pprofSampleTypes() {
+  Opened o;
+  o.session = std::make_unique<TraceSession>();
+  o.panel = std::make_unique<FlamegraphPanel>(o.session.get());
+  o.panel->resize(1400, 700);
+  o.panel->show();
+  o.session->open(QStringLiteral(FATHOM_PPROF_DATA_DIR "/heap.pb.gz"));
+  QTest::qWaitFor([&] { return o.session->isLoaded() || !o.session->isLoading(); }, 30000);
+  settle(o.panel.get());
+  QVERIFY(o.panel->tree());
+  QCOMPARE(o.panel->source().kind, ProfileKind::kAggregate);
+  QCOMPARE(o.panel->tree()->unit, FlameTree::Unit::kBytes);
+  QCOMPARE(int64_t(o.panel->tree()->total()), int64_t(4382));
+  QCOMPARE(o.panel->dumps().size(), size_t(4));
+  const DumpInfo* objects = nullptr;
+  for (const DumpInfo& d : o.panel->dumps())
+    if (d.sample_type == "alloc_objects") objects = &d;
+  QVERIFY(objects);
+  o.panel->showSource(objects->source);
+  settle(o.panel.get());
+  QCOMPARE(o.panel->tree()->unit, FlameTree::Unit::kCount);
+  QCOMPARE(int64_t(o.panel->tree()->total()), int64_t(19));
+  QVERIFY(childNames(o.panel->tree(), 0).contains(QStringLiteral("main")));
+  screenshot(o.panel.get(), "pprof");
 }
 
 QTEST_MAIN(FlamegraphPanelTest)
