@@ -6,7 +6,9 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <algorithm>
+#include <cstdlib>
 
 #include "widgets/common/format.h"
 #include "widgets/flamegraph/caller_model.h"
@@ -142,6 +144,22 @@ void FlamegraphPanel::setCollapseRecursion(bool on) {
   rebuild();
 }
 
+void FlamegraphPanel::setMinShare(double percent) {
+  percent = std::clamp(percent, 0.0, 100.0);
+  if (percent == min_share_) return;
+  min_share_ = percent;
+  if (min_share_combo_) {
+    QSignalBlocker block(min_share_combo_);
+    int i = min_share_combo_->findData(percent);
+    if (i < 0) {
+      min_share_combo_->addItem(tr("Min %1 %").arg(percent), percent);
+      i = min_share_combo_->count() - 1;
+    }
+    min_share_combo_->setCurrentIndex(i);
+  }
+  rebuild();
+}
+
 void FlamegraphPanel::setIcicle(bool on) {
   flame_action_->setChecked(!on);  // toggled() applies it
 }
@@ -191,6 +209,7 @@ void FlamegraphPanel::rebuild() {
   const std::optional<FlameSource> compare = compare_;
   const FlamegraphView view = view_kind_;
   const bool bottomUp = bottom_up_, collapse = collapse_recursion_;
+  const double min_share = min_share_;
   const std::string focus = focus_.toStdString(), hide = hide_.toStdString();
   session_->query<std::shared_ptr<Built>>(
       [=](Core& core) {
@@ -219,6 +238,14 @@ void FlamegraphPanel::rebuild() {
         };
         Flamegraph shown = transform(*b->raw);
         if (b->rawBase) shown = Flamegraph::Diff(transform(*b->rawBase), shown);
+        if (min_share > 0) {
+          // Relative to what is shown (the focused tree, or the larger side of a diff).
+          const Metric m = MetricOf(view);
+          int64_t total = std::abs(shown.Total(m));
+          if (shown.is_diff()) total = std::max(total, std::abs(b->rawBase->Total(m)));
+          const auto min_value = static_cast<int64_t>(static_cast<double>(total) * min_share / 100);
+          if (min_value > 0) shown = shown.Prune(m, min_value);
+        }
         b->shown = std::make_shared<const Flamegraph>(std::move(shown));
         b->tree = std::make_shared<const FlameTree>(
             FlameTree::fromCore(*b->shown, MetricOf(view), unitOf(view, source)));

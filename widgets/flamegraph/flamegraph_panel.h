@@ -45,6 +45,10 @@ class FlamegraphPanel : public QWidget {
   void setBottomUp(bool on);
   // Folds directly recursive frames (f -> f -> f) into one.
   void setCollapseRecursion(bool on);
+  // Frames below `percent` of the total (|cumulative|) fold into their parent's self value,
+  // so the total is unchanged and a graph of 100 k frames stays readable. 0 shows all.
+  void setMinShare(double percent);
+  double minShare() const { return min_share_; }
   void setIcicle(bool on);
   void setSearch(const QString& regex);
   double matchedShare() const { return matched_share_; }
@@ -112,6 +116,7 @@ class FlamegraphPanel : public QWidget {
   FlamegraphView view_kind_ = FlamegraphView::kUnreleasedSize;
   bool bottom_up_ = false;
   bool collapse_recursion_ = false;
+  double min_share_ = 0;  // percent of the total
   QString search_, focus_, hide_;
   std::optional<FlameSource> compare_;
   std::vector<DumpInfo> dumps_;
@@ -149,6 +154,7 @@ class FlamegraphPanel : public QWidget {
   QAction* bottom_up_action_ = nullptr;
   QAction* flame_action_ = nullptr;
   QAction* recursion_action_ = nullptr;
+  QComboBox* min_share_combo_ = nullptr;
   CallerModel* callers_ = nullptr;
   CallerModel* callees_ = nullptr;
   QTableView* callers_view_ = nullptr;

@@ -127,6 +127,15 @@ void FlamegraphPanel::buildUi() {
   connect(recursion_action_, &QAction::toggled, this,
           [this](bool on) { setCollapseRecursion(on); });
 
+  min_share_combo_ = new QComboBox;
+  min_share_combo_->setToolTip(
+      tr("Fold frames smaller than this share of the total into their caller (totals unchanged)"));
+  min_share_combo_->addItem(tr("All frames"), 0.0);
+  for (double p : {0.1, 0.5, 1.0, 2.0, 5.0}) min_share_combo_->addItem(tr("Min %1 %").arg(p), p);
+  toggles->addWidget(min_share_combo_);
+  connect(min_share_combo_, &QComboBox::activated, this,
+          [this](int i) { setMinShare(min_share_combo_->itemData(i).toDouble()); });
+
   color_combo_ = new QComboBox;
   color_combo_->addItem(tr("Colour by library / package"), int(FlameView::ColorBy::kLibrary));
   color_combo_->addItem(tr("Colour by function"), int(FlameView::ColorBy::kName));

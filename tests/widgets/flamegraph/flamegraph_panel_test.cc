@@ -377,6 +377,22 @@ void FlamegraphPanelTest::cpuSamples() {
   QCOMPARE(int64_t(o.panel->tree()->total()), expected);
   o.panel->openDefault();
   screenshot(o.panel.get(), "cpu_samples");
+  // Minimum share: small frames fold into their callers; the total stays, and every frame
+  // left (but the root) is at least that share of it.
+  const int frames_all = o.panel->tree()->size();
+  const int64_t total_all = int64_t(o.panel->tree()->total());
+  o.panel->setMinShare(1.0);
+  settle(o.panel.get());
+  QCOMPARE(o.panel->minShare(), 1.0);
+  QVERIFY(o.panel->tree()->size() < frames_all);
+  QCOMPARE(int64_t(o.panel->tree()->total()), total_all);
+  const Flamegraph* core = o.panel->coreTree();
+  for (uint32_t i = 0; i < core->size(); ++i)
+    QVERIFY(core->node(i).cumulative_count * 100 >= total_all);
+  screenshot(o.panel.get(), "cpu_samples_min_1pct");
+  o.panel->setMinShare(0);
+  settle(o.panel.get());
+  QCOMPARE(o.panel->tree()->size(), frames_all);
   o.panel->setBottomUp(true);
   screenshot(o.panel.get(), "cpu_samples_bottom_up");
 }
