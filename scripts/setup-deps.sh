@@ -18,6 +18,7 @@ PACKAGES=(
   desktop-file-utils shared-mime-info libxml2-utils
   libunwind8 libjemalloc2 heaptrack python3
   llvm
+  chromium
 )
 
 missing=()
