@@ -5,9 +5,8 @@
 
 #include "core/import/args_tracker.h"
 #include "core/import/ftrace_parser.h"
-
-#include "core/import/sequence_state.h"
 #include "core/import/process_tracker.h"
+#include "core/import/sequence_state.h"
 #include "core/import/slice_tracker.h"
 #include "core/import/track_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
@@ -592,8 +591,8 @@ void FtraceParser::ParseFuncgraph(int64_t ts, uint32_t pid, proto::Bytes payload
   }
   StringId name = kNullStringId;
   if (current_generation_) {
-    if (const proto::Bytes* sym = current_generation_->GetInterned(
-            pb::InternedData::kKernelSymbolsFieldNumber, func)) {
+    if (const proto::Bytes* sym =
+            current_generation_->GetInterned(pb::InternedData::kKernelSymbolsFieldNumber, func)) {
       proto::Decoder sd(*sym);
       for (proto::Field f = sd.Next(); f.valid(); f = sd.Next())
         if (f.id == pb::InternedString::kStrFieldNumber) name = storage_->Intern(f.as_string());
@@ -649,6 +648,13 @@ void FtraceParser::ParseSuspendResume(int64_t ts, proto::Bytes payload) {
 
 // ---- binder --------------------------------------------------------------------
 
+// A transaction is two events, binder_transaction on the sender and
+// binder_transaction_received on the receiver, matched by debug id. As
+// upstream: a synchronous call is a "binder transaction" slice on the caller
+// (closed when the reply is received) and a "binder reply" slice on the
+// callee (closed when it sends the reply); a oneway call is an instant on
+// each side. A flow links the sending slice to the receiving one.
+
 void FtraceParser::ParseBinderTransaction(int64_t ts, uint32_t pid, proto::Bytes payload) {
   using E = pb::BinderTransactionFtraceEvent;
   Flat m(payload);
@@ -656,15 +662,16 @@ void FtraceParser::ParseBinderTransaction(int64_t ts, uint32_t pid, proto::Bytes
   bool oneway = (m[E::kFlagsFieldNumber].as_uint32() & 0x01) != 0;
   uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
   uint32_t track = ctx_->track_tracker->InternThreadTrack(utid);
+  std::optional<uint32_t> send;
   if (is_reply) {
     // The replier ends its "binder reply" slice when it sends the reply.
     ctx_->slice_tracker->End(ts, track, kNullStringId, binder_reply_);
   } else if (oneway) {
-    ctx_->slice_tracker->Scoped(ts, track, kNullStringId, binder_transaction_, 0);
+    send = ctx_->slice_tracker->Scoped(ts, track, binder_category_, binder_transaction_async_, 0);
   } else {
-    ctx_->slice_tracker->Begin(ts, track, kNullStringId, binder_transaction_);
+    send = ctx_->slice_tracker->Begin(ts, track, binder_category_, binder_transaction_);
   }
-  binder_txns_[m[E::kDebugIdFieldNumber].as_int32()] = BinderTxn{track, is_reply, oneway};
+  binder_txns_[m[E::kDebugIdFieldNumber].as_int32()] = BinderTxn{track, is_reply, oneway, send};
 }
 
 void FtraceParser::ParseBinderTransactionReceived(int64_t ts, uint32_t pid, proto::Bytes payload) {
@@ -676,14 +683,72 @@ void FtraceParser::ParseBinderTransactionReceived(int64_t ts, uint32_t pid, prot
   binder_txns_.erase(it);
   uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
   uint32_t track = ctx_->track_tracker->InternThreadTrack(utid);
+  std::optional<uint32_t> recv;
   if (txn.is_reply) {
-    // The reply reached the original caller: its transaction is over.
+    // The reply reached the original caller: its transaction is over. No
+    // flow: the call's flow already goes from caller to callee.
     ctx_->slice_tracker->End(ts, track, kNullStringId, binder_transaction_);
-  } else if (txn.oneway) {
-    ctx_->slice_tracker->Scoped(ts, track, kNullStringId, binder_async_rcv_, 0);
-  } else {
-    ctx_->slice_tracker->Begin(ts, track, kNullStringId, binder_reply_);
+    return;
   }
+  if (txn.oneway) {
+    recv = ctx_->slice_tracker->Scoped(ts, track, binder_category_, binder_async_rcv_, 0);
+  } else {
+    recv = ctx_->slice_tracker->Begin(ts, track, binder_category_, binder_reply_);
+  }
+  if (txn.send_slice && recv) storage_->flow.Insert(*txn.send_slice, *recv);
+}
+
+// ---- generic events -------------------------------------------------------------
+
+void FtraceParser::ParseGenericFtrace(int64_t ts, uint32_t cpu, uint32_t pid,
+                                      proto::Bytes payload) {
+  // Events the tracer had no proto for: the name travels in the event and
+  // each field carries its own type. Like upstream, unsigned values are
+  // stored as (signed) ints and a field without a value is left out.
+  using E = pb::GenericFtraceEvent;
+  using F = pb::GenericFtraceEvent::Field;
+  std::string_view event_name;
+  auto args = ctx_->args_tracker->NewSet();
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == E::kEventNameFieldNumber) {
+      event_name = f.as_string();
+    } else if (f.id == E::kFieldFieldNumber) {
+      std::string_view name;
+      std::optional<int64_t> int_value;
+      std::optional<std::string_view> str_value;
+      proto::Decoder fd(f.bytes);
+      for (proto::Field v = fd.Next(); v.valid(); v = fd.Next()) {
+        switch (v.id) {
+          case F::kNameFieldNumber:
+            name = v.as_string();
+            break;
+          case F::kIntValueFieldNumber:
+          case F::kUintValueFieldNumber:
+            int_value = v.as_int64();
+            break;
+          case F::kStrValueFieldNumber:
+            str_value = v.as_string();
+            break;
+        }
+      }
+      if (fd.error()) {
+        storage_->stats.Increment(Stat::kFtraceParseErrors);
+        continue;
+      }
+      if (int_value) {
+        args.AddInt(name, *int_value);
+      } else if (str_value) {
+        args.AddString(name, *str_value);
+      }
+    }
+  }
+  if (d.error()) {
+    storage_->stats.Increment(Stat::kFtraceParseErrors);
+    return;
+  }
+  storage_->ftrace_event.Insert(ts, storage_->Intern(event_name), cpu, Utid(pid), args.Commit(),
+                                std::nullopt);
 }
 
 }  // namespace fathom

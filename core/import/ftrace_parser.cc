@@ -65,6 +65,8 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   binder_transaction_ = s->Intern("binder transaction");
   binder_reply_ = s->Intern("binder reply");
   binder_async_rcv_ = s->Intern("binder async rcv");
+  binder_category_ = s->Intern("binder");
+  binder_transaction_async_ = s->Intern("binder transaction async");
   mem_ion_ = s->Intern("mem.ion");
   mem_ion_change_ = s->Intern("mem.ion_change");
   mem_dma_heap_ = s->Intern("mem.dma_heap");
@@ -247,7 +249,11 @@ void FtraceParser::ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event
     storage_->stats.Increment(Stat::kFtraceParseErrors);
     return;
   }
-  if (event_id != FtraceEvent::kSchedSwitchFieldNumber) {
+  if (event_id == FtraceEvent::kGenericFieldNumber) {
+    // Named by its payload, not by a descriptor (as upstream, kept before
+    // the soft drop like every raw row).
+    ParseGenericFtrace(ts, cpu, pid, payload);
+  } else if (event_id != FtraceEvent::kSchedSwitchFieldNumber) {
     // sched_switch writes its own raw row (its utid is prev's, not pid's).
     AddRawEvent(ts, cpu, Utid(pid), event_id, payload, common_flags);
   }

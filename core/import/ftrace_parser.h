@@ -159,6 +159,8 @@ class FtraceParser {
   void ParseThermalExynosBulk(proto::Bytes payload);
   void ParseBinderTransaction(int64_t ts, uint32_t pid, proto::Bytes payload);
   void ParseBinderTransactionReceived(int64_t ts, uint32_t pid, proto::Bytes payload);
+  // FtraceEvent.generic: a raw row named by the event, its fields as args.
+  void ParseGenericFtrace(int64_t ts, uint32_t cpu, uint32_t pid, proto::Bytes payload);
   void MaybeTruncateSysWrite(int64_t ts, uint32_t pid);
   void AddLmkInstant(int64_t ts, int64_t pid);
   StringId SyscallName(int64_t id);
@@ -205,6 +207,7 @@ class FtraceParser {
     uint32_t slice_track;
     bool is_reply;
     bool oneway;
+    std::optional<uint32_t> send_slice;  // flow source (upstream: send -> receive)
   };
   std::unordered_map<int32_t, BinderTxn> binder_txns_;
 
@@ -216,6 +219,7 @@ class FtraceParser {
   StringId cpufreq_, cpu_frequency_, cpuidle_, cpu_idle_, gpufreq_, gpu_frequency_;
   StringId sys_write_, mem_lmk_, mem_oom_kill_, oom_score_adj_, screen_state_;
   StringId suspend_resume_, binder_transaction_, binder_reply_, binder_async_rcv_;
+  StringId binder_category_, binder_transaction_async_;
   StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;
   StringId rss_names_[5];
 };

@@ -454,7 +454,8 @@ void HeapGraphParser::Finalize(Dump& dump) {
   }
 
   s->profile.heap_graph.Insert(dump.ts, dump.upid, dump.heap_size);
-  s->UpdateBounds(dump.ts);
+  // Upstream's bounds see heap graphs through their objects only.
+  if (!row_of.empty()) s->UpdateBounds(dump.ts);
 }
 
 void HeapGraphParser::ParseDeobfuscationMapping(proto::Bytes payload) {

@@ -9,6 +9,84 @@
 
 namespace fathom {
 
+namespace {
+
+// Reads a varint at `*pos` (at most 10 bytes, within `end`).
+bool ReadVarint(const uint8_t* data, size_t end, size_t* pos, uint64_t* out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 70 && *pos < end; shift += 7) {
+    uint8_t b = data[(*pos)++];
+    v |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if (!(b & 0x80)) {
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether [begin, end) parses as protobuf fields. A field cut by the end of
+// the buffer is fine when `cut_ok` (the detector may see a trace's first
+// chunk only): what is there must still be well formed.
+bool ParsesAsFields(const uint8_t* data, size_t begin, size_t end, bool cut_ok) {
+  size_t pos = begin;
+  while (pos < end) {
+    uint64_t tag, len;
+    if (!ReadVarint(data, end, &pos, &tag)) return cut_ok;
+    if ((tag >> 3) == 0 || (tag >> 3) > 0x1FFFFFFF) return false;
+    switch (tag & 7) {
+      case 0:
+        if (!ReadVarint(data, end, &pos, &len)) return cut_ok;
+        break;
+      case 1:
+        pos += 8;
+        break;
+      case 5:
+        pos += 4;
+        break;
+      case 2:
+        if (!ReadVarint(data, end, &pos, &len)) return cut_ok;
+        if (len > end - pos) return cut_ok;
+        pos += len;
+        break;
+      default:  // groups (3, 4) are unused by Perfetto; 6 and 7 do not exist
+        return false;
+    }
+    if (pos > end) return cut_ok;
+  }
+  return true;
+}
+
+// Text that merely starts with '\n' (0x0A, also a Trace's packet tag): only
+// tabs, line breaks, printable ASCII and UTF-8 bytes in the first KiB. A
+// real trace has control bytes there (short lengths, small varints).
+bool LooksLikeText(const uint8_t* data, size_t size) {
+  size_t n = size < 1024 ? size : 1024;
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t c = data[i];
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
+    if (c == 0x7F) return false;
+  }
+  return true;
+}
+
+// A Perfetto Trace: packets (field 1, length-delimited) whose payloads parse
+// as protobuf fields. Checks the first few packets of what is there.
+bool LooksLikeProtoTrace(const uint8_t* data, size_t size) {
+  size_t pos = 0;
+  for (int packets = 0; pos < size && packets < 8; ++packets) {
+    if (data[pos++] != 0x0A) return false;
+    uint64_t len;
+    if (!ReadVarint(data, size, &pos, &len)) return true;  // cut in the length
+    size_t end = len > size - pos ? size : pos + static_cast<size_t>(len);
+    if (!ParsesAsFields(data, pos, end, end == size)) return false;
+    pos = end;
+  }
+  return true;
+}
+
+}  // namespace
+
 TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   if (size == 0) return TraceFormat::kEmpty;
   std::string_view s(reinterpret_cast<const char*>(data), size);
@@ -17,6 +95,11 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   // Before the text checks: a Profile's first byte (0x0A) reads as whitespace.
   // LooksLikePprof tells it from a Perfetto Trace, which also starts with 0x0A.
   if (LooksLikePprof(data, size)) return TraceFormat::kPprof;
+  // A Perfetto Trace starts with field 1 (packet), length-delimited: 0x0A,
+  // which is also a line break. Binary content makes it a trace; text goes
+  // through the text checks first (a leading blank line is common there).
+  const bool maybe_proto = data[0] == 0x0A;
+  if (maybe_proto && !LooksLikeText(data, size)) return TraceFormat::kProto;
   // Skip a UTF-8 BOM and leading whitespace for the text formats.
   size_t i = 0;
   if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
@@ -32,14 +115,12 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   // atrace output with banner lines before its "TRACE:" marker.
   if (size_t m = t.substr(0, 4096).find("\nTRACE:"); m != std::string_view::npos)
     return TraceFormat::kSystraceText;
-  // A Perfetto Trace starts with field 1 (packet), length-delimited: 0x0A. A
-  // stream may also start with other valid top-level tags; accept any tag
-  // whose field number is 1..536870911 with a known wire type only for 0x0A.
-  if (data[0] == 0x0A) return TraceFormat::kProto;
   // ftrace text without the header: "  <idle>-0  [000] ..."
   if (t.find("-0 ") != std::string_view::npos && t.find("[00") != std::string_view::npos)
     return TraceFormat::kSystraceText;
   if (LooksLikeCollapsedStacks(data, size)) return TraceFormat::kCollapsedStacks;
+  // Printable bytes only, yet well-formed packets: a (tiny) trace after all.
+  if (maybe_proto && LooksLikeProtoTrace(data, size)) return TraceFormat::kProto;
   return TraceFormat::kUnknown;
 }
 

@@ -125,7 +125,11 @@ void TraceStorage::FinalizeDerivedTables() {
       stats_table.Insert(name, std::nullopt, sev, src, stats.Get(s), desc);
     }
   }
-  trace_bounds.Set(min_ts(), max_ts());
+  // As upstream: a trace whose events all share one timestamp (a lone heap
+  // dump, say) still spans 1 ns, so end_ts > start_ts whenever it has data.
+  int64_t end = max_ts();
+  if (has_bounds() && end == min_ts()) ++end;
+  trace_bounds.Set(min_ts(), end);
 }
 
 }  // namespace fathom
