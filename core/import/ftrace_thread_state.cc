@@ -9,8 +9,7 @@ void FtraceThreadStateTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_
                                                StringId prev_state, uint32_t next_utid) {
   // If prev was not running we lost data in between: leave its row open-ended
   // rather than invent a duration.
-  bool data_loss =
-      HasRows(prev_utid) && storage_->thread_state.state[rows_[prev_utid].last] != running_;
+  bool data_loss = HasRows(prev_utid) && rows_[prev_utid].last_state != running_;
   Close(ts, prev_utid, data_loss);
   Open(ts, prev_utid, prev_state, std::nullopt, std::nullopt);
   // The next thread may still look running on another CPU (forced
@@ -21,7 +20,7 @@ void FtraceThreadStateTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_
 
 void FtraceThreadStateTracker::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
   if (!HasRows(utid)) return;
-  if (!IsBlocked(storage_->thread_state.state[rows_[utid].last])) return;
+  if (!IsBlocked(rows_[utid].last_state)) return;
   Close(ts, utid, false);
   Open(ts, utid, runnable_, std::nullopt, waker_utid);
 }
@@ -48,12 +47,12 @@ void FtraceThreadStateTracker::PushState(int64_t ts, uint32_t utid, StringId sta
 void FtraceThreadStateTracker::UpdateOpenState(uint32_t utid, StringId state) {
   if (!HasRows(utid)) return;
   storage_->thread_state.state.Set(rows_[utid].last, state);
+  rows_[utid].last_state = state;
 }
 
 void FtraceThreadStateTracker::Close(int64_t ts, uint32_t utid, bool data_loss) {
   if (!HasRows(utid) || data_loss) return;
-  uint32_t row = rows_[utid].last;
-  storage_->thread_state.dur.Set(row, ts - storage_->thread_state.ts[row]);
+  storage_->thread_state.dur.Set(rows_[utid].last, ts - rows_[utid].last_ts);
 }
 
 void FtraceThreadStateTracker::Open(int64_t ts, uint32_t utid, StringId state,
@@ -66,12 +65,13 @@ void FtraceThreadStateTracker::Open(int64_t ts, uint32_t utid, StringId state,
   if (utid >= rows_.size()) rows_.resize(utid + 1 + utid / 2);
   Rows& r = rows_[utid];
   if (state == running_) {
-    r = Rows{row, kNone};
-  } else if (state == runnable_) {
-    r.last = row;
-  } else {
-    r = Rows{row, row};
+    r.last_blocked = kNone;
+  } else if (state != runnable_) {
+    r.last_blocked = row;
   }
+  r.last = row;
+  r.last_state = state;
+  r.last_ts = ts;
 }
 
 }  // namespace fathom

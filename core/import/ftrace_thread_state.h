@@ -37,9 +37,13 @@ class FtraceThreadStateTracker {
 
  private:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  // The thread's open row, with copies of its ts and state: reading them
+  // back from the table columns was a cache miss per event.
   struct Rows {
     uint32_t last = kNone;
     uint32_t last_blocked = kNone;
+    StringId last_state = kNullStringId;
+    int64_t last_ts = 0;
   };
   bool HasRows(uint32_t utid) const { return utid < rows_.size() && rows_[utid].last != kNone; }
   bool IsBlocked(StringId s) const { return s != running_ && s != runnable_; }

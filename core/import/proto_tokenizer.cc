@@ -439,87 +439,227 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
   (void)clock_offset;
 }
 
-void ProtoTokenizer::TokenizeCompactSched(uint32_t cpu, Bytes compact) {
+bool DecodeCompactSched(const uint8_t* data, size_t size, uint32_t parts,
+                        CompactSchedColumns* out) {
   using CS = FtraceEventBundle_CompactSched;
-  // Scratch columns reused across bundles: a bundle is small and there are
-  // many, so fresh vectors per bundle were a dozen mallocs each.
-  CompactScratch& c = compact_scratch_;
+  CompactSchedColumns& c = *out;
   c.Clear();
+  bool sw = parts & kCompactSwitchPart, wk = parts & kCompactWakingPart;
   bool ok = true;
-  Decoder d(compact);
+  Decoder d(Bytes{data, size});
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
       case CS::kSwitchTimestampFieldNumber:
-        ok &= AppendVarints(f, &c.sw_ts);
+        if (sw) ok &= AppendVarints(f, &c.sw_ts);
         break;
       case CS::kSwitchPrevStateFieldNumber:
-        ok &= AppendVarints(f, &c.sw_state);
+        if (sw) ok &= AppendVarints(f, &c.sw_state);
         break;
       case CS::kSwitchNextPidFieldNumber:
-        ok &= AppendVarints(f, &c.sw_pid);
+        if (sw) ok &= AppendVarints(f, &c.sw_pid);
         break;
       case CS::kSwitchNextPrioFieldNumber:
-        ok &= AppendVarints(f, &c.sw_prio);
+        if (sw) ok &= AppendVarints(f, &c.sw_prio);
         break;
       case CS::kInternTableFieldNumber:
-        c.intern.push_back(ctx_->storage->Intern(f.as_string()));
+        if (sw && wk) c.intern.push_back(f.as_string());
         break;
       case CS::kSwitchNextCommIndexFieldNumber:
-        ok &= AppendVarints(f, &c.sw_comm);
+        if (sw) ok &= AppendVarints(f, &c.sw_comm);
         break;
       case CS::kWakingTimestampFieldNumber:
-        ok &= AppendVarints(f, &c.wk_ts);
+        if (wk) ok &= AppendVarints(f, &c.wk_ts);
         break;
       case CS::kWakingPidFieldNumber:
-        ok &= AppendVarints(f, &c.wk_pid);
+        if (wk) ok &= AppendVarints(f, &c.wk_pid);
         break;
       case CS::kWakingTargetCpuFieldNumber:
-        ok &= AppendVarints(f, &c.wk_cpu);
+        if (wk) ok &= AppendVarints(f, &c.wk_cpu);
         break;
       case CS::kWakingPrioFieldNumber:
-        ok &= AppendVarints(f, &c.wk_prio);
+        if (wk) ok &= AppendVarints(f, &c.wk_prio);
         break;
       case CS::kWakingCommIndexFieldNumber:
-        ok &= AppendVarints(f, &c.wk_comm);
+        if (wk) ok &= AppendVarints(f, &c.wk_comm);
         break;
       case CS::kWakingCommonFlagsFieldNumber:
-        ok &= AppendVarints(f, &c.wk_flags);
+        if (wk) ok &= AppendVarints(f, &c.wk_flags);
         break;
       default:
         break;
     }
   }
   size_t ns = c.sw_ts.size(), nw = c.wk_ts.size();
-  if (!ok || d.error() || c.sw_state.size() != ns || c.sw_pid.size() != ns ||
-      c.sw_prio.size() != ns || c.sw_comm.size() != ns || c.wk_pid.size() != nw ||
-      c.wk_cpu.size() != nw || c.wk_prio.size() != nw || c.wk_comm.size() != nw ||
-      (!c.wk_flags.empty() && c.wk_flags.size() != nw)) {
+  return ok && !d.error() && c.sw_state.size() == ns && c.sw_pid.size() == ns &&
+         c.sw_prio.size() == ns && c.sw_comm.size() == ns && c.wk_pid.size() == nw &&
+         c.wk_cpu.size() == nw && c.wk_prio.size() == nw && c.wk_comm.size() == nw &&
+         (c.wk_flags.empty() || c.wk_flags.size() == nw);
+}
+
+namespace {
+
+// Counts the values of a repeated varint field occurrence (packed or not)
+// without decoding them; false on a truncated or over-long varint, exactly
+// where PackedVarints fails.
+bool CountVarints(const Field& f, size_t* n) {
+  if (f.type == WireType::kVarint) {
+    ++*n;
+    return true;
+  }
+  if (f.type != WireType::kLengthDelimited) return false;
+  unsigned continuation = 0;
+  for (const uint8_t *p = f.bytes.data, *end = p + f.bytes.size; p < end; ++p) {
+    if (*p & 0x80) {
+      if (++continuation >= 10) return false;
+    } else {
+      continuation = 0;
+      ++*n;
+    }
+  }
+  return continuation == 0;
+}
+
+// Walks a delta-coded timestamp column: count, first and last absolute ts,
+// and whether they never decrease (a huge delta wraps to a negative step).
+struct TsWalk {
+  size_t count = 0;
+  int64_t ts = 0, first = 0;
+  bool monotonic = true;
+  void Step(uint64_t delta) {
+    int64_t next = ts + static_cast<int64_t>(delta);
+    if (count > 0 && next < ts) monotonic = false;
+    ts = next;
+    if (count++ == 0) first = ts;
+  }
+  bool Add(const Field& f) {
+    if (f.type == WireType::kVarint) {
+      Step(f.int_value);
+      return true;
+    }
+    if (f.type != WireType::kLengthDelimited) return false;
+    PackedVarints it(f.bytes);
+    uint64_t v;
+    while (it.Next(&v)) Step(v);
+    return !it.error();
+  }
+};
+
+}  // namespace
+
+void ProtoTokenizer::TokenizeCompactSched(uint32_t cpu, Bytes compact) {
+  using CS = FtraceEventBundle_CompactSched;
+  // Only the timestamps are decoded here (and the other columns counted):
+  // the sorter decodes the bundle again when the merge reaches it.
+  CompactSchedColumns& c = compact_scratch_;
+  c.Clear();
+  TsWalk sw, wk;
+  size_t sw_state = 0, sw_pid = 0, sw_prio = 0, sw_comm = 0;
+  size_t wk_pid = 0, wk_cpu = 0, wk_prio = 0, wk_comm = 0, wk_flags = 0;
+  bool ok = true;
+  Decoder d(compact);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case CS::kSwitchTimestampFieldNumber:
+        ok &= sw.Add(f);
+        break;
+      case CS::kSwitchPrevStateFieldNumber:
+        ok &= CountVarints(f, &sw_state);
+        break;
+      case CS::kSwitchNextPidFieldNumber:
+        ok &= CountVarints(f, &sw_pid);
+        break;
+      case CS::kSwitchNextPrioFieldNumber:
+        ok &= CountVarints(f, &sw_prio);
+        break;
+      case CS::kInternTableFieldNumber:
+        c.intern.push_back(f.as_string());
+        break;
+      case CS::kSwitchNextCommIndexFieldNumber:
+        ok &= CountVarints(f, &sw_comm);
+        break;
+      case CS::kWakingTimestampFieldNumber:
+        ok &= wk.Add(f);
+        break;
+      case CS::kWakingPidFieldNumber:
+        ok &= CountVarints(f, &wk_pid);
+        break;
+      case CS::kWakingTargetCpuFieldNumber:
+        ok &= CountVarints(f, &wk_cpu);
+        break;
+      case CS::kWakingPrioFieldNumber:
+        ok &= CountVarints(f, &wk_prio);
+        break;
+      case CS::kWakingCommIndexFieldNumber:
+        ok &= CountVarints(f, &wk_comm);
+        break;
+      case CS::kWakingCommonFlagsFieldNumber:
+        ok &= CountVarints(f, &wk_flags);
+        break;
+      default:
+        break;
+    }
+  }
+  size_t ns = sw.count, nw = wk.count;
+  if (!ok || d.error() || sw_state != ns || sw_pid != ns || sw_prio != ns || sw_comm != ns ||
+      wk_pid != nw || wk_cpu != nw || wk_prio != nw || wk_comm != nw ||
+      (wk_flags != 0 && wk_flags != nw)) {
     ctx_->storage->stats.Increment(Stat::kCompactSchedParseErrors);
     return;
   }
-  const std::vector<StringId>& intern = c.intern;
-  uint32_t queue = sorter_->FtraceQueue(cpu, Sorter::kCompactSwitches);
-  int64_t ts = 0;
-  for (size_t i = 0; i < ns; ++i) {
-    ts += static_cast<int64_t>(c.sw_ts[i]);
-    StringId comm = c.sw_comm[i] < intern.size() ? intern[c.sw_comm[i]] : kNullStringId;
-    CompactSwitchRecord r{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm};
-    r.ts = ts;
-    sorter_->PushCompactSwitch(queue, r);
+  std::vector<StringId>& intern = compact_interns_;
+  intern.clear();
+  for (std::string_view s : c.intern) intern.push_back(ctx_->storage->Intern(s));
+  // Switches, then wakings (the push order decides ties at equal ts). The
+  // bundle goes to the sorter as one run of its bytes when it continues the
+  // CPU's earlier runs in time, else event by event.
+  if (ns + nw == 0) return;
+  int64_t first = ns && nw ? std::min(sw.first, wk.first) : ns ? sw.first : wk.first;
+  int64_t last = ns && nw ? std::max(sw.ts, wk.ts) : ns ? sw.ts : wk.ts;
+  if (last > latest_ts_) latest_ts_ = last;
+  if (sw.monotonic && wk.monotonic && compact.size <= UINT32_MAX) {
+    Sorter::CompactRun run{compact.data,
+                           static_cast<uint32_t>(compact.size),
+                           static_cast<uint32_t>(ns),
+                           static_cast<uint32_t>(nw),
+                           0,
+                           static_cast<uint32_t>(intern.size()),
+                           0,
+                           first,
+                           last};
+    if (sorter_->TryPushCompactRun(cpu, run, intern.data())) return;
   }
-  if (ts > latest_ts_) latest_ts_ = ts;
-  queue = sorter_->FtraceQueue(cpu, Sorter::kCompactWakings);
-  ts = 0;
-  bool has_flags = !c.wk_flags.empty();
-  for (size_t i = 0; i < nw; ++i) {
-    ts += static_cast<int64_t>(c.wk_ts[i]);
-    StringId comm = c.wk_comm[i] < intern.size() ? intern[c.wk_comm[i]] : kNullStringId;
-    CompactWakingRecord r{
-        c.wk_pid[i], c.wk_cpu[i], c.wk_prio[i], comm, has_flags ? c.wk_flags[i] : 0, has_flags};
-    r.ts = ts;
-    sorter_->PushCompactWaking(queue, r);
+  // Rare (a bundle behind its CPU's earlier ones): decode it all now. It
+  // decoded above, so this cannot fail.
+  if (!DecodeCompactSched(compact.data, compact.size, kCompactSwitchPart | kCompactWakingPart,
+                          &c) ||
+      c.sw_ts.size() != ns || c.wk_ts.size() != nw) {
+    ctx_->storage->stats.Increment(Stat::kCompactSchedParseErrors);
+    return;
   }
-  if (ts > latest_ts_) latest_ts_ = ts;
+  {
+    uint32_t queue = sorter_->FtraceQueue(cpu, Sorter::kCompactSwitches);
+    int64_t ts = 0;
+    for (size_t i = 0; i < ns; ++i) {
+      ts += static_cast<int64_t>(c.sw_ts[i]);
+      StringId comm = c.sw_comm[i] < intern.size() ? intern[c.sw_comm[i]] : kNullStringId;
+      CompactSwitchRecord r{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm};
+      r.ts = ts;
+      sorter_->PushCompactSwitch(queue, r);
+    }
+  }
+  {
+    uint32_t queue = sorter_->FtraceQueue(cpu, Sorter::kCompactWakings);
+    int64_t ts = 0;
+    bool has_flags = !c.wk_flags.empty();
+    for (size_t i = 0; i < nw; ++i) {
+      ts += static_cast<int64_t>(c.wk_ts[i]);
+      StringId comm = c.wk_comm[i] < intern.size() ? intern[c.wk_comm[i]] : kNullStringId;
+      CompactWakingRecord r{
+          c.wk_pid[i], c.wk_cpu[i], c.wk_prio[i], comm, has_flags ? c.wk_flags[i] : 0, has_flags};
+      r.ts = ts;
+      sorter_->PushCompactWaking(queue, r);
+    }
+  }
 }
 
 }  // namespace fathom

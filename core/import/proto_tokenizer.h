@@ -86,19 +86,9 @@ class ProtoTokenizer : public ChunkedTokenizer {
   std::vector<std::unique_ptr<TraceBlob>> blobs_;
   std::deque<SequenceGeneration> generations_;
   std::unordered_map<uint32_t, SequenceState> sequences_;
-  struct CompactScratch {
-    std::vector<uint64_t> sw_ts, wk_ts;
-    std::vector<int64_t> sw_state;
-    std::vector<int32_t> sw_pid, sw_prio, wk_pid, wk_cpu, wk_prio;
-    std::vector<uint32_t> sw_comm, wk_comm, wk_flags;
-    std::vector<StringId> intern;
-    void Clear() {
-      sw_ts.clear(), wk_ts.clear(), sw_state.clear(), sw_pid.clear(), sw_prio.clear();
-      wk_pid.clear(), wk_cpu.clear(), wk_prio.clear(), sw_comm.clear(), wk_comm.clear();
-      wk_flags.clear(), intern.clear();
-    }
-  };
-  CompactScratch compact_scratch_;
+  // Reused across bundles: a bundle is small and there are many.
+  CompactSchedColumns compact_scratch_;
+  std::vector<StringId> compact_interns_;
   int64_t latest_ts_ = 0;
   uint64_t packets_ = 0;
   size_t retained_bytes_ = 0;

@@ -7,8 +7,42 @@ uint32_t Sorter::NewQueue() {
   return static_cast<uint32_t>(queues_.size() - 1);
 }
 
+void Sorter::PushLate(Queue& q, const SortEntry& e) {
+  // First fit keeps every run in order. Past kMaxLateRuns the queue is not
+  // "mostly sorted": it is sorted whole before the merge.
+  for (auto& run : q.late) {
+    if (run.back().ts <= e.ts) {
+      run.push_back(e);
+      return;
+    }
+  }
+  if (q.late.size() < kMaxLateRuns) {
+    q.late.emplace_back().push_back(e);
+    return;
+  }
+  if (q.late.back().InsertSorted(e, kInsertLimit)) return;
+  q.out_of_order = true;
+  q.entries.push_back(e);
+}
+
+void Sorter::SplitLateRuns(uint32_t queue) {
+  if (queues_[queue].late.empty()) return;
+  std::vector<ChunkedFifo<SortEntry>> late = std::move(queues_[queue].late);
+  queues_[queue].late.clear();
+  for (auto& run : late) {
+    if (queues_[queue].out_of_order) {
+      // (ts, order) is unique, so appending and sorting gives the merge's order.
+      for (; !run.empty(); run.pop_front()) queues_[queue].entries.push_back(run.front());
+      continue;
+    }
+    uint32_t q = NewQueue();  // may move queues_: index, not reference
+    queues_[q].cpu = queues_[queue].cpu;
+    queues_[q].entries = std::move(run);
+  }
+}
+
 uint32_t Sorter::FtraceQueue(uint32_t cpu, FtraceFamily family) {
-  size_t slot = static_cast<size_t>(cpu) * 3 + family;
+  size_t slot = static_cast<size_t>(cpu) * kFtraceFamilies + family;
   if (slot >= cpu_queues_.size()) cpu_queues_.resize(slot + 1, 0);
   if (!cpu_queues_[slot]) {
     cpu_queues_[slot] = NewQueue() + 1;
@@ -25,12 +59,29 @@ uint32_t Sorter::SequenceQueue(uint32_t seq_id) {
   return q;
 }
 
+void Sorter::DecodeFrontRun(Queue& q) {
+  CompactRun& r = q.runs.front();
+  // The tokenizer decoded the same bytes without error, so this cannot fail
+  // or come out shorter; the guard only keeps a broken invariant from
+  // reading past the columns.
+  if (!DecodeCompactSched(r.data, r.size, kCompactSwitchPart | kCompactWakingPart, &q.cols) ||
+      q.cols.sw_ts.size() < r.switches || q.cols.wk_ts.size() < r.wakings) {
+    q.cols.Clear();
+    r.switches = r.wakings = 0;
+  }
+  q.sw_pos = q.wk_pos = 0;
+  q.sw_ts = r.switches ? static_cast<int64_t>(q.cols.sw_ts[0]) : 0;
+  q.wk_ts = r.wakings ? static_cast<int64_t>(q.cols.wk_ts[0]) : 0;
+}
+
 size_t Sorter::memory_bytes() const {
   size_t n = 0;
   for (const auto& q : queues_)
     n += q.entries.size() * sizeof(SortEntry) + q.switches.size() * sizeof(CompactSwitchRecord) +
-         q.wakings.size() * sizeof(CompactWakingRecord);
-  return n;
+         q.wakings.size() * sizeof(CompactWakingRecord) + q.runs.size() * sizeof(CompactRun);
+  for (const auto& q : queues_)
+    for (const auto& run : q.late) n += run.size() * sizeof(SortEntry);
+  return n + compact_interns_.size() * sizeof(StringId);
 }
 
 }  // namespace fathom

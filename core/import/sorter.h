@@ -6,6 +6,11 @@
 // the exception: they are decoded by the tokenizer anyway, so their records
 // (with ts and push order inside) are the queue elements themselves, which
 // halves the staging memory per compact event and saves one indirection.
+// Better still, a bundle's compact_sched events that continue their CPU's
+// earlier ones in time are queued as one run: a reference to the bundle's
+// bytes, decoded again only when the merge reaches it. Nothing per event is
+// staged, the decoded columns are hot when parsed, and the run's switches
+// and wakings are merged locally instead of through the heap.
 #pragma once
 
 #include <algorithm>
@@ -67,6 +72,7 @@ class ChunkedFifo {
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
   T& front() { return blocks_[head_block_][head_]; }
+  const T& front() const { return blocks_[head_block_][head_]; }
   const T& back() const { return blocks_.back()[tail_ - 1]; }
   void pop_front() {
     --size_;
@@ -117,10 +123,17 @@ class ChunkedFifo {
 
 class Sorter {
  public:
-  // Queue ids: per ftrace CPU one for full events, one for compact switches
-  // and one for compact wakings (each is in order on its own, but a bundle
-  // holds them one after the other), and one per packet sequence.
-  enum FtraceFamily : uint32_t { kFullEvents = 0, kCompactSwitches = 1, kCompactWakings = 2 };
+  // Queue ids: per ftrace CPU one for full events, one for compact bundle
+  // runs, and for compact events that arrived out of order one for switches
+  // and one for wakings (each is in order on its own, but a bundle holds
+  // them one after the other); and one per packet sequence.
+  enum FtraceFamily : uint32_t {
+    kFullEvents = 0,
+    kCompactSwitches = 1,
+    kCompactWakings = 2,
+    kCompactRuns = 3,
+  };
+  static constexpr uint32_t kFtraceFamilies = 4;
   uint32_t FtraceQueue(uint32_t cpu, FtraceFamily family = kFullEvents);
   uint32_t SequenceQueue(uint32_t seq_id);
 
@@ -128,10 +141,7 @@ class Sorter {
     e.order = next_order_++;
     auto& q = queues_[queue];
     if (!q.entries.empty() && e.ts < q.entries.back().ts) {
-      if (!q.entries.InsertSorted(e, kInsertLimit)) {
-        q.out_of_order = true;
-        q.entries.push_back(e);
-      }
+      if (!q.entries.InsertSorted(e, kInsertLimit)) PushLate(q, e);
     } else {
       q.entries.push_back(e);
     }
@@ -168,6 +178,36 @@ class Sorter {
     ++size_;
     ++kind_counts_[static_cast<size_t>(SortKind::kCompactWaking)];
   }
+  // A bundle's compact_sched events as one run. `data`/`size`: the
+  // CompactSched message (must outlive DrainSorted); `interns`: its intern
+  // table, copied by TryPushCompactRun. The caller checked that the message
+  // decodes and that neither column's ts decreases. Push order (ties at
+  // equal ts): the switches, then the wakings.
+  struct CompactRun {
+    const uint8_t* data;
+    uint32_t size;
+    uint32_t switches, wakings;  // events in the run
+    uint32_t intern_begin;       // into compact_interns_ (set by the Sorter)
+    uint32_t intern_count;
+    uint32_t order_base;  // push order of the first switch (set by the Sorter)
+    int64_t first_ts, last_ts;
+  };
+  // Queues `run` for `cpu` unless it starts before that CPU's previous run
+  // ends; then false, and the caller pushes the events one by one.
+  // `interns`: run.intern_count ids.
+  bool TryPushCompactRun(uint32_t cpu, CompactRun run, const StringId* interns) {
+    auto& q = queues_[FtraceQueue(cpu, kCompactRuns)];
+    if (!q.runs.empty() && run.first_ts < q.runs.back().last_ts) return false;
+    run.intern_begin = static_cast<uint32_t>(compact_interns_.size());
+    compact_interns_.insert(compact_interns_.end(), interns, interns + run.intern_count);
+    run.order_base = next_order_;
+    next_order_ += run.switches + run.wakings;
+    q.runs.push_back(run);
+    size_ += run.switches + run.wakings;
+    kind_counts_[static_cast<size_t>(SortKind::kCompactSwitch)] += run.switches;
+    kind_counts_[static_cast<size_t>(SortKind::kCompactWaking)] += run.wakings;
+    return true;
+  }
   // How far back Push looks to place a late entry before sorting the queue.
   static constexpr size_t kInsertLimit = 256;
   // Entries pushed per kind (lets the parsers size their tables up front).
@@ -182,15 +222,50 @@ class Sorter {
   size_t DrainSorted(Sink&& sink);
 
  private:
-  // A queue holds one of the three element types (by how it was created).
+  // A queue holds one of the four element types (by how it was created).
   struct Queue {
     ChunkedFifo<SortEntry> entries;
     ChunkedFifo<CompactSwitchRecord> switches;
     ChunkedFifo<CompactWakingRecord> wakings;
+    ChunkedFifo<CompactRun> runs;
+    // The front run, always decoded: its columns, the next switch and
+    // waking and their ts.
+    CompactSchedColumns cols;
+    uint32_t sw_pos = 0, wk_pos = 0;
+    int64_t sw_ts = 0, wk_ts = 0;
     uint16_t cpu = 0;
     bool out_of_order = false;
+    // Entries too far behind `entries` to insert (e.g. Chrome JSON metadata
+    // events with ts 0 at the end of the file): up to kMaxLateRuns runs, each
+    // in order, merged as queues of their own instead of sorting everything.
+    std::vector<ChunkedFifo<SortEntry>> late;
   };
+  static constexpr size_t kMaxLateRuns = 8;
   uint32_t NewQueue();
+  void PushLate(Queue& q, const SortEntry& e);
+  // Before the merge: a queue's late runs become queues of their own, or
+  // join its entries when the queue is sorted anyway.
+  void SplitLateRuns(uint32_t queue);
+  // Decodes the front run of a run queue.
+  static void DecodeFrontRun(Queue& q);
+  // The next event of a run queue's front run: its (ts, order); true when
+  // it is a waking.
+  static bool NextOfRun(const Queue& q, int64_t* ts, uint32_t* order) {
+    const CompactRun& r = q.runs.front();
+    bool sw = q.sw_pos < r.switches, wk = q.wk_pos < r.wakings;
+    if (sw && (!wk || q.sw_ts <= q.wk_ts)) {
+      *ts = q.sw_ts;
+      *order = r.order_base + q.sw_pos;
+      return false;
+    }
+    *ts = q.wk_ts;
+    *order = r.order_base + r.switches + q.wk_pos;
+    return true;
+  }
+  // Emits the front runs of a run queue while they stay before (next_ts,
+  // next_order); returns whether the queue still has runs.
+  template <typename Sink>
+  bool EmitCompactRuns(Queue& q, const int64_t* next_ts, uint32_t next_order, Sink& sink);
 
   // Emits the front run of `fifo` while it stays before (next_ts, next_order);
   // returns whether the queue still has entries.
@@ -202,6 +277,9 @@ class Sorter {
       // The event bytes were tokenized long ago and are out of cache: ask
       // for this queue's next one now, it is needed a few events later.
       if (fifo.size() > 1) Prefetch(fifo.at(1));
+      // The queue elements themselves are cold too (staged while the whole
+      // file was tokenized): fetch the line two ahead before it is needed.
+      if (fifo.size() > 4) __builtin_prefetch(&fifo.at(4));
       sink(make(v));
       fifo.pop_front();
       if (fifo.empty()) return false;
@@ -217,6 +295,7 @@ class Sorter {
   static uint32_t OrderOf(const CompactWakingRecord& r) { return r.order; }
 
   std::vector<Queue> queues_;
+  std::vector<StringId> compact_interns_;                  // intern tables of queued runs
   std::vector<uint32_t> cpu_queues_;                       // cpu -> queue + 1
   std::vector<std::pair<uint32_t, uint32_t>> seq_queues_;  // (seq id, queue), small
   uint32_t next_order_ = 0;
@@ -230,6 +309,7 @@ size_t Sorter::DrainSorted(Sink&& sink) {
     return a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
   };
   size_t resorted = 0;
+  for (uint32_t i = 0, n = static_cast<uint32_t>(queues_.size()); i < n; ++i) SplitLateRuns(i);
   for (auto& q : queues_) {
     if (q.out_of_order) {
       q.entries.StableSort(less);
@@ -257,12 +337,17 @@ size_t Sorter::DrainSorted(Sink&& sink) {
       *h = {q.switches.front().ts, q.switches.front().order, i};
     } else if (!q.wakings.empty()) {
       *h = {q.wakings.front().ts, q.wakings.front().order, i};
+    } else if (!q.runs.empty()) {
+      NextOfRun(q, &h->ts, &h->order);
+      h->queue = i;
     } else {
       return false;
     }
     return true;
   };
   std::vector<Head> heap;
+  for (auto& q : queues_)
+    if (!q.runs.empty()) DecodeFrontRun(q);
   for (uint32_t i = 0; i < queues_.size(); ++i) {
     Head h;
     if (head_of(i, &h)) heap.push_back(h);
@@ -308,6 +393,8 @@ size_t Sorter::DrainSorted(Sink&& sink) {
                              SortKind::kCompactSwitch};
           },
           sink);
+    } else if (!q.runs.empty()) {
+      more = EmitCompactRuns(q, next_ts, next_order, sink);
     } else {
       uint16_t cpu = q.cpu;
       more = EmitRun(
@@ -333,11 +420,52 @@ size_t Sorter::DrainSorted(Sink&& sink) {
     sift_down(0);
   }
   queues_.clear();
+  compact_interns_.clear();
   cpu_queues_.clear();
   seq_queues_.clear();
   size_ = 0;
   for (size_t& c : kind_counts_) c = 0;
   return resorted;
+}
+
+template <typename Sink>
+bool Sorter::EmitCompactRuns(Queue& q, const int64_t* next_ts, uint32_t next_order, Sink& sink) {
+  const CompactSchedColumns& c = q.cols;
+  for (;;) {
+    const CompactRun& r = q.runs.front();
+    const StringId* interns = compact_interns_.data() + r.intern_begin;
+    bool has_flags = !c.wk_flags.empty();
+    while (q.sw_pos < r.switches || q.wk_pos < r.wakings) {
+      int64_t ts;
+      uint32_t order;
+      bool waking = NextOfRun(q, &ts, &order);
+      if (next_ts && (ts > *next_ts || (ts == *next_ts && order > next_order))) return true;
+      if (waking) {
+        size_t i = q.wk_pos;
+        StringId comm = c.wk_comm[i] < r.intern_count ? interns[c.wk_comm[i]] : kNullStringId;
+        CompactWakingRecord w{
+            c.wk_pid[i], c.wk_cpu[i], c.wk_prio[i], comm, has_flags ? c.wk_flags[i] : 0, has_flags,
+            order,       ts};
+        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&w), 0, 0, order, q.cpu,
+                       SortKind::kCompactWaking});
+        if (++q.wk_pos < r.wakings) q.wk_ts += static_cast<int64_t>(c.wk_ts[q.wk_pos]);
+      } else {
+        size_t i = q.sw_pos;
+        StringId comm = c.sw_comm[i] < r.intern_count ? interns[c.sw_comm[i]] : kNullStringId;
+        CompactSwitchRecord s{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm, order, ts};
+        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&s), 0, 0, order, q.cpu,
+                       SortKind::kCompactSwitch});
+        if (++q.sw_pos < r.switches) q.sw_ts += static_cast<int64_t>(c.sw_ts[q.sw_pos]);
+      }
+    }
+    q.runs.pop_front();
+    if (q.runs.empty()) return false;
+    DecodeFrontRun(q);
+    int64_t ts;
+    uint32_t order;
+    NextOfRun(q, &ts, &order);
+    if (next_ts && (ts > *next_ts || (ts == *next_ts && order > next_order))) return true;
+  }
 }
 
 }  // namespace fathom
