@@ -29,7 +29,7 @@ inline bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >=
 // Validates escapes as DecodeStringBody does, without decoding.
 const char* SkipStringBody(const char* p, const char* end) {
   while (true) {
-    while (p < end && *p != '"' && *p != '\\') ++p;
+    p = FindQuoteOrBackslash(p, end);
     if (p >= end) return nullptr;
     if (*p == '"') return p + 1;
     if (++p >= end) return nullptr;
@@ -152,18 +152,26 @@ bool ObjectReader::Next(std::string_view* key, std::string_view* value, std::str
   }
   if (p >= end_ || *p != '"') return fail();
   const char* kb = p + 1;
-  const char* ke = SkipStringBody(kb, end_);
-  if (!ke) return fail();
-  if (HasBackslash(kb, static_cast<size_t>(ke - 1 - kb))) {
+  const char* ke = FindQuoteOrBackslash(kb, end_);
+  if (ke < end_ && *ke == '"') {  // no escapes: the key is the bytes themselves
+    *key = std::string_view(kb, static_cast<size_t>(ke - kb));
+    ++ke;
+  } else {
+    if (!(ke = SkipStringBody(kb, end_))) return fail();
     DecodeStringBody(kb, end_, scratch);
     *key = *scratch;
-  } else {
-    *key = std::string_view(kb, static_cast<size_t>(ke - 1 - kb));
   }
   p = SkipSpace(ke, end_);
   if (p >= end_ || *p != ':') return fail();
   const char* vb = SkipSpace(p + 1, end_);
-  const char* ve = SkipValue(vb, end_, depth_ + 1);
+  // Strings and numbers (most values) directly, as SkipValue would skip them.
+  const char* ve;
+  if (vb < end_ && *vb == '"' && depth_ < kMaxDepth)
+    ve = SkipStringBody(vb + 1, end_);
+  else if (vb < end_ && (IsDigit(*vb) || *vb == '-') && depth_ < kMaxDepth)
+    ve = SkipNumber(vb, end_);
+  else
+    ve = SkipValue(vb, end_, depth_ + 1);
   if (!ve) return fail();
   *value = std::string_view(vb, static_cast<size_t>(ve - vb));
   p_ = ve;
@@ -258,8 +266,18 @@ std::optional<int64_t> MicrosToNanos(std::string_view raw) {
 
 std::optional<int64_t> AsInt(std::string_view raw) {
   switch (TypeOf(raw)) {
-    case RawType::kNumber:  // the double is only needed for "1.5" or "1e3"
+    case RawType::kNumber: {
+      // Plain digits (every pid/tid) first, as IntFromNumberText reads them,
+      // without a scan for a fraction or exponent.
+      size_t i = raw[0] == '-' ? 1 : 0, n = raw.size();
+      if (n > i && n - i <= 18) {
+        int64_t v = 0;
+        for (; i < n && IsDigit(raw[i]); ++i) v = v * 10 + (raw[i] - '0');
+        if (i == n) return raw[0] == '-' ? -v : v;
+      }
+      // The double is only needed for "1.5" or "1e3".
       return IntFromNumberText(raw, !HasFractionOrExponent(raw) ? 0 : NumberOf(raw));
+    }
     case RawType::kString: {
       std::string scratch;
       std::string_view s;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/import/json_scanner.h"
 #include "core/import/json_value.h"
 
 namespace fathom {
@@ -16,33 +17,127 @@ constexpr auto kStructural = [] {
   return t;
 }();
 
+// Scans one event object from its '{' at `p`: returns the byte after the
+// bracket that closes it (nullptr when that is not before `end`), with
+// *by_brace false when that bracket is a ']' (a malformed event the caller
+// skips, as the byte scanner did). Depth counts '{' and '[' alike, as the
+// byte scanner's. On the way, *ts gets the raw text of the first top-level
+// "ts" value when every member before it is plain "key": value JSON, which
+// is exactly when json::FindTopLevelScalar returns that same text; else it
+// stays empty and the caller asks FindTopLevelScalar.
+const uint8_t* ScanEvent(const uint8_t* p, const uint8_t* end, std::string_view* ts,
+                         bool* by_brace) {
+  // Where the top-level member walk is: expecting a key, the ':' after it,
+  // its value, or the ',' after the value; kStop once ts is found or the
+  // members are not plain.
+  enum { kKey, kColon, kValue, kAfter, kStop } st = kKey;
+  bool ts_key = false;
+  int depth = 1;
+  auto is_space = [](uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  for (const uint8_t* q = p + 1; q < end;) {
+    uint8_t c = *q;
+    if (c == '"') {
+      const char* s = reinterpret_cast<const char*>(q) + 1;
+      const char* e = reinterpret_cast<const char*>(end);
+      for (;;) {
+        s = json::FindQuoteOrBackslash(s, e);
+        if (s >= e) return nullptr;
+        if (*s == '"') break;
+        s += 2;  // an escape: the next byte is never the closing quote
+      }
+      if (depth == 1 && st != kStop) {
+        if (st == kKey) {
+          ts_key = s - reinterpret_cast<const char*>(q) == 3 && q[1] == 't' && q[2] == 's';
+          st = kColon;
+        } else if (st == kValue && ts_key) {
+          *ts = std::string_view(reinterpret_cast<const char*>(q),
+                                 static_cast<size_t>(s + 1 - reinterpret_cast<const char*>(q)));
+          st = kStop;
+        } else {
+          st = st == kValue ? kAfter : kStop;
+        }
+      }
+      q = reinterpret_cast<const uint8_t*>(s) + 1;
+      continue;
+    }
+    if (!kStructural[c]) {
+      if (depth != 1 || st == kStop || is_space(c)) {
+        ++q;
+        continue;
+      }
+      // A scalar member value (number, literal) ends at ',', '}' or space
+      // for FindTopLevelScalar; any other end means the members are not plain.
+      const uint8_t* v = q;
+      while (q < end && !kStructural[*q] && !is_space(*q)) ++q;
+      if (q == end) return nullptr;
+      if (st != kValue || !(*q == ',' || *q == '}' || is_space(*q))) {
+        st = kStop;
+      } else if (ts_key) {
+        *ts = std::string_view(reinterpret_cast<const char*>(v), static_cast<size_t>(q - v));
+        st = kStop;
+      } else {
+        st = kAfter;
+      }
+      continue;
+    }
+    switch (c) {
+      case '{':
+      case '[':
+        if (depth == 1 && st != kStop) st = st == kValue && !ts_key ? kAfter : kStop;
+        ++depth;
+        break;
+      case '}':
+      case ']':
+        if (--depth == 0) {
+          *by_brace = c == '}';
+          return q + 1;
+        }
+        break;
+      case ':':
+        if (depth == 1 && st != kStop) st = st == kColon ? kValue : kStop;
+        break;
+      case ',':
+        if (depth == 1 && st != kStop) st = st == kAfter ? kKey : kStop;
+        break;
+    }
+    ++q;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 JsonTokenizer::JsonTokenizer(TraceContext* ctx, Sorter* sorter) : ctx_(ctx), sorter_(sorter) {
   queue_ = sorter_->SequenceQueue(0xFFFFFFFFu);
 }
 
-void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size) {
+void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size, std::string_view ts_raw) {
   // Only the timestamp is needed now; the parser reads the whole object later.
   std::string_view text(reinterpret_cast<const char*>(begin), size);
   int64_t ts = 0;
-  auto raw = json::FindTopLevelScalar(text, "ts");
+  std::optional<std::string_view> raw;
+  if (!ts_raw.empty())
+    raw = ts_raw;
+  else
+    raw = json::FindTopLevelScalar(text, "ts");
   if (!raw && !json::Parse(text)) {  // a malformed object (the fast scan gave up)
     ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
     return;
   }
   if (raw) {
-    std::optional<int64_t> ns;
+    bool ok = false;
     if (!raw->empty() && (*raw)[0] == '"') {
-      if (auto v = json::Parse(*raw)) ns = json::MicrosToNanos(*v);
+      if (auto v = json::Parse(*raw)) {
+        std::optional<int64_t> ns = json::MicrosToNanos(*v);
+        if ((ok = ns.has_value())) ts = *ns;
+      }
     } else {
-      ns = json::MicrosTextToNanos(*raw);
+      ok = json::MicrosTextToNanos(*raw, &ts);
     }
-    if (!ns) {
+    if (!ok) {
       ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
       return;
     }
-    ts = *ns;
   }
   SortEntry e{};
   e.ts = ts;
@@ -170,6 +265,24 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
         break;
       case '{':
       case '[':
+        if (depth_ == events_depth_ && c == '{') {
+          // An event: found whole by a tighter loop that also reads "ts".
+          std::string_view ts;
+          bool by_brace = false;
+          const uint8_t* end = ScanEvent(data + i, data + size, &ts, &by_brace);
+          event_start = i;  // kept when the event is cut off or malformed
+          if (!end) {
+            i = size - 1;  // continues in the next chunk: rewound below
+            continue;
+          }
+          size_t len = static_cast<size_t>(end - (data + i));
+          if (by_brace) {
+            EmitEvent(data + i, len, ts);
+            event_start = SIZE_MAX;
+          }
+          i += len - 1;
+          continue;
+        }
         if (depth_ == 0) {
           if (c == '[') {
             events_depth_ = 1;
@@ -202,7 +315,7 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
         }
         if (depth_ == 1 && c == '}' && capture_ == kStackFrames) EndCapture(data, i + 1);
         if (depth_ == events_depth_ && c == '}' && event_start != SIZE_MAX) {
-          EmitEvent(data + event_start, i + 1 - event_start);
+          EmitEvent(data + event_start, i + 1 - event_start, {});
           event_start = SIZE_MAX;
         } else if (depth_ == events_depth_ - 1 && c == ']') {
           events_depth_ = -1;  // the events array closed

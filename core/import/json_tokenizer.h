@@ -43,7 +43,8 @@ class JsonTokenizer : public ChunkedTokenizer {
   uint64_t system_trace_events() const;
 
  private:
-  void EmitEvent(const uint8_t* begin, size_t size);
+  // `ts_raw`: the "ts" value's text when the scan found it, else empty.
+  void EmitEvent(const uint8_t* begin, size_t size, std::string_view ts_raw);
   void EndCapture(const uint8_t* data, size_t end);
 
   TraceContext* ctx_;

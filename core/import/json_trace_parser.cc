@@ -1,5 +1,7 @@
 #include "core/import/json_trace_parser.h"
 
+#include <cstring>
+
 #include "core/import/args_tracker.h"
 #include "core/import/json_scanner.h"
 #include "core/import/json_tokenizer.h"
@@ -78,6 +80,39 @@ std::string FrameId(std::string_view raw, std::string* scratch) {
 
 JsonTraceParser::JsonTraceParser(TraceContext* ctx) : ctx_(ctx) {}
 
+uint32_t JsonTraceParser::UpdateThreadCached(int64_t tid, int64_t pid) {
+  ProcessTracker* pt = ctx_->process_tracker.get();
+  if (pt->has_pending_associations()) return pt->UpdateThread(tid, pid);
+  uint64_t key = static_cast<uint64_t>(tid) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(pid);
+  ThreadCacheEntry& e = thread_cache_[(key >> 56) & (kThreadCacheSize - 1)];
+  if (e.generation == pt->generation() && e.tid == tid && e.pid == pid) return e.utid;
+  uint32_t utid = pt->UpdateThread(tid, pid);
+  // Cache only a state UpdateThread leaves alone (as FtraceParser does).
+  if (!pt->has_pending_associations()) e = {pt->generation(), tid, pid, utid};
+  return utid;
+}
+
+StringId JsonTraceParser::InternRaw(std::string_view raw, std::string* scratch) {
+  size_t n = raw.size();
+  if (n > 64) return ctx_->storage->Intern(Str(raw, scratch, ""));
+  // Hash the first and last 8 bytes (all of a short name) and the length.
+  uint64_t a = n, b = 0;
+  if (n >= 8) {
+    memcpy(&a, raw.data(), 8);
+    memcpy(&b, raw.data() + n - 8, 8);
+  } else {
+    for (size_t i = 0; i < n; ++i) b = b << 8 | static_cast<uint8_t>(raw[i]);
+  }
+  uint64_t h = ((a * 0x9E3779B97F4A7C15ull) ^ b ^ n) * 0xC2B2AE3D27D4EB4Full;
+  if (string_cache_.empty()) string_cache_.resize(kStringCacheSize);
+  StringCacheEntry& e = string_cache_[h >> 55 & (kStringCacheSize - 1)];
+  if (e.id != kNullStringId && e.raw == raw) return e.id;
+  StringId id = ctx_->storage->Intern(Str(raw, scratch, ""));
+  e.raw.assign(raw);
+  e.id = id;
+  return id;
+}
+
 std::string_view JsonTraceParser::Str(std::string_view raw, std::string* scratch,
                                       std::string_view fallback) {
   std::string_view out;
@@ -114,6 +149,13 @@ std::string JsonTraceParser::IdString(const JsonEventFields& e) {
 
 int64_t JsonTraceParser::ResolveId(std::string_view raw, bool is_pid, std::string* label) {
   if (raw.empty()) return 0;
+  // Plain digits (nearly every pid/tid), as json::AsInt reads them, without
+  // an optional returned through memory.
+  if (size_t i = raw[0] == '-' ? 1 : 0, n = raw.size(); n > i && n - i <= 18) {
+    int64_t v = 0;
+    for (; i < n && raw[i] >= '0' && raw[i] <= '9'; ++i) v = v * 10 + (raw[i] - '0');
+    if (i == n) return raw[0] == '-' ? -v : v;
+  }
   if (auto id = json::AsInt(raw)) return *id;
   std::string_view text;
   if (json::StringOf(raw, &tmp_buf_, &text)) {
@@ -287,15 +329,15 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes, uint32_t aux) {
   std::string pid_label, tid_label;
   int64_t pid = ResolveId(e.pid, true, &pid_label);
   int64_t tid = !e.tid.empty() ? ResolveId(e.tid, false, &tid_label) : pid;
-  uint32_t utid = pt->UpdateThread(tid, pid);
+  uint32_t utid = UpdateThreadCached(tid, pid);
   uint32_t upid = *pt->GetUpidOfThread(utid);
   if (!pid_label.empty() && s->process.name[upid] == kNullStringId)
     s->process.name.Set(upid, s->Intern(pid_label));
   if (!tid_label.empty() && s->thread.name[utid] == kNullStringId)
     s->thread.name.Set(utid, s->Intern(tid_label));
 
-  StringId name = s->Intern(Str(e.name, &name_buf_, ""));
-  StringId cat = !e.cat.empty() ? s->Intern(Str(e.cat, &cat_buf_, "")) : kNullStringId;
+  StringId name = InternRaw(e.name, &name_buf_);
+  StringId cat = !e.cat.empty() ? InternRaw(e.cat, &cat_buf_) : kNullStringId;
   std::string_view args = e.args;
   SliceTracker* slices = ctx_->slice_tracker.get();
   TrackTracker* tracks = ctx_->track_tracker.get();

@@ -51,6 +51,14 @@ class JsonTraceParser {
   static std::string_view Str(std::string_view raw, std::string* scratch,
                               std::string_view fallback);
 
+  // ProcessTracker::UpdateThread, remembered while the tracker's generation
+  // says a repeated call would find the same thread and change nothing.
+  uint32_t UpdateThreadCached(int64_t tid, int64_t pid);
+  // The id of a raw string value's text (quotes included, as read; "" for
+  // none), through a small cache: event names and categories repeat, and
+  // the pool's own table is large and cold.
+  StringId InternRaw(std::string_view raw, std::string* scratch);
+
   std::optional<uint32_t> CallsiteOfFrame(const std::string& id, int depth = 0);
   // A P event or a "samples" entry: one perf_sample row.
   void ParseSample(const JsonEventFields& e, int64_t ts, uint32_t utid);
@@ -69,6 +77,19 @@ class JsonTraceParser {
   std::string key_;  // the args key being built ("args.a.b[2]")
   std::string name_buf_, cat_buf_, ph_buf_, tmp_buf_, key_buf_;
   StringId user_mode_ = kNullStringId;
+  struct ThreadCacheEntry {
+    uint64_t generation = ~uint64_t{0};
+    int64_t tid = -1, pid = -1;
+    uint32_t utid = 0;
+  };
+  static constexpr size_t kThreadCacheSize = 256;
+  ThreadCacheEntry thread_cache_[kThreadCacheSize];
+  struct StringCacheEntry {
+    std::string raw;
+    StringId id = kNullStringId;
+  };
+  static constexpr size_t kStringCacheSize = 512;
+  std::vector<StringCacheEntry> string_cache_;  // by hash of the raw text
 };
 
 }  // namespace fathom

@@ -383,16 +383,17 @@ std::optional<int64_t> MicrosToNanos(const Value& v) {
 namespace {
 
 // Exponent forms ("1.5e3") go through the double.
-std::optional<int64_t> ExponentMicrosToNanos(std::string_view t) {
-  if (t.find_first_of("eE") == std::string_view::npos) return std::nullopt;
+bool ExponentMicrosToNanos(std::string_view t, int64_t* out) {
+  if (t.find_first_of("eE") == std::string_view::npos) return false;
   double d = strtod(std::string(t).c_str(), nullptr);
-  if (!std::isfinite(d)) return std::nullopt;
-  return static_cast<int64_t>(d * 1000.0);
+  if (!std::isfinite(d)) return false;
+  *out = static_cast<int64_t>(d * 1000.0);
+  return true;
 }
 
 }  // namespace
 
-std::optional<int64_t> MicrosTextToNanos(std::string_view t) {
+bool MicrosTextToNanos(std::string_view t, int64_t* out) {
   // Integer part and up to three fraction digits as integers; anything the
   // loop does not take (an exponent) falls back to strtod.
   bool negative = false;
@@ -400,8 +401,8 @@ std::optional<int64_t> MicrosTextToNanos(std::string_view t) {
   if (i < t.size() && (t[i] == '-' || t[i] == '+')) negative = t[i++] == '-';
   int64_t whole = 0;
   bool digits = false;
-  for (; i < t.size() && isdigit(static_cast<unsigned char>(t[i])); ++i) {
-    if (whole > (INT64_MAX - 9) / 10) return ExponentMicrosToNanos(t);
+  for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+    if (whole > (INT64_MAX - 9) / 10) return ExponentMicrosToNanos(t, out);
     whole = whole * 10 + (t[i] - '0');
     digits = true;
   }
@@ -409,16 +410,17 @@ std::optional<int64_t> MicrosTextToNanos(std::string_view t) {
   if (i < t.size() && t[i] == '.') {
     ++i;
     int n = 0;
-    for (; i < t.size() && isdigit(static_cast<unsigned char>(t[i])); ++i, ++n) {
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++n) {
       if (n < 3) frac = frac * 10 + (t[i] - '0');
       digits = true;
     }
     for (; n < 3; ++n) frac *= 10;
   }
-  if (!digits || i != t.size()) return ExponentMicrosToNanos(t);
-  if (whole > INT64_MAX / 1000 - 1) return std::nullopt;
+  if (!digits || i != t.size()) return ExponentMicrosToNanos(t, out);
+  if (whole > INT64_MAX / 1000 - 1) return false;
   int64_t ns = whole * 1000 + frac;
-  return negative ? -ns : ns;
+  *out = negative ? -ns : ns;
+  return true;
 }
 
 std::optional<int64_t> AsInt(const Value& v) {

@@ -72,7 +72,19 @@ void WriteJson(FILE* f, uint64_t bytes) {
     fwrite(buf, 1, static_cast<size_t>(n), f);
     written += static_cast<uint64_t>(n);
   }
-  fputs("{\"ph\":\"i\",\"pid\":1,\"tid\":1,\"ts\":0,\"name\":\"end\"}]}\n", f);
+  // Chrome writes its metadata events (process and thread names) after the
+  // timed ones, with ts 0: a realistic out-of-order tail for the sorter.
+  for (int pid = 100; pid < 104; ++pid)
+    fprintf(f,
+            "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"ts\":0,\"cat\":\"__metadata\","
+            "\"name\":\"process_name\",\"args\":{\"name\":\"Renderer %d\"}},\n",
+            pid, pid, pid);
+  for (int tid = 0; tid < 8; ++tid)
+    fprintf(f,
+            "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"ts\":0,\"cat\":\"__metadata\","
+            "\"name\":\"thread_name\",\"args\":{\"name\":\"Worker %d\"}}%s\n",
+            100 + tid / 2, tid, tid, tid == 7 ? "" : ",");
+  fputs("]}\n", f);
 }
 
 // ~120-byte lines: sched_switch/sched_waking/cpu_idle/atrace markers/an
