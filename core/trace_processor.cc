@@ -128,7 +128,16 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
         report_.warnings.push_back(src.name + ": " + more.status().message() +
                                    "; loaded the members before it");
       if (!more.ok() || !*more) continue;
-      src.reader = src.archive->member();
+      // A compressed member (trace.pb.gz inside a tar) is inflated on the fly too.
+      auto unwrapped = UnwrapStream(src.archive->member());
+      if (!unwrapped.ok()) {
+        report_.warnings.push_back(src.name + "/" + src.archive->name() + ": " +
+                                   unwrapped.status().message() + "; skipped");
+        sources.push_back({nullptr, nullptr, src.name, false, src.archive});
+        continue;
+      }
+      src.owned = std::move(*unwrapped);
+      src.reader = src.owned.get();
       // The member after this one, read once this one is done.
       sources.push_back({nullptr, nullptr, src.name, false, src.archive});
       src.name += "/" + src.archive->name();

@@ -3,8 +3,11 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "core/base/platform.h"
 
@@ -148,7 +151,9 @@ class ZstdReader : public ChunkReader {
     }
     return out.pos;
   }
-  uint64_t file_offset() const override { return inner_->file_offset() - (input_.size - input_.pos); }
+  uint64_t file_offset() const override {
+    return inner_->file_offset() - (input_.size - input_.pos);
+  }
   uint64_t file_size() const override { return inner_->file_size(); }
   std::string end_warning() const override {
     return last_rc_ != 0 ? "the zstd stream ends inside a frame (file cut short); loaded what was "
@@ -163,6 +168,43 @@ class ZstdReader : public ChunkReader {
   ZSTD_DStream* ds_;
   ZSTD_inBuffer input_{nullptr, 0, 0};
   bool eof_ = false;
+};
+
+// A borrowed stream with its first bytes already read (to look at them): gives those back
+// first, then the rest of the stream.
+class PeekedReader : public ChunkReader {
+ public:
+  PeekedReader(ChunkReader* inner, const uint8_t* peeked, size_t n)
+      : inner_(inner), peeked_(peeked, peeked + n) {}
+  Result<size_t> Read(uint8_t* dst, size_t cap) override {
+    if (!deferred_.ok()) return std::exchange(deferred_, Status::Ok());
+    size_t n = 0;
+    if (pos_ < peeked_.size()) {
+      n = std::min(cap, peeked_.size() - pos_);
+      memcpy(dst, peeked_.data() + pos_, n);
+      pos_ += n;
+    }
+    // Fill the rest too: callers detect formats on the first read.
+    if (n < cap) {
+      auto more = inner_->Read(dst + n, cap - n);
+      if (!more.ok()) {
+        if (n == 0) return more;
+        deferred_ = more.status();  // give the bytes now, the error on the next read
+        return n;
+      }
+      n += *more;
+    }
+    return n;
+  }
+  uint64_t file_offset() const override { return inner_->file_offset() - (peeked_.size() - pos_); }
+  uint64_t file_size() const override { return inner_->file_size(); }
+  std::string end_warning() const override { return inner_->end_warning(); }
+
+ private:
+  ChunkReader* inner_;
+  std::vector<uint8_t> peeked_;
+  size_t pos_ = 0;
+  Status deferred_;
 };
 
 // Adds the decompressor the leading bytes call for.
@@ -185,6 +227,18 @@ Result<std::unique_ptr<ChunkReader>> OpenTraceFile(const std::string& path) {
   size_t n = fread(magic, 1, sizeof magic, f);
   rewind(f);
   return Unwrap(std::make_unique<FileReader>(f, size), magic, n);
+}
+
+Result<std::unique_ptr<ChunkReader>> UnwrapStream(ChunkReader* stream) {
+  uint8_t magic[4];
+  size_t n = 0;
+  while (n < sizeof magic) {
+    auto got = stream->Read(magic + n, sizeof magic - n);
+    if (!got.ok()) return got.status();
+    if (*got == 0) break;
+    n += *got;
+  }
+  return Unwrap(std::make_unique<PeekedReader>(stream, magic, n), magic, n);
 }
 
 std::unique_ptr<ChunkReader> MakeMemoryReader(const uint8_t* data, size_t size) {

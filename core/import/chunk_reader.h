@@ -31,6 +31,10 @@ class ChunkReader {
 // (gzip 1F 8B, zstd 28 B5 2F FD). Detection is by content, never extension.
 Result<std::unique_ptr<ChunkReader>> OpenTraceFile(const std::string& path);
 
+// Wraps a borrowed stream (an archive member) in decompressors as its first
+// bytes require, like OpenTraceFile; `stream` must outlive the result.
+Result<std::unique_ptr<ChunkReader>> UnwrapStream(ChunkReader* stream);
+
 // A reader over bytes already in memory (tests, fuzzers, nested payloads),
 // unwrapped like a file.
 std::unique_ptr<ChunkReader> MakeMemoryReader(const uint8_t* data, size_t size);

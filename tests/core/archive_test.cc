@@ -329,5 +329,36 @@ TEST(Archives, RealTracesInOneZipEqualTheirSeparateLoads) {
   EXPECT_EQ(QueryInt(tp, "select count(*) from slice"), slices);
 }
 
+TEST(Archives, CompressedMembersAreInflated) {
+  // trace.pb.gz and trace.json.gz inside a tar (as `tar czf` of already-gzipped files, or a
+  // bugreport-style bundle): each member is unwrapped by its magic bytes, like a file.
+  std::string dir = std::string(FATHOM_SHARED_DIR) + "/testdata/";
+  const std::string proto = Slurp(dir + "android_sched_binder_10s.perfetto-trace");
+  const std::string json = Slurp(dir + "chrome_big_trace.json");
+  int64_t sched = 0, slices = 0;
+  for (const std::string* bytes : {&proto, &json}) {
+    TraceProcessor one;
+    ASSERT_TRUE(Load(one, *bytes).ok());
+    sched += QueryInt(one, "select count(*) from sched");
+    slices += QueryInt(one, "select count(*) from slice");
+  }
+  ASSERT_GT(sched, 0);
+  ASSERT_GT(slices, 0);
+  const std::string gz_proto = Deflate(proto, 15 + 16), gz_json = Deflate(json, 15 + 16);
+  ASSERT_EQ(static_cast<uint8_t>(gz_proto[0]), 0x1f);
+  for (const std::string& archive :
+       {Tar({{"trace.pb.gz", gz_proto}, {"trace.json.gz", gz_json}}),
+        Zip({{"trace.pb.gz", gz_proto}, {"trace.json.gz", gz_json}}, true)}) {
+    TraceProcessor tp;
+    ASSERT_TRUE(Load(tp, archive).ok());
+    EXPECT_NE(tp.report().format.find("2 trace(s): perfetto protobuf (gzip); chrome json (gzip)"),
+              std::string::npos)
+        << tp.report().format;
+    EXPECT_EQ(QueryInt(tp, "select count(*) from sched"), sched);
+    EXPECT_EQ(QueryInt(tp, "select count(*) from slice"), slices);
+    EXPECT_TRUE(tp.report().warnings.empty()) << ::testing::PrintToString(tp.report().warnings);
+  }
+}
+
 }  // namespace
 }  // namespace fathom
