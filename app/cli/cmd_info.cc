@@ -15,10 +15,15 @@ int RunInfo(const std::vector<std::string>& args) {
   }
   TraceProcessor tp;
   if (!LoadOrReport(&tp, args[0])) return 1;
+  PrintInfo(tp, args[0]);
+  return 0;
+}
+
+void PrintInfo(TraceProcessor& tp, const std::string& path) {
   const TraceStorage& s = tp.storage();
   const LoadReport& r = tp.report();
   int64_t start = s.min_ts(), end = s.max_ts();
-  printf("trace:     %s\n", args[0].c_str());
+  printf("trace:     %s\n", path.c_str());
   printf("format:    %s\n", r.format.c_str());
   printf("size:      %" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64 " events\n", r.file_bytes,
          r.packets, r.events);
@@ -42,13 +47,13 @@ int RunInfo(const std::vector<std::string>& args) {
       printf("  %-40s %12" PRId64 "  [%s] %s\n", label.c_str(), v, info.severity, info.description);
     };
     if (const auto* indexed = s.stats.GetIndexed(st)) {
-      for (const auto& [idx, v] : *indexed) print(std::string(info.name) + "[" + std::to_string(idx) + "]", v);
+      for (const auto& [idx, v] : *indexed)
+        print(std::string(info.name) + "[" + std::to_string(idx) + "]", v);
     } else {
       print(info.name, s.stats.Get(st));
     }
   }
   for (const std::string& w : r.warnings) printf("warning: %s\n", w.c_str());
-  return 0;
 }
 
 }  // namespace fathom::cli

@@ -198,16 +198,16 @@ int RunRecord(const std::vector<std::string>& args, const char* argv0) {
     return 1;
   }
   std::fprintf(stderr, "wrote %s\n", out.c_str());
-  // Check it loads (the same summary as `fathom-cli info`); the file stays whatever happens.
-  const int rc = RunInfo({out});
-  if (rc != 0) {
-    std::fprintf(stderr, "fathom-cli: the trace is kept at %s\n", out.c_str());
-    return rc;
-  }
+  // Check it loads (the same summary as `fathom-cli info`), then explain what the loaded
+  // trace shows went wrong; one load for both. The file stays whatever happens.
   TraceProcessor tp;
-  if (tp.LoadFile(out).ok())
-    PrintHints(record::Troubleshoot(session.observations(), record::GatherTraceFacts(RowsOf(tp))));
-  return rc;
+  if (!LoadOrReport(&tp, out)) {
+    std::fprintf(stderr, "fathom-cli: the trace is kept at %s\n", out.c_str());
+    return 1;
+  }
+  PrintInfo(tp, out);
+  PrintHints(record::Troubleshoot(session.observations(), record::GatherTraceFacts(RowsOf(tp))));
+  return 0;
 }
 
 }  // namespace fathom::cli

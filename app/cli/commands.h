@@ -4,8 +4,14 @@
 #include <string>
 #include <vector>
 
+namespace fathom {
+class TraceProcessor;
+}
+
 namespace fathom::cli {
 
+// `info`'s summary of an already loaded trace (record prints it after pulling).
+void PrintInfo(TraceProcessor& tp, const std::string& path);
 int RunInfo(const std::vector<std::string>& args);
 int RunQuery(const std::vector<std::string>& args);
 int RunProfiles(const std::vector<std::string>& args);
@@ -19,6 +25,5 @@ int RunRecord(const std::vector<std::string>& args, const char* argv0);
 int RunHeapprofile(const std::vector<std::string>& args);
 int RunSymbolize(const std::vector<std::string>& args);
 int RunDeobfuscate(const std::vector<std::string>& args);
-
 
 }  // namespace fathom::cli
