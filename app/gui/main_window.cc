@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <utility>
 
 #include "app/gui/trace_workspace.h"
 #include "app/gui/welcome_page.h"
@@ -26,6 +27,7 @@
 #include "widgets/common/trace_session.h"
 #if defined(FATHOM_GUI_HAVE_RECORD)
 #include "widgets/record/record_page.h"
+#include "widgets/record/recording_runner.h"
 #endif
 
 namespace fathom::gui {
@@ -156,7 +158,10 @@ void MainWindow::showRecordPage() {
   if (!record_page_) {
     record_page_ = new RecordPage;
     stack_->addWidget(record_page_);
-    connect(record_page_, &RecordPage::traceRecorded, this, &MainWindow::openTrace);
+    connect(record_page_, &RecordPage::traceRecorded, this, [this](const QString& path) {
+      openTrace(path);
+      explain_recording_ = true;  // once loaded: what the recorded trace says went wrong
+    });
   }
   stack_->setCurrentWidget(record_page_);
   setWindowTitle(tr("Record — Fathom"));
@@ -227,8 +232,33 @@ void MainWindow::onLoaded() {
     warnings_->setText(tr("⚠ %n problem(s) while loading", "", int(o.warnings.size())));
     warnings_->show();
   }
+#if defined(FATHOM_GUI_HAVE_RECORD)
+  if (std::exchange(explain_recording_, false) && record_page_) explainRecording();
+#endif
   emit traceOpened(true);
 }
+
+#if defined(FATHOM_GUI_HAVE_RECORD)
+// Troubleshooting hints from the viewer's own load of a fresh recording (one load, not two),
+// shown non-blocking and kept on the Record page.
+void MainWindow::explainRecording() {
+  const record::SessionObservations seen = record_page_->lastObservations();
+  session_->query<QStringList>([seen](Core& core) { return troubleshootRecordedTrace(core, seen); },
+                               this,
+                               [this](QStringList texts) {
+                                 if (texts.isEmpty()) return;
+                                 if (record_page_) record_page_->showRecordingHints(texts);
+                                 auto* box = new QMessageBox(this);
+                                 box->setAttribute(Qt::WA_DeleteOnClose);
+                                 box->setObjectName(QStringLiteral("recordingHints"));
+                                 box->setIcon(QMessageBox::Warning);
+                                 box->setWindowTitle(tr("Recording problems"));
+                                 box->setText(tr("The trace was recorded, but:"));
+                                 box->setInformativeText(texts.join(QStringLiteral("\n\n")));
+                                 box->open();
+                               });
+}
+#endif
 
 void MainWindow::onLoadFailed() {
   progress_->hide();

@@ -50,6 +50,7 @@ class MainWindow : public QMainWindow {
   void onProgress(quint64 bytes, quint64 total, quint64 events, int phase);
   void showLoadReport();
   void showShortcuts();
+  void explainRecording();  // hints for a trace the Record page just recorded
 
  public:
   RecordPage* recordPage() const { return record_page_; }
@@ -67,6 +68,7 @@ class MainWindow : public QMainWindow {
   QPushButton* cancel_ = nullptr;
   QLabel* status_ = nullptr;
   QPushButton* warnings_ = nullptr;
+  bool explain_recording_ = false;  // the trace being loaded came from the Record page
 };
 
 }  // namespace fathom::gui

@@ -196,7 +196,7 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
             setRecording(false);
             if (ok) {
               status_->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-              problem_->setText(hints_);
+              problem_->clear();  // the window explains the trace once it has loaded it
               emit traceRecorded(path);
             } else {
               status_->setText(tr("Recording failed"));
@@ -394,6 +394,14 @@ void RecordPage::addTcpTarget() {
       QInputDialog::getText(this, tr("Add TCP device"), tr("Host and port (adb tcpip, emulator):"),
                             QLineEdit::Normal, QStringLiteral("192.168.1.20:5555"), &ok);
   if (ok && !hp.trimmed().isEmpty()) targets_->addTcpTarget(hp.trimmed());
+}
+
+const record::SessionObservations& RecordPage::lastObservations() const {
+  return runner_->lastObservations();
+}
+
+void RecordPage::showRecordingHints(const QStringList& texts) {
+  problem_->setText(texts.join(QStringLiteral("\n\n")));
 }
 
 }  // namespace fathom::gui

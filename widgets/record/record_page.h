@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include "record/recording_session.h"
 #include "record/trace_config_builder.h"
 
 class QComboBox;
@@ -36,6 +37,11 @@ class RecordPage : public QWidget {
   QString deviceCommand() const;
   QString statusText() const;
   TargetListModel* targets() const { return targets_; }
+
+  // What the last recording saw (for troubleshootRecordedTrace once its trace has loaded).
+  const record::SessionObservations& lastObservations() const;
+  // Shows the problems found in the recorded trace under the Record button.
+  void showRecordingHints(const QStringList& texts);
 
  public slots:
   void startRecording();

@@ -9,23 +9,24 @@
 #include "record/troubleshooting.h"
 
 namespace fathom::gui {
+
+QStringList troubleshootRecordedTrace(Core& core, const record::SessionObservations& seen) {
+  const record::TraceFacts facts = record::GatherTraceFacts([&core](const std::string& sql) {
+    auto it = core.tp.Query(sql);
+    return RowsAsText(it.get());
+  });
+  QStringList texts;
+  for (const auto& h : record::Troubleshoot(seen, facts))
+    texts << QString::fromStdString(h.Format());
+  return texts;
+}
+
 namespace {
 
 Result<std::unique_ptr<record::TargetShell>> Open(const TargetChoice& t,
                                                   const record::CancelToken& cancel) {
   return t.local ? record::OpenLocalTarget()
                  : record::OpenAdbTarget(t.serial.toStdString(), cancel);
-}
-
-// The troubleshooting facts come from SQL on a load of the recorded trace
-// (on the worker thread, before the viewer opens it).
-record::TraceFacts FactsOf(const std::string& path) {
-  TraceProcessor tp;
-  if (!tp.LoadFile(path).ok()) return {};
-  return record::GatherTraceFacts([&tp](const std::string& sql) {
-    auto it = tp.Query(sql);
-    return RowsAsText(it.get());
-  });
 }
 
 }  // namespace
@@ -138,12 +139,14 @@ void RecordingRunner::start(const TargetChoice& target, const perfetto::protos::
       std::lock_guard<std::mutex> lock(r->mu_);
       r->current_.reset();
     });
-    const std::vector<record::Hint> found =
-        st.ok() ? record::Troubleshoot(session.observations(), FactsOf(options.output_path))
-                : record::TroubleshootError(session.observations(), st.message());
-    QStringList texts;
-    for (const auto& h : found) texts << QString::fromStdString(h.Format());
-    if (!texts.isEmpty()) post([texts](RecordingRunner* r) { emit r->hints(texts); });
+    const record::SessionObservations seen = session.observations();
+    post([seen](RecordingRunner* r) { r->last_observations_ = seen; });
+    if (!st.ok()) {
+      QStringList texts;
+      for (const auto& h : record::TroubleshootError(seen, st.message()))
+        texts << QString::fromStdString(h.Format());
+      if (!texts.isEmpty()) post([texts](RecordingRunner* r) { emit r->hints(texts); });
+    }
     finish(st.ok(), QString::fromStdString(st.message()));
   });
 }

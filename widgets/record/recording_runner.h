@@ -10,8 +10,14 @@
 #include <mutex>
 
 #include "record/recording_session.h"
+#include "widgets/common/trace_session.h"
 
 namespace fathom::gui {
+
+// Problems worth acting on after a recording (record/troubleshooting.h), from the viewer's own
+// load of the trace (call on the session's query lane): the trace is loaded once, not once
+// for the hints and again to show it.
+QStringList troubleshootRecordedTrace(Core& core, const record::SessionObservations& seen);
 
 struct TargetChoice {
   bool local = false;
@@ -34,6 +40,8 @@ class RecordingRunner : public QObject {
   void dumpHeap();
   void cancel() { cancel_.Cancel(); }
   bool running() const { return running_; }
+  // What the last finished recording saw, for troubleshootRecordedTrace().
+  const record::SessionObservations& lastObservations() const { return last_observations_; }
 
  signals:
   void probed(bool ok, const QString& summary, const QString& strategy, const QString& command,
@@ -41,13 +49,15 @@ class RecordingRunner : public QObject {
   void status(const QString& step);
   void progress(double elapsed_s, qint64 bytes);
   void pulled(quint64 bytes);
-  // Problems worth acting on (record/troubleshooting.h), before finished().
+  // Why a recording failed, in words a user can act on (record/troubleshooting.h), before
+  // finished(). A recording that produced a trace is explained by troubleshootRecordedTrace().
   void hints(const QStringList& texts);
   void finished(bool ok, const QString& path, const QString& error);
 
  private:
   record::CancelToken stop_, cancel_;
   bool running_ = false;
+  record::SessionObservations last_observations_;
   // The running session, shared with the worker so "Dump heap now" can reach it.
   struct Running;
   std::shared_ptr<Running> current_;
