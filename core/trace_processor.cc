@@ -1,10 +1,11 @@
 #include "core/trace_processor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 
-#include "core/import/art_alloc_log_tokenizer.h"
 #include "core/import/archive_reader.h"
+#include "core/import/art_alloc_log_tokenizer.h"
 #include "core/import/chunk_reader.h"
 #include "core/import/collapsed_stacks.h"
 #include "core/import/ftrace_parser.h"
@@ -13,16 +14,17 @@
 #include "core/import/packet_parser.h"
 #include "core/import/pprof_tokenizer.h"
 #include "core/import/proto_tokenizer.h"
+#include "core/import/read_ahead.h"
+#include "core/import/sorted_batches.h"
+#include "core/import/sorter.h"
 #include "core/import/systrace_html.h"
 #include "core/import/systrace_text_tokenizer.h"
-#include "core/import/sorter.h"
 #include "core/import/trace_context.h"
 #include "core/import/trace_format.h"
 
 namespace fathom {
 namespace {
 
-constexpr size_t kChunkSize = 16 << 20;
 // No real TracePacket comes near this; a longer declared length is corruption.
 constexpr uint64_t kMaxPacketSize = 256ull << 20;
 
@@ -65,6 +67,7 @@ Status TraceProcessor::LoadBuffer(const uint8_t* data, size_t size, const std::s
 Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
                             const ProgressCallback& progress) {
   report_ = LoadReport();
+  const size_t chunk_size = std::max<size_t>(tuning_.chunk_bytes, 1);
   report_.file_bytes = reader->file_size();
   ctx_->trace_size_bytes = reader->file_size();
 
@@ -101,8 +104,8 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     auto buf = std::make_unique<std::vector<uint8_t>>(first, first + first_size);
     while (true) {
       size_t at = buf->size();
-      buf->resize(at + kChunkSize);
-      auto n = src.reader->Read(buf->data() + at, kChunkSize);
+      buf->resize(at + chunk_size);
+      auto n = src.reader->Read(buf->data() + at, chunk_size);
       if (!n.ok()) {
         buf->resize(at);
         report_.warnings.push_back(src.name + ": " + n.status().message() +
@@ -155,10 +158,35 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     uint64_t stream_offset = 0;  // stream offset of the next byte to read
     bool first = true;
     bool container = false;
+    // Once the format is known (and is no container), the rest of the
+    // source is read ahead on another thread; it owns src.reader until reset.
+    std::unique_ptr<ReadAhead> ahead;
+    uint64_t bytes_read = 0;  // reader->file_offset() after the last read
     while (true) {
-      auto blob = TraceBlob::Allocate(leftover.size() + kChunkSize);
-      memcpy(blob->data.get(), leftover.data(), leftover.size());
-      auto n = src.reader->Read(blob->data.get() + leftover.size(), kChunkSize);
+      std::unique_ptr<TraceBlob> blob;
+      Result<size_t> n = size_t{0};
+      if (ahead) {
+        auto next = ahead->Next();
+        if (next.ok()) {
+          blob = std::move(*next);
+          bytes_read = ahead->file_offset();
+          n = blob->size;
+          if (blob->size && !blob->Prepend(leftover.data(), leftover.size())) {
+            // A packet longer than the headroom straddles the chunks: join them.
+            auto joined = TraceBlob::Allocate(leftover.size() + blob->size);
+            memcpy(joined->data.get(), leftover.data(), leftover.size());
+            memcpy(joined->data.get() + leftover.size(), blob->data.get(), blob->size);
+            blob = std::move(joined);
+          }
+        } else {
+          n = next.status();
+        }
+      } else {
+        blob = TraceBlob::Allocate(leftover.size() + chunk_size);
+        memcpy(blob->data.get(), leftover.data(), leftover.size());
+        n = src.reader->Read(blob->data.get() + leftover.size(), chunk_size);
+        bytes_read = reader->file_offset();
+      }
       if (!n.ok()) {
         report_.warnings.push_back(sname + ": " + n.status().message() +
                                    "; loaded what came before");
@@ -286,6 +314,10 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
                              " traces are not supported by this build yet");
         }
       }
+      // Only a source longer than one chunk is worth a thread.
+      if (!ahead && tuning_.threads && *n == chunk_size)
+        ahead = std::make_unique<ReadAhead>(src.reader, reader, chunk_size,
+                                            tuning_.read_ahead_headroom);
       const uint8_t* base = blob->data.get();
       size_t size = blob->size;
       uint64_t before = tokenizer->units();
@@ -315,11 +347,12 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
           break;
         }
       }
-      prog.bytes_read = reader->file_offset();
+      prog.bytes_read = bytes_read;
       prog.packets = units;
       prog.events = sorter.size();
       if (progress && !progress(prog)) return ErrorStatus(name + ": load cancelled");
     }
+    ahead.reset();  // src.reader is this thread's again
     if (first && !is_member) return ErrorStatus(At(sname, 0) + "the file is empty");
     if (container || !tokenizer) continue;
     if (std::string w = src.reader->end_warning(); !w.empty())
@@ -385,14 +418,13 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
   prog.phase = LoadProgress::kSorting;
   prog.events_total = sorter.size();
   prog.events = 0;
-  ctx_->storage->ReserveForImport(sorter.count(SortKind::kFtraceEvent),
-                                  sorter.count(SortKind::kCompactSwitch),
-                                  sorter.count(SortKind::kCompactWaking),
-                                  sorter.count(SortKind::kTracePacket));
+  ctx_->storage->ReserveForImport(
+      sorter.count(SortKind::kFtraceEvent), sorter.count(SortKind::kCompactSwitch),
+      sorter.count(SortKind::kCompactWaking), sorter.count(SortKind::kTracePacket));
   bool cancelled = false;
   uint64_t parsed = 0;
   TraceContext* ctx = ctx_.get();
-  sorter.DrainSorted([&](const SortEntry& e) {
+  auto parse = [&](const SortEntry& e) {
     if (cancelled) return;
     switch (e.kind) {
       case SortKind::kFtraceEvent:
@@ -400,10 +432,10 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
           WriteGenericTextEvent(ctx, e.ts, e.cpu, e.data, e.size);
           break;
         }
-        ctx->ftrace_parser->ParseFtraceEvent(
-            e.ts, e.cpu, proto::Bytes{e.data, e.size},
-            proto_tokenizer && e.aux != kTextEventAux ? &proto_tokenizer->generation(e.aux)
-                                                      : nullptr);
+        ctx->ftrace_parser->ParseFtraceEvent(e.ts, e.cpu, proto::Bytes{e.data, e.size},
+                                             proto_tokenizer && e.aux != kTextEventAux
+                                                 ? &proto_tokenizer->generation(e.aux)
+                                                 : nullptr);
         break;
       case SortKind::kCompactSwitch:
         ctx->ftrace_parser->ParseCompactSwitch(e.ts, e.cpu, CompactSwitchOf(e));
@@ -423,7 +455,17 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
       prog.events = parsed;
       if (!progress(prog)) cancelled = true;
     }
-  });
+  };
+  // A big trace is merged on one more thread, and its thread_state rows are
+  // built on another, while this one parses; for a small trace the threads
+  // would cost more than they save.
+  if (tuning_.threads && sorter.size() >= tuning_.threaded_merge_min_events) {
+    ctx->ftrace_parser->StartThreadStateWorker();
+    DrainSortedOnWorker(sorter, parse);
+    ctx->ftrace_parser->StopThreadStateWorker();
+  } else {
+    sorter.DrainSorted(parse);
+  }
   if (cancelled) return ErrorStatus(name + ": load cancelled");
   ctx_->OnImportFinished();
   prog.phase = LoadProgress::kDone;

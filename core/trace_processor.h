@@ -44,6 +44,19 @@ struct LoadReport {
   std::vector<std::string> warnings;
 };
 
+// How a load uses the machine. A big trace is read ahead, merged and given
+// its thread_state rows on helper threads while the loading thread parses
+// (on two cores the loading thread is the critical path). Tests shrink the
+// sizes to run those paths on small traces.
+struct LoadTuning {
+  bool threads = true;
+  size_t chunk_bytes = 16 << 20;  // read per chunk; a source longer than one is read ahead
+  // Free bytes in front of a chunk read ahead, for the previous chunk's
+  // unfinished packet (a longer one costs a copy of the chunk).
+  size_t read_ahead_headroom = 4 << 20;
+  size_t threaded_merge_min_events = 1 << 16;  // fewer: the threads would cost more than they save
+};
+
 class TraceProcessor {
  public:
   TraceProcessor();
@@ -55,6 +68,9 @@ class TraceProcessor {
   // loadable) name the file and the byte offset. Call once per instance.
   Status LoadFile(const std::string& path, const ProgressCallback& progress = {});
   Status LoadBuffer(const uint8_t* data, size_t size, const std::string& name = "<buffer>");
+
+  // Before loading.
+  void set_load_tuning(const LoadTuning& tuning) { tuning_ = tuning; }
 
   const LoadReport& report() const { return report_; }
   TraceStorage& storage();
@@ -71,6 +87,7 @@ class TraceProcessor {
   std::unique_ptr<TraceContext> ctx_;
   std::unique_ptr<SqlEngine> sql_;
   LoadReport report_;
+  LoadTuning tuning_;
 };
 
 }  // namespace fathom

@@ -63,6 +63,10 @@ class FtraceParser {
   // The proto tokenizer's buffers, handed over when it is done: deferred raw
   // args (FtraceRawArgs) point into them until the args table is read.
   void RetainPayloads(std::vector<std::unique_ptr<TraceBlob>>* blobs) { raw_args_->Retain(blobs); }
+  // thread_state rows are built on a worker thread between these two calls
+  // (FtraceThreadStateTracker::StartWorker); stop before reading the table.
+  void StartThreadStateWorker() { thread_state_.StartWorker(); }
+  void StopThreadStateWorker() { thread_state_.StopWorker(); }
 
  private:
   struct PendingSched {
