@@ -109,26 +109,44 @@ void FtraceParser::OnBundlePreviousEnd(uint32_t cpu, int64_t ts) {
   if (ts > soft_drop_before_ts_) soft_drop_before_ts_ = ts;
 }
 
+namespace {
+void ReserveColumns(Table& table, size_t rows) {
+  for (ColumnBase* c : table.columns()) {
+    if (auto* i64 = dynamic_cast<Int64Column*>(c)) i64->Reserve(rows);
+    if (auto* u32 = dynamic_cast<UInt32Column*>(c)) u32->Reserve(rows);
+    if (auto* i32 = dynamic_cast<Int32Column*>(c)) i32->Reserve(rows);
+    if (auto* dbl = dynamic_cast<DoubleColumn*>(c)) dbl->Reserve(rows);
+    if (auto* str = dynamic_cast<StringColumn*>(c)) str->Reserve(rows);
+  }
+}
+}  // namespace
+
 void FtraceParser::ReserveTables() {
   // Reserving from the file size avoids re-copying the biggest columns as
   // they double (a large share of load time on sched-heavy traces). Untouched
   // reserved pages cost no resident memory; the cap bounds the address space.
   uint64_t bytes = std::min<uint64_t>(ctx_->trace_size_bytes, uint64_t{1} << 30);
   if (bytes < (uint64_t{1} << 20)) return;
-  auto reserve = [](auto& table, size_t rows) {
-    for (ColumnBase* c : table.columns()) {
-      if (auto* i64 = dynamic_cast<Int64Column*>(c)) i64->Reserve(rows);
-      if (auto* u32 = dynamic_cast<UInt32Column*>(c)) u32->Reserve(rows);
-      if (auto* i32 = dynamic_cast<Int32Column*>(c)) i32->Reserve(rows);
-      if (auto* dbl = dynamic_cast<DoubleColumn*>(c)) dbl->Reserve(rows);
-      if (auto* str = dynamic_cast<StringColumn*>(c)) str->Reserve(rows);
-    }
-  };
   // (No args: the raw events' args are deferred, see FtraceRawArgs.)
   raw_args_->Reserve(bytes / 60, bytes / 60);
-  reserve(storage_->ftrace_event, bytes / 20);
-  reserve(storage_->sched, bytes / 60);
-  reserve(storage_->thread_state, bytes / 30);
+  ReserveColumns(storage_->ftrace_event, bytes / 20);
+  ReserveColumns(storage_->sched, bytes / 60);
+  ReserveThreadState();
+}
+
+void FtraceParser::ReserveThreadState() {
+  // Once: a thread_state worker may be appending rows after the first call.
+  if (thread_state_reserved_) return;
+  thread_state_reserved_ = true;
+  uint64_t bytes = std::min<uint64_t>(ctx_->trace_size_bytes, uint64_t{1} << 30);
+  if (bytes < (uint64_t{1} << 20)) return;
+  ReserveColumns(storage_->thread_state, bytes / 30);
+}
+
+void FtraceParser::StartThreadStateWorker() {
+  // Reserve now, on this thread: growing the columns later would race the worker.
+  ReserveThreadState();
+  thread_state_.StartWorker();
 }
 
 void FtraceParser::MaybeOnFirstEvent() {

@@ -65,7 +65,7 @@ class FtraceParser {
   void RetainPayloads(std::vector<std::unique_ptr<TraceBlob>>* blobs) { raw_args_->Retain(blobs); }
   // thread_state rows are built on a worker thread between these two calls
   // (FtraceThreadStateTracker::StartWorker); stop before reading the table.
-  void StartThreadStateWorker() { thread_state_.StartWorker(); }
+  void StartThreadStateWorker();
   void StopThreadStateWorker() { thread_state_.StopWorker(); }
 
  private:
@@ -80,6 +80,7 @@ class FtraceParser {
   // ---- ftrace_parser.cc ----
   void MaybeOnFirstEvent();
   void ReserveTables();
+  void ReserveThreadState();
   // Picks up SystemInfo (kernel release, machine) from the metadata table.
   void SyncSystemInfo();
   void AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t event_id, proto::Bytes payload,
@@ -200,6 +201,7 @@ class FtraceParser {
   std::optional<std::pair<int, int>> kernel_version_;
   enum class Arch : uint8_t { kUnknown, kArm64, kX86_64, kArm32 } arch_ = Arch::kUnknown;
   bool seen_first_event_ = false;
+  bool thread_state_reserved_ = false;
   uint32_t metadata_rows_seen_ = 0;
   std::vector<uint8_t> cpu_seen_bundle_;
   int64_t soft_drop_before_ts_ = 0;
