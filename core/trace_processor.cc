@@ -456,13 +456,13 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
       if (!progress(prog)) cancelled = true;
     }
   };
-  // A big trace is merged on one more thread, and its thread_state rows are
-  // built on another, while this one parses; for a small trace the threads
+  // A big trace is merged on one more thread, and its ftrace_event and
+  // thread_state rows are written on another, while this one parses; for a small trace the threads
   // would cost more than they save.
   if (tuning_.threads && sorter.size() >= tuning_.threaded_merge_min_events) {
-    ctx->ftrace_parser->StartThreadStateWorker();
+    ctx->ftrace_parser->StartTableWorker();
     DrainSortedOnWorker(sorter, parse);
-    ctx->ftrace_parser->StopThreadStateWorker();
+    ctx->ftrace_parser->StopTableWorker();
   } else {
     sorter.DrainSorted(parse);
   }

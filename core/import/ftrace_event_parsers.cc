@@ -747,8 +747,7 @@ void FtraceParser::ParseGenericFtrace(int64_t ts, uint32_t cpu, uint32_t pid,
     storage_->stats.Increment(Stat::kFtraceParseErrors);
     return;
   }
-  storage_->ftrace_event.Insert(ts, storage_->Intern(event_name), cpu, Utid(pid), args.Commit(),
-                                std::nullopt);
+  tables_.RawEvent(ts, storage_->Intern(event_name), cpu, Utid(pid), args.Commit(), std::nullopt);
 }
 
 }  // namespace fathom

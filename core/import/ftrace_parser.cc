@@ -34,7 +34,7 @@ FtraceParser::FtraceParser(TraceContext* ctx)
       storage_(ctx->storage.get()),
       raw_args_(RawArgsOf(ctx->storage.get())),
       descriptors_(raw_args_->descriptors()),
-      thread_state_(ctx->storage.get()),
+      tables_(ctx->storage.get(), raw_args_),
       task_state_cache_(1u << 16, kNullStringId) {
   TraceStorage* s = storage_;
   const FtraceEventInfo* ss = descriptors_.Get(FtraceEvent::kSchedSwitchFieldNumber);
@@ -81,7 +81,7 @@ FtraceParser::FtraceParser(TraceContext* ctx)
 FtraceParser::~FtraceParser() = default;
 
 void FtraceParser::ParseGenericKernelPacket(int64_t ts, uint32_t field_id, proto::Bytes payload) {
-  if (!generic_kernel_) generic_kernel_.reset(new GenericKernelParser(ctx_, &thread_state_));
+  if (!generic_kernel_) generic_kernel_.reset(new GenericKernelParser(ctx_, &tables_));
   generic_kernel_->ParsePacket(ts, field_id, payload);
 }
 
@@ -128,25 +128,25 @@ void FtraceParser::ReserveTables() {
   uint64_t bytes = std::min<uint64_t>(ctx_->trace_size_bytes, uint64_t{1} << 30);
   if (bytes < (uint64_t{1} << 20)) return;
   // (No args: the raw events' args are deferred, see FtraceRawArgs.)
-  raw_args_->Reserve(bytes / 60, bytes / 60);
-  ReserveColumns(storage_->ftrace_event, bytes / 20);
   ReserveColumns(storage_->sched, bytes / 60);
-  ReserveThreadState();
+  ReserveWorkerTables();
 }
 
-void FtraceParser::ReserveThreadState() {
-  // Once: a thread_state worker may be appending rows after the first call.
-  if (thread_state_reserved_) return;
-  thread_state_reserved_ = true;
+void FtraceParser::ReserveWorkerTables() {
+  // Once: the table worker may be appending rows after the first call.
+  if (worker_tables_reserved_) return;
+  worker_tables_reserved_ = true;
   uint64_t bytes = std::min<uint64_t>(ctx_->trace_size_bytes, uint64_t{1} << 30);
   if (bytes < (uint64_t{1} << 20)) return;
+  raw_args_->Reserve(bytes / 60, bytes / 60);
+  ReserveColumns(storage_->ftrace_event, bytes / 20);
   ReserveColumns(storage_->thread_state, bytes / 30);
 }
 
-void FtraceParser::StartThreadStateWorker() {
+void FtraceParser::StartTableWorker() {
   // Reserve now, on this thread: growing the columns later would race the worker.
-  ReserveThreadState();
-  thread_state_.StartWorker();
+  ReserveWorkerTables();
+  tables_.StartWorker();
 }
 
 void FtraceParser::MaybeOnFirstEvent() {
@@ -221,15 +221,16 @@ void FtraceParser::AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t
   // An event our protos don't know has no name to file it under: upstream
   // skips it too.
   if (!info) return;
-  std::optional<uint32_t> set;
-  if (FtraceRawArgs::HasArgs(*info, payload)) {
-    set = BeginArgSet();
-    // Payloads from the proto tokenizer (current_generation_ set) stay in its
-    // buffers, which RetainPayloads() keeps: decode them when read.
-    if (!current_generation_ || !raw_args_->DeferEvent(*set, event_id, payload))
-      raw_args_->WriteEventArgs(*set, *info, payload, &storage_->args);
-  }
-  storage_->ftrace_event.Insert(ts, info->name, cpu, utid, set, common_flags);
+  if (!FtraceRawArgs::HasArgs(*info, payload))
+    return tables_.RawEvent(ts, info->name, cpu, utid, std::nullopt, common_flags);
+  uint32_t set = BeginArgSet();
+  // Payloads from the proto tokenizer (current_generation_ set) stay in its
+  // buffers, which RetainPayloads() keeps: decode them when read.
+  if (current_generation_ && FtraceRawArgs::CanDefer(event_id, payload))
+    return tables_.RawEventDeferred(ts, info->name, cpu, utid, set, common_flags, event_id,
+                                    payload);
+  raw_args_->WriteEventArgs(set, *info, payload, &storage_->args);
+  tables_.RawEvent(ts, info->name, cpu, utid, set, common_flags);
 }
 
 // ---- dispatch ------------------------------------------------------------------
@@ -495,16 +496,17 @@ void FtraceParser::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid, S
 
   // Raw row, args in proto field order (the raw table's contract).
   // (Written when the args table is read: FtraceRawArgs.)
+  // Then the thread states.
   uint32_t set = BeginArgSet();
-  raw_args_->DeferSwitch(set, {prev_comm, next_comm, static_cast<int32_t>(prev_pid), prev_prio,
-                               static_cast<int32_t>(next_pid), next_prio, prev_state});
-  storage_->ftrace_event.Insert(ts, sched_switch_name_, cpu, prev_utid, set, std::nullopt);
+  tables_.SchedSwitch(ts, cpu, sched_switch_name_, set,
+                      {prev_comm, next_comm, static_cast<int32_t>(prev_pid), prev_prio,
+                       static_cast<int32_t>(next_pid), next_prio, prev_state},
+                      prev_utid, state, next_utid);
 
   pending.slice_row = storage_->sched.Insert(ts, -1, cpu, next_utid, kNullStringId, next_prio);
   pending.last_pid = next_pid;
   pending.last_utid = next_utid;
   pending.last_prio = next_prio;
-  thread_state_.PushSchedSwitch(ts, cpu, prev_utid, state, next_utid);
 }
 
 void FtraceParser::ParseCompactSwitch(int64_t ts, uint32_t cpu, const CompactSwitchRecord& r) {
@@ -557,13 +559,13 @@ void FtraceParser::ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWak
   }
   uint32_t waker_utid = pending.last_utid;
   uint32_t set = BeginArgSet();
-  raw_args_->DeferWaking(set, {r.comm, r.pid, r.prio, r.target_cpu});
   std::optional<uint32_t> flags;
   if (r.has_common_flags) flags = r.common_flags;
-  storage_->ftrace_event.Insert(ts, sched_waking_name_, cpu, waker_utid, set, flags);
-  if (ts < soft_drop_before_ts_) return;
-  uint32_t wakee = Utid(r.pid);
-  thread_state_.PushWaking(ts, wakee, waker_utid);
+  // The raw row always; the wakee's state only once every buffer is valid.
+  std::optional<uint32_t> wakee;
+  if (ts >= soft_drop_before_ts_) wakee = Utid(r.pid);
+  tables_.CompactWaking(ts, cpu, sched_waking_name_, set, {r.comm, r.pid, r.prio, r.target_cpu},
+                        waker_utid, flags, wakee);
 }
 
 void FtraceParser::ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes payload, bool is_new) {
@@ -578,9 +580,9 @@ void FtraceParser::ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes paylo
   uint32_t wakee = UpdateThreadFromFtrace(wakee_pid, InternComm(Utid(wakee_pid), comm));
   uint32_t waker = Utid(pid);
   if (is_new) {
-    thread_state_.PushNewTask(ts, wakee, waker);
+    tables_.PushNewTask(ts, wakee, waker);
   } else {
-    thread_state_.PushWaking(ts, wakee, waker);
+    tables_.PushWaking(ts, wakee, waker);
   }
 }
 
@@ -596,7 +598,7 @@ void FtraceParser::ParseSchedBlockedReason(proto::Bytes payload) {
   // blocked_function needs the kernel symbol table (InternedData
   // kernel_symbols), which the sorted event does not carry yet.
   uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
-  thread_state_.PushBlockedReason(utid, io_wait, kNullStringId);
+  tables_.PushBlockedReason(utid, io_wait, kNullStringId);
 }
 
 void FtraceParser::OnImportFinished() {

@@ -17,7 +17,7 @@
 #include "core/import/compact_sched.h"
 #include "core/import/ftrace_descriptors.h"
 #include "core/import/ftrace_raw_args.h"
-#include "core/import/ftrace_thread_state.h"
+#include "core/import/ftrace_table_writer.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/systrace_marker.h"
 #include "core/import/trace_context.h"
@@ -63,10 +63,10 @@ class FtraceParser {
   // The proto tokenizer's buffers, handed over when it is done: deferred raw
   // args (FtraceRawArgs) point into them until the args table is read.
   void RetainPayloads(std::vector<std::unique_ptr<TraceBlob>>* blobs) { raw_args_->Retain(blobs); }
-  // thread_state rows are built on a worker thread between these two calls
-  // (FtraceThreadStateTracker::StartWorker); stop before reading the table.
-  void StartThreadStateWorker();
-  void StopThreadStateWorker() { thread_state_.StopWorker(); }
+  // ftrace_event and thread_state rows are written on a worker thread
+  // between these two calls (FtraceTableWriter); stop before reading them.
+  void StartTableWorker();
+  void StopTableWorker() { tables_.StopWorker(); }
 
  private:
   struct PendingSched {
@@ -80,7 +80,7 @@ class FtraceParser {
   // ---- ftrace_parser.cc ----
   void MaybeOnFirstEvent();
   void ReserveTables();
-  void ReserveThreadState();
+  void ReserveWorkerTables();
   // Picks up SystemInfo (kernel release, machine) from the metadata table.
   void SyncSystemInfo();
   void AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t event_id, proto::Bytes payload,
@@ -174,7 +174,7 @@ class FtraceParser {
   TraceStorage* storage_;
   FtraceRawArgs* raw_args_;  // owned by storage_->args
   const FtraceDescriptors& descriptors_;
-  FtraceThreadStateTracker thread_state_;
+  FtraceTableWriter tables_;  // ftrace_event and thread_state rows
   std::unique_ptr<GenericKernelParser> generic_kernel_;
   std::vector<PendingSched> pending_;
   std::vector<StringId> task_state_cache_;       // raw prev_state (uint16) -> string + 1
@@ -201,7 +201,7 @@ class FtraceParser {
   std::optional<std::pair<int, int>> kernel_version_;
   enum class Arch : uint8_t { kUnknown, kArm64, kX86_64, kArm32 } arch_ = Arch::kUnknown;
   bool seen_first_event_ = false;
-  bool thread_state_reserved_ = false;
+  bool worker_tables_reserved_ = false;
   uint32_t metadata_rows_seen_ = 0;
   std::vector<uint8_t> cpu_seen_bundle_;
   int64_t soft_drop_before_ts_ = 0;

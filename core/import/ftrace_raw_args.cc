@@ -83,7 +83,7 @@ void FtraceRawArgs::Push(const Entry& e) {
 }
 
 bool FtraceRawArgs::DeferEvent(uint32_t set, uint32_t event_id, proto::Bytes payload) {
-  if (event_id >= kWakingId || payload.size > kMaxPayload) return false;
+  if (!CanDefer(event_id, payload)) return false;
   Entry e;
   e.data = payload.data;
   e.set = set;

@@ -37,6 +37,10 @@ class FtraceRawArgs final : public DeferredArgSets {
   // Defers them; `payload` must stay valid until Retain() takes its owner
   // (false when it cannot be deferred: write them now instead).
   bool DeferEvent(uint32_t set, uint32_t event_id, proto::Bytes payload);
+  // Whether DeferEvent would take this event (decided without deferring it).
+  static bool CanDefer(uint32_t event_id, proto::Bytes payload) {
+    return event_id < kWakingId && payload.size <= kMaxPayload;
+  }
   // sched_switch args from decoded values (compact_sched).
   struct Switch {
     StringId prev_comm, next_comm;

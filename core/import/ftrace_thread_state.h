@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <limits>
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -22,15 +21,6 @@ namespace fathom {
 class FtraceThreadStateTracker {
  public:
   explicit FtraceThreadStateTracker(TraceStorage* storage);
-  ~FtraceThreadStateTracker();
-
-  // While a worker runs, the calls below are queued and applied in the same
-  // order on the worker's thread, which alone writes `thread_state` then: a
-  // big import keeps this bookkeeping off its critical path. StopWorker
-  // applies what is queued and joins; call it before anything reads the
-  // table (the destructor calls it too).
-  void StartWorker();
-  void StopWorker();
 
   void PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, StringId prev_state,
                        uint32_t next_utid);
@@ -46,33 +36,6 @@ class FtraceThreadStateTracker {
   void UpdateOpenState(uint32_t utid, StringId state);
 
  private:
-  enum class Op : uint8_t { kSwitch, kWaking, kNewTask, kBlockedReason, kState, kUpdateOpenState };
-  struct Command {
-    int64_t ts;
-    uint32_t utid;   // prev_utid for kSwitch
-    uint32_t other;  // next_utid or waker_utid
-    uint32_t cpu;    // kSwitch, kState
-    StringId state;  // prev_state, state, blocked_function
-    Op op;
-    // kState: cpu is set; kBlockedReason: io_wait is set (bit 1) and true (bit 2)
-    uint8_t flags;
-  };
-  struct CommandBatch {
-    static constexpr size_t kCapacity = 4096;
-    Command items[kCapacity];
-    size_t size = 0;
-  };
-  struct Worker;
-  // Queues `c` when a worker runs; false: apply it here.
-  bool Enqueue(const Command& c);
-  void Apply(const Command& c);
-  void ApplySchedSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, StringId prev_state,
-                        uint32_t next_utid);
-  void ApplyWaking(int64_t ts, uint32_t utid, uint32_t waker_utid);
-  void ApplyBlockedReason(uint32_t utid, std::optional<bool> io_wait, StringId blocked_function);
-  void ApplyState(int64_t ts, uint32_t utid, StringId state, std::optional<uint32_t> cpu);
-  void ApplyUpdateOpenState(uint32_t utid, StringId state);
-
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
   // The thread's open row, with copies of its ts and state: reading them
   // back from the table columns was a cache miss per event.
@@ -92,8 +55,6 @@ class FtraceThreadStateTracker {
   StringId running_;
   StringId runnable_;
   std::vector<Rows> rows_;  // by utid
-  std::unique_ptr<Worker> worker_;
-  CommandBatch* batch_ = nullptr;  // being filled (worker running)
 };
 
 }  // namespace fathom

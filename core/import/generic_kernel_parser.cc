@@ -12,7 +12,7 @@ using perfetto::protos::GenericKernelTaskRenameEvent;
 using perfetto::protos::GenericKernelTaskStateEvent;
 using perfetto::protos::TracePacket;
 
-GenericKernelParser::GenericKernelParser(TraceContext* ctx, FtraceThreadStateTracker* ts)
+GenericKernelParser::GenericKernelParser(TraceContext* ctx, FtraceTableWriter* ts)
     : ctx_(ctx), storage_(ctx->storage.get()), thread_state_(ts) {
   // Indexed by GenericKernelTaskStateEvent.TaskStateEnum.
   const char* const kNames[] = {"Unknown", "Created", "R", "Running", "S", "D", "T", "Z", "X"};

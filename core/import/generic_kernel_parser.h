@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/import/ftrace_thread_state.h"
+#include "core/import/ftrace_table_writer.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
 
@@ -22,7 +22,7 @@ namespace fathom {
 
 class GenericKernelParser {
  public:
-  GenericKernelParser(TraceContext* ctx, FtraceThreadStateTracker* thread_state);
+  GenericKernelParser(TraceContext* ctx, FtraceTableWriter* thread_state);
 
   // `field_id`: the TracePacket field (generic_kernel_*).
   void ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes payload);
@@ -47,7 +47,7 @@ class GenericKernelParser {
 
   TraceContext* ctx_;
   TraceStorage* storage_;
-  FtraceThreadStateTracker* thread_state_;
+  FtraceTableWriter* thread_state_;
   std::vector<CpuState> cpus_;
   std::vector<Hanging> hanging_;                 // by utid
   std::unordered_map<int64_t, StringId> ended_;  // tid -> final state (Z/X) of its last thread

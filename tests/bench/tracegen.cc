@@ -1,14 +1,15 @@
 // fathom-tracegen: writes a large, realistic-looking Perfetto trace for load
 // benchmarks, streaming packet by packet (memory stays flat at any size).
 //
-//   fathom-tracegen --out /tmp/t.pftrace --size-mb 1000 [--compact] [--seed N]
+//   fathom-tracegen --out /tmp/t.pftrace --size-mb 1000 [--compact] [--sched-only] [--seed N]
 //                   [--cpus 8] [--processes 200]
 //
 // Content, modelled on an Android/Linux system trace: a clock snapshot, a
 // ProcessTree of hundreds of processes/threads, then per-CPU ftrace bundles
 // (sched_switch + sched_waking in full FtraceEvent form, or compact_sched with
 // --compact; cpu_idle around idle; cpu_frequency; atrace print B/E/C markers),
-// and periodic ProcessStats / SysStats packets.
+// and periodic ProcessStats / SysStats packets. --sched-only leaves out all
+// but sched_switch and sched_waking (to measure the sched path alone).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +29,7 @@ struct Options {
   std::string out;
   uint64_t size_mb = 100;
   bool compact = false;
+  bool sched_only = false;  // only sched_switch + sched_waking (no idle, freq, atrace)
   uint64_t seed = 1;
   int cpus = 8;
   int processes = 200;
@@ -179,7 +181,7 @@ class Generator {
     int64_t t = now_ + static_cast<int64_t>(Rand(50'000));
     while (t < now_ + kWindowNs) {
       Thread* cur = cur_[cpu];
-      uint64_t r = Rand(100);
+      uint64_t r = o_.sched_only ? 0 : Rand(100);
       if (r < 40) {
         Thread* next = Rand(10) == 0 ? nullptr : RandomThread();
         if (next == cur) next = nullptr;
@@ -204,7 +206,7 @@ class Generator {
           }
           t += 2'000;
         }
-        if (!cur) AddCpuIdle(b, t, cpu, 4294967295u);
+        if (!cur && !o_.sched_only) AddCpuIdle(b, t, cpu, 4294967295u);
         if (cs) {
           cs->add_switch_timestamp(static_cast<uint64_t>(t) - last_switch);
           last_switch = static_cast<uint64_t>(t);
@@ -225,7 +227,7 @@ class Generator {
           sw->set_next_prio(120);
         }
         cur_[cpu] = next;
-        if (!next) AddCpuIdle(b, t + 1'000, cpu, static_cast<uint32_t>(Rand(3)));
+        if (!next && !o_.sched_only) AddCpuIdle(b, t + 1'000, cpu, static_cast<uint32_t>(Rand(3)));
       } else if (r < 75 && cur) {
         // atrace slices from the running thread, nested up to 4 deep.
         FtraceEvent* e = NewEvent(b, t, cur);
@@ -334,7 +336,8 @@ class Generator {
 
 int Usage() {
   fprintf(stderr,
-          "usage: fathom-tracegen --out PATH [--size-mb N] [--compact] [--seed N] [--cpus N] "
+          "usage: fathom-tracegen --out PATH [--size-mb N] [--compact] [--sched-only] [--seed N] "
+          "[--cpus N] "
           "[--processes N]\n");
   return 2;
 }
@@ -349,6 +352,8 @@ int main(int argc, char** argv) {
     const char* v = nullptr;
     if (a == "--compact") {
       o.compact = true;
+    } else if (a == "--sched-only") {
+      o.sched_only = true;
     } else if ((a == "--out" || a == "-o") && (v = next())) {
       o.out = v;
     } else if (a == "--size-mb" && (v = next())) {

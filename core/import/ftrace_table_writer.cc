@@ -1,0 +1,254 @@
+#include "core/import/ftrace_table_writer.h"
+
+#include <thread>
+
+#include "core/base/batch_pipe.h"
+
+namespace fathom {
+
+struct FtraceTableWriter::Command {
+  enum class Op : uint8_t {
+    kRawEvent,
+    kRawEventDeferred,
+    kSchedSwitch,
+    kCompactWaking,
+    kWaking,
+    kNewTask,
+    kBlockedReason,
+    kState,
+    kUpdateOpenState,
+  };
+  Op op;
+  // Which optionals below are set.
+  bool has_set = false, has_flags = false, has_cpu = false, has_other = false;
+  bool io_wait_known = false, io_wait = false;
+  int64_t ts = 0;
+  uint32_t cpu = 0;
+  uint32_t utid = 0;   // the raw row's utid, or the thread whose state changes
+  uint32_t other = 0;  // next_utid, waker_utid, wakee
+  uint32_t set = 0;
+  uint32_t flags = 0;
+  StringId name = kNullStringId;   // the raw row's event name
+  StringId state = kNullStringId;  // prev_state, state, blocked_function
+  uint32_t event_id = 0;
+  union {
+    FtraceRawArgs::Switch sw;
+    FtraceRawArgs::Waking wk;
+    proto::Bytes payload;
+  };
+  Command() : payload{} {}
+};
+
+struct FtraceTableWriter::Worker {
+  struct Batch {
+    static constexpr size_t kCapacity = 4096;
+    Command items[kCapacity];
+    size_t size = 0;
+  };
+  BatchPipe<Batch, 8> pipe;
+  Batch* filling = nullptr;
+  std::thread thread;
+};
+
+FtraceTableWriter::FtraceTableWriter(TraceStorage* storage, FtraceRawArgs* raw_args)
+    : storage_(storage), raw_args_(raw_args), thread_state_(storage) {}
+
+FtraceTableWriter::~FtraceTableWriter() { StopWorker(); }
+
+void FtraceTableWriter::StartWorker() {
+  if (worker_) return;
+  worker_ = std::make_unique<Worker>();
+  worker_->thread = std::thread([this] {
+    while (const Worker::Batch* b = worker_->pipe.Next()) {
+      for (size_t i = 0; i < b->size; ++i) Apply(b->items[i]);
+      worker_->pipe.Release();
+    }
+  });
+}
+
+void FtraceTableWriter::StopWorker() {
+  if (!worker_) return;
+  Worker& w = *worker_;
+  if (w.filling && w.filling->size) {
+    w.pipe.Publish();
+    w.filling = nullptr;
+  }
+  w.pipe.Finish(w.filling);
+  w.thread.join();
+  worker_.reset();
+}
+
+void FtraceTableWriter::Submit(const Command& c) {
+  if (!worker_) return Apply(c);
+  Worker& w = *worker_;
+  if (!w.filling) w.filling = w.pipe.Acquire();  // the consumer never abandons: not null
+  w.filling->items[w.filling->size] = c;
+  if (++w.filling->size == Worker::Batch::kCapacity) {
+    w.pipe.Publish();
+    w.filling = nullptr;
+  }
+}
+
+void FtraceTableWriter::Apply(const Command& c) {
+  using Op = Command::Op;
+  auto set = c.has_set ? std::optional<uint32_t>(c.set) : std::nullopt;
+  auto flags = c.has_flags ? std::optional<uint32_t>(c.flags) : std::nullopt;
+  switch (c.op) {
+    case Op::kRawEvent:
+      storage_->ftrace_event.Insert(c.ts, c.name, c.cpu, c.utid, set, flags);
+      break;
+    case Op::kRawEventDeferred:
+      raw_args_->DeferEvent(c.set, c.event_id, c.payload);
+      storage_->ftrace_event.Insert(c.ts, c.name, c.cpu, c.utid, set, flags);
+      break;
+    case Op::kSchedSwitch:
+      raw_args_->DeferSwitch(c.set, c.sw);
+      storage_->ftrace_event.Insert(c.ts, c.name, c.cpu, c.utid, set, std::nullopt);
+      thread_state_.PushSchedSwitch(c.ts, c.cpu, c.utid, c.state, c.other);
+      break;
+    case Op::kCompactWaking:
+      raw_args_->DeferWaking(c.set, c.wk);
+      storage_->ftrace_event.Insert(c.ts, c.name, c.cpu, c.utid, set, flags);
+      if (c.has_other) thread_state_.PushWaking(c.ts, c.other, c.utid);
+      break;
+    case Op::kWaking:
+      thread_state_.PushWaking(c.ts, c.utid, c.other);
+      break;
+    case Op::kNewTask:
+      thread_state_.PushNewTask(c.ts, c.utid, c.other);
+      break;
+    case Op::kBlockedReason:
+      thread_state_.PushBlockedReason(
+          c.utid, c.io_wait_known ? std::optional<bool>(c.io_wait) : std::nullopt, c.state);
+      break;
+    case Op::kState:
+      thread_state_.PushState(c.ts, c.utid, c.state,
+                              c.has_cpu ? std::optional<uint32_t>(c.cpu) : std::nullopt);
+      break;
+    case Op::kUpdateOpenState:
+      thread_state_.UpdateOpenState(c.utid, c.state);
+      break;
+  }
+}
+
+void FtraceTableWriter::RawEvent(int64_t ts, StringId name, uint32_t cpu, uint32_t utid,
+                                 std::optional<uint32_t> set,
+                                 std::optional<uint32_t> common_flags) {
+  Command c;
+  c.op = Command::Op::kRawEvent;
+  c.ts = ts;
+  c.name = name;
+  c.cpu = cpu;
+  c.utid = utid;
+  c.has_set = set.has_value();
+  c.set = set.value_or(0);
+  c.has_flags = common_flags.has_value();
+  c.flags = common_flags.value_or(0);
+  Submit(c);
+}
+
+void FtraceTableWriter::RawEventDeferred(int64_t ts, StringId name, uint32_t cpu, uint32_t utid,
+                                         uint32_t set, std::optional<uint32_t> common_flags,
+                                         uint32_t event_id, proto::Bytes payload) {
+  Command c;
+  c.op = Command::Op::kRawEventDeferred;
+  c.ts = ts;
+  c.name = name;
+  c.cpu = cpu;
+  c.utid = utid;
+  c.has_set = true;
+  c.set = set;
+  c.has_flags = common_flags.has_value();
+  c.flags = common_flags.value_or(0);
+  c.event_id = event_id;
+  c.payload = payload;
+  Submit(c);
+}
+
+void FtraceTableWriter::SchedSwitch(int64_t ts, uint32_t cpu, StringId name, uint32_t set,
+                                    const FtraceRawArgs::Switch& args, uint32_t prev_utid,
+                                    StringId prev_state, uint32_t next_utid) {
+  Command c;
+  c.op = Command::Op::kSchedSwitch;
+  c.ts = ts;
+  c.cpu = cpu;
+  c.name = name;
+  c.has_set = true;
+  c.set = set;
+  c.sw = args;
+  c.utid = prev_utid;
+  c.state = prev_state;
+  c.other = next_utid;
+  Submit(c);
+}
+
+void FtraceTableWriter::CompactWaking(int64_t ts, uint32_t cpu, StringId name, uint32_t set,
+                                      const FtraceRawArgs::Waking& args, uint32_t waker_utid,
+                                      std::optional<uint32_t> common_flags,
+                                      std::optional<uint32_t> wakee) {
+  Command c;
+  c.op = Command::Op::kCompactWaking;
+  c.ts = ts;
+  c.cpu = cpu;
+  c.name = name;
+  c.has_set = true;
+  c.set = set;
+  c.wk = args;
+  c.utid = waker_utid;
+  c.has_flags = common_flags.has_value();
+  c.flags = common_flags.value_or(0);
+  c.has_other = wakee.has_value();
+  c.other = wakee.value_or(0);
+  Submit(c);
+}
+
+void FtraceTableWriter::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
+  Command c;
+  c.op = Command::Op::kWaking;
+  c.ts = ts;
+  c.utid = utid;
+  c.other = waker_utid;
+  Submit(c);
+}
+
+void FtraceTableWriter::PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid) {
+  Command c;
+  c.op = Command::Op::kNewTask;
+  c.ts = ts;
+  c.utid = utid;
+  c.other = waker_utid;
+  Submit(c);
+}
+
+void FtraceTableWriter::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,
+                                          StringId blocked_function) {
+  Command c;
+  c.op = Command::Op::kBlockedReason;
+  c.utid = utid;
+  c.io_wait_known = io_wait.has_value();
+  c.io_wait = io_wait.value_or(false);
+  c.state = blocked_function;
+  Submit(c);
+}
+
+void FtraceTableWriter::PushState(int64_t ts, uint32_t utid, StringId state,
+                                  std::optional<uint32_t> cpu) {
+  Command c;
+  c.op = Command::Op::kState;
+  c.ts = ts;
+  c.utid = utid;
+  c.state = state;
+  c.has_cpu = cpu.has_value();
+  c.cpu = cpu.value_or(0);
+  Submit(c);
+}
+
+void FtraceTableWriter::UpdateOpenState(uint32_t utid, StringId state) {
+  Command c;
+  c.op = Command::Op::kUpdateOpenState;
+  c.utid = utid;
+  c.state = state;
+  Submit(c);
+}
+
+}  // namespace fathom
