@@ -131,11 +131,13 @@ void FtraceTableWriter::Apply(const Command& c) {
   }
 }
 
-void FtraceTableWriter::RawEvent(int64_t ts, StringId name, uint32_t cpu, uint32_t utid,
-                                 std::optional<uint32_t> set,
-                                 std::optional<uint32_t> common_flags) {
-  Command c;
-  c.op = Command::Op::kRawEvent;
+namespace {
+// The fields every raw row has.
+FtraceTableWriter::Command RawRow(FtraceTableWriter::Command::Op op, int64_t ts, StringId name,
+                                  uint32_t cpu, uint32_t utid, std::optional<uint32_t> set,
+                                  std::optional<uint32_t> common_flags) {
+  FtraceTableWriter::Command c;
+  c.op = op;
   c.ts = ts;
   c.name = name;
   c.cpu = cpu;
@@ -144,22 +146,31 @@ void FtraceTableWriter::RawEvent(int64_t ts, StringId name, uint32_t cpu, uint32
   c.set = set.value_or(0);
   c.has_flags = common_flags.has_value();
   c.flags = common_flags.value_or(0);
-  Submit(c);
+  return c;
+}
+// A thread state change of `utid`, with another thread (waker) when it matters.
+FtraceTableWriter::Command StateOf(FtraceTableWriter::Command::Op op, int64_t ts, uint32_t utid,
+                                   uint32_t other, StringId state) {
+  FtraceTableWriter::Command c;
+  c.op = op;
+  c.ts = ts;
+  c.utid = utid;
+  c.other = other;
+  c.state = state;
+  return c;
+}
+}  // namespace
+
+void FtraceTableWriter::RawEvent(int64_t ts, StringId name, uint32_t cpu, uint32_t utid,
+                                 std::optional<uint32_t> set,
+                                 std::optional<uint32_t> common_flags) {
+  Submit(RawRow(Command::Op::kRawEvent, ts, name, cpu, utid, set, common_flags));
 }
 
 void FtraceTableWriter::RawEventDeferred(int64_t ts, StringId name, uint32_t cpu, uint32_t utid,
                                          uint32_t set, std::optional<uint32_t> common_flags,
                                          uint32_t event_id, proto::Bytes payload) {
-  Command c;
-  c.op = Command::Op::kRawEventDeferred;
-  c.ts = ts;
-  c.name = name;
-  c.cpu = cpu;
-  c.utid = utid;
-  c.has_set = true;
-  c.set = set;
-  c.has_flags = common_flags.has_value();
-  c.flags = common_flags.value_or(0);
+  Command c = RawRow(Command::Op::kRawEventDeferred, ts, name, cpu, utid, set, common_flags);
   c.event_id = event_id;
   c.payload = payload;
   Submit(c);
@@ -168,15 +179,8 @@ void FtraceTableWriter::RawEventDeferred(int64_t ts, StringId name, uint32_t cpu
 void FtraceTableWriter::SchedSwitch(int64_t ts, uint32_t cpu, StringId name, uint32_t set,
                                     const FtraceRawArgs::Switch& args, uint32_t prev_utid,
                                     StringId prev_state, uint32_t next_utid) {
-  Command c;
-  c.op = Command::Op::kSchedSwitch;
-  c.ts = ts;
-  c.cpu = cpu;
-  c.name = name;
-  c.has_set = true;
-  c.set = set;
+  Command c = RawRow(Command::Op::kSchedSwitch, ts, name, cpu, prev_utid, set, std::nullopt);
   c.sw = args;
-  c.utid = prev_utid;
   c.state = prev_state;
   c.other = next_utid;
   Submit(c);
@@ -186,69 +190,39 @@ void FtraceTableWriter::CompactWaking(int64_t ts, uint32_t cpu, StringId name, u
                                       const FtraceRawArgs::Waking& args, uint32_t waker_utid,
                                       std::optional<uint32_t> common_flags,
                                       std::optional<uint32_t> wakee) {
-  Command c;
-  c.op = Command::Op::kCompactWaking;
-  c.ts = ts;
-  c.cpu = cpu;
-  c.name = name;
-  c.has_set = true;
-  c.set = set;
+  Command c = RawRow(Command::Op::kCompactWaking, ts, name, cpu, waker_utid, set, common_flags);
   c.wk = args;
-  c.utid = waker_utid;
-  c.has_flags = common_flags.has_value();
-  c.flags = common_flags.value_or(0);
   c.has_other = wakee.has_value();
   c.other = wakee.value_or(0);
   Submit(c);
 }
 
 void FtraceTableWriter::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
-  Command c;
-  c.op = Command::Op::kWaking;
-  c.ts = ts;
-  c.utid = utid;
-  c.other = waker_utid;
-  Submit(c);
+  Submit(StateOf(Command::Op::kWaking, ts, utid, waker_utid, kNullStringId));
 }
 
 void FtraceTableWriter::PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid) {
-  Command c;
-  c.op = Command::Op::kNewTask;
-  c.ts = ts;
-  c.utid = utid;
-  c.other = waker_utid;
-  Submit(c);
+  Submit(StateOf(Command::Op::kNewTask, ts, utid, waker_utid, kNullStringId));
 }
 
 void FtraceTableWriter::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,
                                           StringId blocked_function) {
-  Command c;
-  c.op = Command::Op::kBlockedReason;
-  c.utid = utid;
+  Command c = StateOf(Command::Op::kBlockedReason, 0, utid, 0, blocked_function);
   c.io_wait_known = io_wait.has_value();
   c.io_wait = io_wait.value_or(false);
-  c.state = blocked_function;
   Submit(c);
 }
 
 void FtraceTableWriter::PushState(int64_t ts, uint32_t utid, StringId state,
                                   std::optional<uint32_t> cpu) {
-  Command c;
-  c.op = Command::Op::kState;
-  c.ts = ts;
-  c.utid = utid;
-  c.state = state;
+  Command c = StateOf(Command::Op::kState, ts, utid, 0, state);
   c.has_cpu = cpu.has_value();
   c.cpu = cpu.value_or(0);
   Submit(c);
 }
 
 void FtraceTableWriter::UpdateOpenState(uint32_t utid, StringId state) {
-  Command c;
-  c.op = Command::Op::kUpdateOpenState;
-  c.utid = utid;
-  c.state = state;
-  Submit(c);
+  Submit(StateOf(Command::Op::kUpdateOpenState, 0, utid, 0, state));
 }
 
 }  // namespace fathom

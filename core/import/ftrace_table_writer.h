@@ -56,8 +56,9 @@ class FtraceTableWriter {
   void PushState(int64_t ts, uint32_t utid, StringId state, std::optional<uint32_t> cpu);
   void UpdateOpenState(uint32_t utid, StringId state);
 
+  struct Command;  // one queued call (defined in the .cc)
+
  private:
-  struct Command;
   struct Worker;
   void Submit(const Command& c);
   void Apply(const Command& c);
