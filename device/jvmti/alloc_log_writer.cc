@@ -5,12 +5,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <chrono>
+
 namespace fathom::jvmti {
 namespace {
 
 // Big enough that a write(2) is rare (one per few thousand new lines), small
 // enough to lose little if the VM is killed without VMDeath.
 constexpr size_t kFlushBytes = 64 << 10;
+constexpr auto kFlushPeriod = std::chrono::seconds(1);
 
 }  // namespace
 
@@ -23,7 +26,29 @@ std::string AllocLogWriter::Open(const std::string& path, const std::string& hea
   Put(header);
   Put("\n");
   Flush();
+  stop_flusher_ = false;
+  flusher_ = std::thread([this] { RunFlusher(); });
   return {};
+}
+
+void AllocLogWriter::RunFlusher() {
+  std::unique_lock<std::mutex> wait_lock(flusher_mu_);
+  while (!flusher_cv_.wait_for(wait_lock, kFlushPeriod, [this] { return stop_flusher_; })) {
+    // Never wait for mu_: the agent may hold it while stopping this thread,
+    // and a busy second is flushed by kFlushBytes anyway.
+    std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+    if (lock.owns_lock() && !buf_.empty()) Flush();
+  }
+}
+
+void AllocLogWriter::StopFlusher() {
+  if (!flusher_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(flusher_mu_);
+    stop_flusher_ = true;
+  }
+  flusher_cv_.notify_all();
+  flusher_.join();
 }
 
 void AllocLogWriter::Put(std::string_view s) {
@@ -104,6 +129,7 @@ void AllocLogWriter::Sample(const std::vector<int64_t>& stack) {
 }
 
 void AllocLogWriter::Close(const std::string& footer) {
+  StopFlusher();
   if (fd_ < 0) return;
   if (!footer.empty()) {
     buf_.append(footer);

@@ -2,12 +2,18 @@
 // tiallocsample text format through one buffered file descriptor. Not
 // thread-safe by itself: the agent holds mutex() around every call, so keys
 // are written before the lines that use them.
+//
+// A VM killed without VMDeath (ART on `am force-stop`/SIGTERM, any VM on
+// SIGKILL) never calls Close: a flusher thread writes the buffer out once a
+// second, so such a run loses at most the last second of lines.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -35,6 +41,7 @@ class AllocLogWriter {
   // One sample of (type key, frame keys outermost first).
   void Sample(const std::vector<int64_t>& stack);
   // Writes `footer` (a '#' line), flushes and closes. Later calls are no-ops.
+  // May be called with mutex() held.
   void Close(const std::string& footer);
 
   uint64_t samples() const { return samples_; }
@@ -50,6 +57,8 @@ class AllocLogWriter {
   void Put(std::string_view s);
   void PutKey(char tag, int64_t key);
   void Flush();
+  void RunFlusher();
+  void StopFlusher();
 
   std::mutex mu_;
   int fd_ = -1;
@@ -62,6 +71,12 @@ class AllocLogWriter {
   std::unordered_map<std::string, int64_t> types_;
   std::unordered_map<std::vector<int64_t>, int64_t, VecHash> stacks_;
   std::string scratch_;
+  // The periodic flush (see the top): it only ever try_locks mu_, so Close
+  // can stop it while holding mu_.
+  std::thread flusher_;
+  std::mutex flusher_mu_;
+  std::condition_variable flusher_cv_;
+  bool stop_flusher_ = false;
 };
 
 }  // namespace fathom::jvmti

@@ -1,10 +1,12 @@
 // Allocates known amounts along known call paths, for the JVMTI agent test and
-// bench. Usage: java AllocWorkload POINTS BUFFERS CLONES [WORKERS]
+// bench. Usage: java AllocWorkload POINTS BUFFERS CLONES [WORKERS [LINGER_MS]]
 //   POINTS  Point objects (2 ints, 24 bytes on 64-bit HotSpot) from makePoints, main thread
 //   BUFFERS byte[1000] arrays from fillBuffers, on thread "alloc-worker" (with
 //           WORKERS > 1: BUFFERS each on threads "alloc-worker-0".."-N")
 //   CLONES  int[16] clones from cloneArrays (interpreted clone() is a VM allocation,
 //           which HotSpot reports through VMObjectAlloc)
+//   LINGER_MS (WORKERS 1 only) sleep this long after allocating, before the summary
+//           line: a test kills the VM meanwhile, so it dies without VMDeath
 // Every object is stored into a sink so escape analysis cannot remove it.
 public class AllocWorkload {
   static final class Point {
@@ -47,6 +49,7 @@ public class AllocWorkload {
     final int buffers = Integer.parseInt(args[1]);
     final int clones = Integer.parseInt(args[2]);
     final int workers = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+    final int lingerMs = args.length > 4 ? Integer.parseInt(args[4]) : 0;
     if (workers > 1) {  // many threads sampling at once: exercises the agent's locking
       Thread[] ts = new Thread[workers];
       for (int i = 0; i < workers; i++) {
@@ -74,6 +77,7 @@ public class AllocWorkload {
     long mainCpu = mx.getCurrentThreadCpuTime() - c0;
     worker.join();
     long t1 = System.nanoTime();
+    if (lingerMs > 0) Thread.sleep(lingerMs);
     // cpu_ms: CPU time of the two allocating threads only (no start-up, GC or
     // JIT threads), steadier than wall time on a busy machine.
     System.out.println("elapsed_ms=" + (t1 - t0) / 1000000 + " cpu_ms="

@@ -150,6 +150,28 @@ TEST_F(JvmtiAgentTest, ByteIntervalModeFindsTheKnownSitesWithPlausibleTotals) {
   EXPECT_FALSE(it->NextRow()) << "Point allocated from one path only";
 }
 
+TEST_F(JvmtiAgentTest, VmKilledWithoutVmDeathStillLeavesItsSamples) {
+  // ART never runs VMDeath on `am force-stop`; here SIGKILL does the same to
+  // HotSpot. The workload's few samples (a few KiB, far below the write
+  // threshold) are allocated, then the VM idles until it is killed: only the
+  // once-a-second flush can have written them.
+  const int kPoints = 200000;
+  std::string log = dir_ + "/killed.log";
+  std::string cmd = std::string("timeout -s KILL 12 '") + FATHOM_JAVA +
+                    "' '-agentpath:" + FATHOM_JVMTI_AGENT + "=32768,64," + log + ",bytes' -cp '" +
+                    FATHOM_JVMTI_CLASSES + "' AllocWorkload " + std::to_string(kPoints) +
+                    " 0 0 1 60000";
+  RunResult r = RunCommand(cmd);
+  EXPECT_EQ(r.output.find("checksum="), std::string::npos) << "the VM was not killed: " << r.output;
+  ArtAllocLogParser p = ParseLog(log);
+  ASSERT_TRUE(p.header().present) << r.output;
+  EXPECT_FALSE(p.header().complete) << "an '# end' line, so VMDeath ran after all";
+  EXPECT_EQ(p.malformed_count(), 0u);
+  SiteTotals points = Totals(p, "LAllocWorkload$Point;", "AllocWorkload.makePoints(I)V");
+  // ~4.8 MB of Points at 32 KiB: ~150 samples expected.
+  EXPECT_GT(points.samples, 20) << "the samples never reached the file";
+}
+
 TEST_F(JvmtiAgentTest, ManyThreadsSampleConcurrentlyIntoOneWellFormedLog) {
   // Six threads allocate byte[1000] at once while main allocates Points; the
   // log must stay well formed (one writer lock, keys before use) and every
