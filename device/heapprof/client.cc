@@ -103,6 +103,7 @@ bool g_block = false;
 int g_sock = -1;
 RingHeader* g_ring = nullptr;
 uint8_t* g_ring_data = nullptr;
+// A power of two: ring offsets are masked, not divided (a div is tens of cycles).
 uint64_t g_ring_size = 0;
 uintptr_t g_self_lo = 0, g_self_hi = 0;  // our own text: frames to skip
 bool g_follow_children = false;
@@ -164,27 +165,30 @@ void Lock() {
 void Unlock() { g_ring->lock.store(0, std::memory_order_release); }
 
 // Before Lock(): starts fetching, for writing, the ring lines the next record goes to
-// (last written by another thread, most likely) and the set's table line, so those
-// misses overlap the wait instead of lengthening the critical section. Hints only: the
-// racy read of write_pos may be stale.
+// (last written by another thread or zeroed by the collector, most likely) and the set's
+// table line: the table miss overlaps the wait instead of lengthening the critical
+// section, the ring lines are on their way for Commit. Hints only: the racy read of
+// write_pos may be stale.
 void PrefetchForRecord(uint64_t key, size_t bytes) {
   g_set.Prefetch(key);
-  uint64_t off = g_ring->write_pos.load(std::memory_order_relaxed) % g_ring_size;
+  uint64_t off = g_ring->write_pos.load(std::memory_order_relaxed) & (g_ring_size - 1);
   for (size_t i = 0; i < bytes && off + i < g_ring_size; i += 64)
     __builtin_prefetch(g_ring_data + off + i, 1);
 }
 
 void CopyIn(uint64_t pos, const void* src, size_t n) {
-  uint64_t off = pos % g_ring_size;
+  uint64_t off = pos & (g_ring_size - 1);
   size_t first = static_cast<size_t>(g_ring_size - off) < n ? g_ring_size - off : n;
   memcpy(g_ring_data + off, src, first);
   memcpy(g_ring_data, static_cast<const uint8_t*>(src) + first, n - first);
 }
 
-// Appends a record (head + tail) under the lock the caller holds. With block_client the
-// writer waits (lock released) for the collector to make room, at most 2 s.
-bool AppendLocked(const void* head, size_t head_n, const void* tail, size_t tail_n) {
-  size_t n = head_n + tail_n;
+// Reserves n bytes for a record under the lock the caller holds: the reservation order
+// is the ring's order. The record is written after Unlock() (Commit), so the lock is held
+// for the set update and this bump only, not for copying the frames into lines that
+// are most likely in the collector's cache. With block_client the writer waits (lock
+// released) for the collector to make room, at most 2 s. False: dropped, counted.
+bool ReserveLocked(size_t n, uint64_t* pos) {
   uint64_t w = g_ring->write_pos.load(std::memory_order_relaxed);
   uint64_t deadline = 0;
   while (w + n - g_ring->read_pos.load(std::memory_order_acquire) > g_ring_size) {
@@ -205,10 +209,24 @@ bool AppendLocked(const void* head, size_t head_n, const void* tail, size_t tail
     Lock();
     w = g_ring->write_pos.load(std::memory_order_relaxed);
   }
-  CopyIn(w, head, head_n);
-  if (tail_n) CopyIn(w + head_n, tail, tail_n);
   g_ring->write_pos.store(w + n, std::memory_order_release);
+  *pos = w;
   return true;
+}
+
+// Writes a reserved record (head starts with its RecordHeader) without the lock. The
+// collector reads a record only once its type is non-zero (wire.h): the type is stored
+// last, with release ordering, after every other byte.
+void Commit(uint64_t pos, const void* head, size_t head_n, const void* tail, size_t tail_n) {
+  const auto* h = static_cast<const RecordHeader*>(head);
+  RecordHeader unpublished{0, h->bytes};
+  CopyIn(pos, &unpublished, sizeof unpublished);
+  CopyIn(pos + sizeof unpublished, static_cast<const uint8_t*>(head) + sizeof unpublished,
+         head_n - sizeof unpublished);
+  if (tail_n) CopyIn(pos + head_n, tail, tail_n);
+  // Records are 8-byte aligned and the ring size a power of two: no header wraps.
+  auto* type = reinterpret_cast<uint32_t*>(g_ring_data + (pos & (g_ring_size - 1)));
+  __atomic_store_n(type, h->type, __ATOMIC_RELEASE);
 }
 
 // ---- unwinding --------------------------------------------------------------------------
@@ -284,6 +302,8 @@ bool Connect(const char* path, bool from_startup) {
   uint64_t ring_bytes = kDefaultRingBytes;
   if (const char* e = getenv("FATHOM_HEAPPROF_RING_KB"))
     ring_bytes = strtoull(e, nullptr, 10) << 10;
+  if (ring_bytes < 4096 || ring_bytes > (1ull << 30)) ring_bytes = kDefaultRingBytes;
+  while (ring_bytes & (ring_bytes - 1)) ring_bytes += ring_bytes & -ring_bytes;  // round up
   int mfd = static_cast<int>(syscall(SYS_memfd_create, "fathom-heapprof", 1u /*MFD_CLOEXEC*/));
   size_t map_bytes = sizeof(RingHeader) + ring_bytes;
   void* mem = MAP_FAILED;
@@ -462,14 +482,17 @@ __attribute__((noinline)) void SampleAlloc(void* p, size_t size) {
     Deactivate();  // the session ended: stop paying for unwinds nobody reads
     return;
   }
+  uint64_t pos = 0;
+  bool reserved = false;
   if (g_set.Insert(rec.addr)) {
     // On failure the address leaves the set again (with its filter bit unless shared).
-    if (!AppendLocked(&rec, sizeof rec, raw + first, rec.num_frames * sizeof(uint64_t)))
-      g_set.Erase(rec.addr);
+    reserved = ReserveLocked(rec.h.bytes, &pos);
+    if (!reserved) g_set.Erase(rec.addr);
   } else {
     g_ring->overruns.fetch_add(1, std::memory_order_relaxed);
   }
   Unlock();
+  if (reserved) Commit(pos, &rec, sizeof rec, raw + first, rec.num_frames * sizeof(uint64_t));
 }
 
 // Before the real free: a possibly sampled address is looked up and its free recorded
@@ -480,25 +503,45 @@ __attribute__((noinline)) void SampleFree(void* p) {
   ReentryGuard guard;
   PrefetchForRecord(key, sizeof(FreeRecord));
   Lock();
-  if (g_set.Erase(key)) {
-    FreeRecord rec{{kFree, sizeof(FreeRecord)}, key};
-    AppendLocked(&rec, sizeof rec, nullptr, 0);
-  }
+  uint64_t pos = 0;
+  bool reserved = g_set.Erase(key) && ReserveLocked(sizeof(FreeRecord), &pos);
   Unlock();
+  // Committed before the real free: a reuse of the address reserves a later position.
+  FreeRecord rec{{kFree, sizeof(FreeRecord)}, key};
+  if (reserved) Commit(pos, &rec, sizeof rec, nullptr, 0);
 }
 
 // The sampler's verdict depends only on the size, so it is taken before the real call:
 // an unsampled allocation is charged and then a tail jump to the real allocator (no
 // frame of ours, nothing to do after it returns). `real` is the real call, inlined.
+// A failed allocation is not charged.
 template <typename Real>
 __attribute__((noinline)) void* AllocSlow(size_t size, Real real) {
   void* p = real();
-  if (p)
-    SampleAlloc(p, size);
-  else
-    t_sampler.Consume(size);
+  if (p) SampleAlloc(p, size);
   return p;
 }
+#if defined(__x86_64__)
+// One read-modify-write of the thread's counter and one branch: `sub` sets the carry
+// (size > left) or zero (size == left) flag exactly when Skips(size) is false. The slow
+// path refunds the bytes (left_ wrapped or reached 0) and decides as usual.
+template <typename Real>
+__attribute__((noinline)) void* AllocRefund(size_t size, Real real) {
+  t_sampler.Refund(size);
+  return AllocSlow(size, real);
+}
+template <typename Real>
+inline void* Alloc(size_t size, Real real) {
+  asm goto("subq %1, %0\n\tjbe %l[slow]"
+           :
+           : "m"(*t_sampler.left_for_fast_path()), "r"(size)
+           : "cc", "memory"
+           : slow);
+  return real();
+slow:
+  return AllocRefund(size, real);
+}
+#else
 template <typename Real>
 inline void* Alloc(size_t size, Real real) {
   if (__builtin_expect(t_sampler.Skips(size), 1)) {
@@ -507,6 +550,7 @@ inline void* Alloc(size_t size, Real real) {
   }
   return AllocSlow(size, real);
 }
+#endif
 inline void OnFree(void* p) {
   if (__builtin_expect(g_set.MaybeContains(reinterpret_cast<uintptr_t>(p)), 0)) SampleFree(p);
 }

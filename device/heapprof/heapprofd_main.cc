@@ -143,6 +143,17 @@ bool CatchesSignal(pid_t pid, int sig) {
   return (mask >> (sig - 1)) & 1;
 }
 
+// True while PID runs (a zombie has ended: its parent just has not reaped it yet).
+bool ProcessAlive(pid_t pid) {
+  FILE* f = fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "re");
+  if (!f) return false;
+  char line[512];
+  bool alive = fgets(line, sizeof line, f) != nullptr;
+  fclose(f);
+  const char* paren = alive ? strrchr(line, ')') : nullptr;
+  return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
 class Collector {
  public:
   Collector(const Options& o, device::TraceWriter* writer)
@@ -167,7 +178,8 @@ class Collector {
     size_t bytes = sizeof(RingHeader) + hello.ring_bytes;
     struct stat st;
     if (got == sizeof hello && hello.version == kWireVersion && mfd >= 0 &&
-        hello.ring_bytes >= 4096 && hello.ring_bytes <= (1ull << 30) && fstat(mfd, &st) == 0 &&
+        hello.ring_bytes >= 4096 && hello.ring_bytes <= (1ull << 30) &&
+        (hello.ring_bytes & (hello.ring_bytes - 1)) == 0 && fstat(mfd, &st) == 0 &&
         static_cast<uint64_t>(st.st_size) >= bytes)
       mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
     if (mfd >= 0) close(mfd);
@@ -193,21 +205,35 @@ class Collector {
   }
 
   void CopyOut(const Client& c, uint64_t pos, void* dst, size_t n) {
-    uint64_t off = pos % c.size;
+    uint64_t off = pos & (c.size - 1);
     size_t first = c.size - off < n ? static_cast<size_t>(c.size - off) : n;
     memcpy(dst, c.data + off, first);
     memcpy(static_cast<uint8_t*>(dst) + first, c.data, n - first);
   }
+  // Consumed bytes go back to zero: a record reserved there later reads as unwritten
+  // until its writer stores the type.
+  void Zero(const Client& c, uint64_t pos, size_t n) {
+    uint64_t off = pos & (c.size - 1);
+    size_t first = c.size - off < n ? static_cast<size_t>(c.size - off) : n;
+    memset(c.data + off, 0, first);
+    memset(c.data, 0, n - first);
+  }
 
-  void Drain(Client& c) {
+  // Returns the bytes consumed.
+  uint64_t Drain(Client& c) {
     ProcessInfo* info = profiles_.Info(c.pid);
-    if (!info || info->corrupted) return;
+    if (!info || info->corrupted) return 0;
     uint64_t r = c.ring->read_pos.load(std::memory_order_relaxed);
+    uint64_t start = r;
     uint64_t w = c.ring->write_pos.load(std::memory_order_acquire);
     while (r < w) {
+      // Records start 8-byte aligned and the size is a power of two: no header wraps.
+      uint8_t* at = c.data + (r & (c.size - 1));
       RecordHeader h;
-      CopyOut(c, r, &h, sizeof h);
-      bool ok = h.bytes >= sizeof(FreeRecord) && h.bytes % 8 == 0 && h.bytes <= w - r;
+      h.type = __atomic_load_n(reinterpret_cast<uint32_t*>(at), __ATOMIC_ACQUIRE);
+      if (h.type == kUnwritten) break;  // reserved, being written: next drain
+      memcpy(&h.bytes, at + sizeof h.type, sizeof h.bytes);
+      bool ok = r % 8 == 0 && h.bytes >= sizeof(FreeRecord) && h.bytes % 8 == 0 && h.bytes <= w - r;
       if (ok && h.type == kAlloc) {
         c.record.resize(h.bytes);
         CopyOut(c, r, c.record.data(), h.bytes);
@@ -231,16 +257,23 @@ class Collector {
         r = w;
         break;
       }
+      Zero(c, r, h.bytes);
       r += h.bytes;
     }
     c.ring->read_pos.store(r, std::memory_order_release);
     info = profiles_.Info(c.pid);
     info->overruns = c.ring->overruns.load(std::memory_order_relaxed);
     info->spin_blocked_ns = c.ring->spin_blocked_ns.load(std::memory_order_relaxed);
+    return r - start;
   }
 
-  void DrainAll() {
-    for (Client& c : clients_) Drain(c);
+  // True when some ring was more than 1/8 full: the loop then polls again after 1 ms
+  // instead of 10, so an allocation-heavy program (hundreds of MB of records per second at
+  // the default interval) does not overrun its ring between two drains.
+  bool DrainAll() {
+    bool busy = false;
+    for (Client& c : clients_) busy |= Drain(c) > c.size / 8;
+    return busy;
   }
 
   void Disconnect(size_t i) {
@@ -362,11 +395,11 @@ int Run(int argc, char** argv) {
 
   uint64_t next_dump = o.dump_interval_ms ? start_ns + o.dump_interval_ms * 1000000ull : 0;
   uint64_t next_signal = start_ns;
-  bool stop = false;
+  bool stop = false, busy = false;
   while (!stop) {
     std::vector<pollfd> fds = {{listen_fd, POLLIN, 0}, {sig_fd, POLLIN, 0}};
     for (Client& c : collector.clients()) fds.push_back({c.fd, POLLIN, 0});
-    poll(fds.data(), fds.size(), 10);
+    poll(fds.data(), fds.size(), busy ? 1 : 10);
     if (fds[0].revents & POLLIN)
       while (collector.Accept(listen_fd)) {
       }
@@ -389,7 +422,7 @@ int Run(int argc, char** argv) {
       char byte;
       if (recv(fds[i].fd, &byte, 1, MSG_DONTWAIT) <= 0) collector.Disconnect(i - 2);
     }
-    collector.DrainAll();
+    busy = collector.DrainAll();
     uint64_t now = BootNs();
     if (next_dump && now >= next_dump) {
       collector.Dump();
@@ -397,8 +430,13 @@ int Run(int argc, char** argv) {
     }
     if (collector.clients().empty()) {
       if (child && child_exited) stop = true;  // the program and everything it forked is done
-      if (o.pid && collector.ever_connected()) stop = true;
-      if (o.pid && !collector.ever_connected() && now >= next_signal) {
+      // --pid: until the process ends. Its connection also closes when it execs (the
+      // library then starts again in the new image, unconnected: a pyenv shim or a
+      // site hook re-executing python does this right after start-up), so it is asked
+      // to connect again while it runs.
+      bool waiting = o.pid && (!collector.ever_connected() || ProcessAlive(o.pid));
+      if (o.pid && collector.ever_connected() && !waiting) stop = true;
+      if (waiting && now >= next_signal) {
         // Again until it connects (an exec in between resets the handler), and only while
         // the library's handler is installed: the default action of the signal is to
         // terminate, so a process without the preload (or still in a shell wrapper

@@ -176,6 +176,10 @@ void Profiles::OnAlloc(pid_t pid, const AllocRecord& rec, const uint64_t* pcs) {
   p.info.heap_samples++;
   if (rec.num_frames == 0) p.info.unwinding_errors++;
   std::string_view key(reinterpret_cast<const char*>(pcs), rec.num_frames * sizeof(uint64_t));
+  if (p.last_callstack.totals && key == p.last_pcs) {
+    Track(p, rec, p.last_callstack.totals);
+    return;
+  }
   auto cs = p.callstack_of_pcs.find(key);
   if (cs == p.callstack_of_pcs.end()) {
     std::vector<uint64_t> frames;
@@ -191,25 +195,31 @@ void Profiles::OnAlloc(pid_t pid, const AllocRecord& rec, const uint64_t* pcs) {
     CallstackRef ref{it->second, &p.totals[it->second]};
     cs = p.callstack_of_pcs.emplace(std::string(key), ref).first;
   }
-  Totals* t = cs->second.totals;
-  auto [live, added] = p.live.try_emplace(rec.addr, Live{t, rec.sampled_bytes});
-  if (!added) {  // a free we never saw (dropped record): the address is reused
-    live->second.totals->freed_bytes += live->second.bytes;
-    live->second.totals->free_count++;
-    live->second = Live{t, rec.sampled_bytes};
-  }
+  p.last_pcs.assign(key);
+  p.last_callstack = cs->second;
+  Track(p, rec, cs->second.totals);
+}
+
+void Profiles::Track(Process& p, const AllocRecord& rec, Totals* t) {
   t->alloc_bytes += rec.sampled_bytes;
   t->alloc_count++;
+  if (rec.addr == 0) return;  // not from the client (it never samples a failed malloc)
+  bool added = false;
+  Live& live = p.live.Upsert(rec.addr, &added);
+  if (!added) {  // a free we never saw (dropped record): the address is reused
+    live.totals->freed_bytes += live.bytes;
+    live.totals->free_count++;
+  }
+  live = Live{t, rec.sampled_bytes};
 }
 
 void Profiles::OnFree(pid_t pid, uint64_t addr) { OnFree(processes_[pid], addr); }
 
 void Profiles::OnFree(Process& p, uint64_t addr) {
-  auto it = p.live.find(addr);
-  if (it == p.live.end()) return;
-  it->second.totals->freed_bytes += it->second.bytes;
-  it->second.totals->free_count++;
-  p.live.erase(it);
+  Live live;
+  if (!p.live.Take(addr, &live)) return;
+  live.totals->freed_bytes += live.bytes;
+  live.totals->free_count++;
 }
 
 std::string Profiles::Dump(uint64_t ts) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "device/heapprof/elf_symbols.h"
+#include "device/heapprof/live_map.h"
 #include "device/heapprof/wire.h"
 
 namespace fathom::heapprof {
@@ -59,8 +60,8 @@ class Profiles {
   // Per sample: the call stack's totals (std::map nodes do not move), so a free needs
   // one hash lookup and no search of `totals`.
   struct Live {
-    Totals* totals;
-    uint64_t bytes;
+    Totals* totals = nullptr;
+    uint64_t bytes = 0;
   };
   struct CallstackRef {
     uint64_t iid;
@@ -88,11 +89,17 @@ class Profiles {
     std::vector<MapEntry> maps;  // sorted by start
     std::unordered_map<uint64_t, uint64_t> frame_of_pc;
     std::unordered_map<std::string, CallstackRef, BytesHash, std::equal_to<>> callstack_of_pcs;
-    std::unordered_map<uint64_t, Live> live;
+    // The previous sample's pcs and callstack: a hot allocation site repeats its stack
+    // sample after sample, and one memcmp is a fraction of hashing the pcs.
+    std::string last_pcs;
+    CallstackRef last_callstack{0, nullptr};
+    LiveMap<Live> live;
     std::map<uint64_t, Totals> totals;  // by callstack iid
   };
 
   void OnFree(Process& p, uint64_t addr);
+  // Charges a sample to its callstack's totals and files its address as live.
+  void Track(Process& p, const AllocRecord& rec, Totals* t);
   bool ReadMaps(Process& p);
   MapEntry* FindMap(Process& p, uint64_t pc);
   uint64_t FrameIid(Process& p, uint64_t pc);

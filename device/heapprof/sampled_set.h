@@ -14,10 +14,10 @@
 //    slot, so all keys sharing a bit sit in the run of occupied slots from that home:
 //    Erase tells by scanning that short run whether the bit must stay set, with no
 //    per-bit counters (another cache miss per sample and per sampled free).
-// Insert and Erase need the caller's lock; memory comes from mmap (this runs inside
-// malloc). Trivially constructible, so a global instance lives in .bss and the fast path
-// loads the bitmap at a fixed address; start from zero (static storage or
-// `new SampledSet()`), then Init().
+// Insert and Erase need the caller's lock (one writer at a time); memory comes from mmap
+// (this runs inside malloc). Trivially constructible, so a global instance lives in .bss
+// and the fast path loads the bitmap at a fixed address; start from zero (static storage
+// or `new SampledSet()`), then Init().
 #pragma once
 
 #include <sys/mman.h>
@@ -99,14 +99,16 @@ class SampledSet {
     uint32_t slot = Slot(key);
     uint64_t bit = uint64_t{1} << (slot % 64);
     // Read first: a write to a line other threads only read would cost them a miss.
-    if (!(__atomic_load_n(&bits_[slot / 64], __ATOMIC_RELAXED) & bit))
-      __atomic_fetch_or(&bits_[slot / 64], bit, __ATOMIC_RELAXED);
+    // Writers hold the lock, so a plain store suffices (a locked RMW costs tens of cycles
+    // per sample); lock-free readers see the old or the new word, never a torn one.
+    uint64_t word = __atomic_load_n(&bits_[slot / 64], __ATOMIC_RELAXED);
+    if (!(word & bit)) __atomic_store_n(&bits_[slot / 64], word | bit, __ATOMIC_RELAXED);
     return true;
   }
 
   // Erases `key` if present; clears its bit when no other key shares it.
   bool Erase(uint64_t key) {
-    if (!table_) return false;
+    if (!table_ || key == kEmpty) return false;  // free(NULL) may pass the filter
     uint32_t slot = Slot(key);
     uint64_t start = Hash(slot) & mask_;
     uint64_t i = start;
@@ -127,8 +129,10 @@ class SampledSet {
     bool shared = false;
     for (uint64_t j = start; table_[j] != kEmpty && !shared; j = (j + 1) & mask_)
       shared = Slot(table_[j]) == slot;
-    if (!shared)
-      __atomic_fetch_and(&bits_[slot / 64], ~(uint64_t{1} << (slot % 64)), __ATOMIC_RELAXED);
+    if (!shared) {  // a plain store, as in Insert
+      uint64_t word = __atomic_load_n(&bits_[slot / 64], __ATOMIC_RELAXED);
+      __atomic_store_n(&bits_[slot / 64], word & ~(uint64_t{1} << (slot % 64)), __ATOMIC_RELAXED);
+    }
     return true;
   }
 
@@ -160,10 +164,13 @@ class SampledSet {
   }
 
   uint64_t bits_[(1u << kFilterBits) / 64];
-  uint32_t shift_;
+  // Read on every free (shift_) and before every lock (table_, mask_), written almost
+  // never; used_ changes with every sample and sampled free, so it has a line of its
+  // own: sharing one would make the other thread's next free miss.
+  alignas(64) uint32_t shift_;
   uint64_t* table_;
   uint64_t mask_;
-  uint64_t used_;
+  alignas(64) uint64_t used_;
 };
 
 }  // namespace fathom::heapprof

@@ -4,12 +4,15 @@
 // its ring as SCM_RIGHTS), and waits for a Config reply before it starts sampling. The
 // socket stays open; its EOF tells the collector the process is gone.
 //
-// Data: one shared-memory ring per process. Producers (the process's threads) take a
-// spinlock to append whole records, so the ring has one total order and a free of a
-// sampled address is always seen before a later allocation that reuses it (the client
-// writes the free record before it calls the real free). The single consumer (the
-// collector) reads without the lock: write_pos is published with release ordering after
-// the bytes, read_pos likewise after the consumer is done with them.
+// Data: one shared-memory ring per process, its size a power of two. Producers (the
+// process's threads) reserve a record's bytes under a spinlock (write_pos += size), so
+// the ring has one total order and a free of a sampled address is always before a later
+// allocation that reuses it (the client reserves and writes the free record before it
+// calls the real free). The record itself is written after the lock is released; its
+// RecordHeader::type is stored last, with release ordering, and 0 means "reserved, not
+// written yet": the single consumer (the collector) stops there and retries later. It
+// reads without the lock, zeroes the bytes it consumed (so a reserved record reads 0
+// until written) and then publishes read_pos with release ordering.
 #pragma once
 
 #include <atomic>
@@ -17,13 +20,13 @@
 
 namespace fathom::heapprof {
 
-inline constexpr uint32_t kWireVersion = 1;
+inline constexpr uint32_t kWireVersion = 2;  // 2: records committed by their type
 inline constexpr uint32_t kMaxFrames = 64;
 
 struct Hello {
   uint32_t version;
   uint32_t pid;
-  uint64_t ring_bytes;    // size of the data area after RingHeader
+  uint64_t ring_bytes;    // size of the data area after RingHeader: a power of two
   uint32_t from_startup;  // connected from the library constructor
   uint32_t reserved;
 };
@@ -37,14 +40,14 @@ struct Config {
 struct alignas(64) RingHeader {
   std::atomic<uint32_t> lock;  // producers' spinlock
   uint32_t pad0;
-  std::atomic<uint64_t> write_pos;             // bytes ever written (producers)
+  std::atomic<uint64_t> write_pos;             // bytes ever reserved (producers)
   std::atomic<uint64_t> overruns;              // records dropped because the ring was full
   std::atomic<uint64_t> spin_blocked_ns;       // time producers waited for the lock or room
   std::atomic<uint32_t> collector_done;        // set by the collector when its session ends
   alignas(64) std::atomic<uint64_t> read_pos;  // bytes ever consumed (collector)
 };
 
-enum RecordType : uint32_t { kAlloc = 1, kFree = 2 };
+enum RecordType : uint32_t { kUnwritten = 0, kAlloc = 1, kFree = 2 };
 
 // Records are 8-byte aligned; `bytes` is the whole record length.
 struct RecordHeader {

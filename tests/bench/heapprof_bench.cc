@@ -10,7 +10,15 @@
 // for a core; the CPU-time ratios are the overhead the profiler adds and are the
 // figures to compare.
 //
-//   fathom-bench-heapprof [--allocs N] [--repeat R] [--smoke]
+// The "LD_PRELOAD forwarder (floor)" row runs the workload with a preload whose hooks
+// only jump to glibc's allocator (heapprof_floor.cc): what interposition alone costs,
+// the least any LD_PRELOAD profiler can add.
+//
+//   fathom-bench-heapprof [--allocs N] [--repeat R] [--smoke] [--fathom-only]
+//                         [--compare DIR]
+//   --fathom-only  skips jemalloc and heaptrack (minutes per run at 20 M allocations)
+//   --compare DIR  adds rows for DIR/fathom-heapprofd + DIR/libfathom_heapprof.so (a copy
+//                  of an older build), interleaved with the others: an A/B in one run
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -92,6 +100,8 @@ double Median(const std::vector<Measure>& runs, double Measure::*field) {
 int main(int argc, char** argv) {
   uint64_t allocs = 5000000;
   int repeat = 5;
+  bool fathom_only = false;
+  std::string compare;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--allocs") && i + 1 < argc)
       allocs = strtoull(argv[++i], nullptr, 10);
@@ -99,6 +109,16 @@ int main(int argc, char** argv) {
       repeat = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--smoke"))
       allocs = 100000, repeat = 1;
+    else if (!strcmp(argv[i], "--fathom-only"))
+      fathom_only = true;
+    else if (!strcmp(argv[i], "--compare") && i + 1 < argc)
+      compare = argv[++i];
+    else {
+      fprintf(stderr,
+              "usage: fathom-bench-heapprof [--allocs N] [--repeat R] [--smoke] "
+              "[--fathom-only] [--compare DIR]\n");
+      return 2;
+    }
   }
   std::string dir = Dir(argv[0]);
   std::string workload = dir + "heapprof_workload 2 " + std::to_string(allocs);
@@ -108,11 +128,20 @@ int main(int argc, char** argv) {
   };
   std::vector<Config> configs = {
       {"unprofiled", workload, ""},
+      {"LD_PRELOAD forwarder (floor)",
+       "LD_PRELOAD=" + dir + "libfathom_heapprof_floor.so " + workload, ""},
       {"fathom 4096 B", heapprofd + " --interval 4096 -o " + trace + " -- " + workload, ""},
       {"fathom 512 KiB", heapprofd + " --interval 524288 -o " + trace + " -- " + workload, ""},
   };
+  if (!compare.empty()) {
+    std::string old = compare + "/fathom-heapprofd --lib " + compare + "/libfathom_heapprof.so";
+    configs.push_back(
+        {"compare 4096 B", old + " --interval 4096 -o " + trace + " -- " + workload, ""});
+    configs.push_back(
+        {"compare 512 KiB", old + " --interval 524288 -o " + trace + " -- " + workload, ""});
+  }
   const char* jemalloc = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
-  if (Exists(jemalloc)) {
+  if (!fathom_only && Exists(jemalloc)) {
     configs.push_back(
         {"jemalloc (no prof)", std::string("LD_PRELOAD=") + jemalloc + " " + workload, ""});
     configs.push_back({"jemalloc prof 4 KiB",
@@ -123,10 +152,12 @@ int main(int argc, char** argv) {
                        std::string("MALLOC_CONF=prof:true,lg_prof_sample:19 LD_PRELOAD=") +
                            jemalloc + " " + workload,
                        ""});
-  } else {
+  } else if (!fathom_only) {
     configs.push_back({"jemalloc prof 4 KiB", "", "skipped: libjemalloc2 not installed"});
   }
-  if (system("command -v heaptrack >/dev/null 2>&1") == 0) {
+  if (fathom_only) {
+    // --fathom-only: no jemalloc or heaptrack rows.
+  } else if (system("command -v heaptrack >/dev/null 2>&1") == 0) {
     configs.push_back(
         {"heaptrack",
          "heaptrack -o /tmp/fathom-bench-heaptrack " + workload + " | grep workload_seconds", ""});
@@ -136,7 +167,7 @@ int main(int argc, char** argv) {
 
   printf("workload: 2 threads x %llu malloc/free pairs, median of %d runs\n",
          static_cast<unsigned long long>(allocs), repeat);
-  printf("%-24s %8s %8s %8s %8s %8s %8s %9s %9s\n", "configuration", "wall s", "slowdown",
+  printf("%-29s %8s %8s %8s %8s %8s %8s %9s %9s\n", "configuration", "wall s", "slowdown",
          "wl CPU s", "slowdown", "all CPU", "slowdown", "allocs/s", "RSS MB");
   double base_wall = 0, base_self = 0, base_cpu = 0;
   // Round robin (every configuration once per round): load that comes and goes on a
@@ -152,11 +183,11 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < configs.size(); i++) {
     const Config& c = configs[i];
     if (!c.skip.empty()) {
-      printf("%-24s %s\n", c.name.c_str(), c.skip.c_str());
+      printf("%-29s %s\n", c.name.c_str(), c.skip.c_str());
       continue;
     }
     if (runs[i].empty()) {
-      printf("%-24s failed\n", c.name.c_str());
+      printf("%-29s failed\n", c.name.c_str());
       continue;
     }
     double wall = Median(runs[i], &Measure::wall), self = Median(runs[i], &Measure::self_cpu);
@@ -164,7 +195,7 @@ int main(int argc, char** argv) {
     long rss = 0;
     for (const Measure& m : runs[i]) rss = std::max(rss, m.max_rss_kb);
     if (base_wall == 0) base_wall = wall, base_self = self, base_cpu = cpu;
-    printf("%-24s %8.3f %7.2fx %8.3f %7.2fx %8.3f %7.2fx %8.2fM %9.1f\n", c.name.c_str(), wall,
+    printf("%-29s %8.3f %7.2fx %8.3f %7.2fx %8.3f %7.2fx %8.2fM %9.1f\n", c.name.c_str(), wall,
            wall / base_wall, self, self / base_self, cpu, cpu / base_cpu,
            2.0 * static_cast<double>(allocs) / workload / 1e6, rss / 1024.0);
   }

@@ -56,5 +56,28 @@ TEST(SamplerTest, MeanIntervalFollowsConfiguration) {
   }
 }
 
+// The fast path's counter is capped at the interval (the rest waits in reserve), so some
+// allocations that cannot be sampled still take the slow path. That must not change a
+// single decision: the same draws, whether the fast path is used or not.
+TEST(SamplerTest, FastPathDoesNotChangeDecisions) {
+  Sampler fast, slow;
+  fast.Reset(4096, 2024);
+  slow.Reset(4096, 2024);
+  uint64_t x = 1, sampled = 0;
+  for (int i = 0; i < 200000; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    size_t size = (i % 97 == 0) ? 5000 + (x >> 40) % 20000 : 8 + (x >> 40) % 600;
+    uint64_t a = 0;
+    if (fast.Skips(size))
+      fast.Consume(size);
+    else
+      a = fast.SampleSize(size);
+    uint64_t b = slow.SampleSize(size);
+    ASSERT_EQ(a, b) << "allocation " << i;
+    sampled += a != 0;
+  }
+  EXPECT_GT(sampled, 1000u);
+}
+
 }  // namespace
 }  // namespace fathom::heapprof
