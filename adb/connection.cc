@@ -203,17 +203,19 @@ void Connection::Dispatch(Message m) {
       if (it == streams_.end() || !it->second.opened) return;
       // The device may overshoot its window by one message, not more (spec §7).
       if (delayed_ack_ &&
-          it->second.inbox.size() + m.payload.size() > options_.receive_window + max_payload_) {
+          it->second.inbox_bytes + m.payload.size() > options_.receive_window + max_payload_) {
         lock.unlock();
         Fail(ErrorStatus("adb: device overran the delayed_ack receive window"));
         return;
       }
-      if (it->second.inbox.empty()) {
-        it->second.inbox.swap(m.payload);  // the common case: no copy
-      } else {
-        it->second.inbox += m.payload;
+      StreamState& s = it->second;
+      if (!m.payload.empty()) {  // an empty one would read as end of stream
+        s.inbox_bytes += m.payload.size();
+        s.inbox.push_back(std::move(m.payload));
       }
-      it->second.unacked = true;  // acknowledged once Read() takes the data
+      // The OKAY goes out when Read() takes the data (spec §7 flow control). (Acking here,
+      // on the reader thread, raced with Read() and lost an OKAY under load: a hang.)
+      s.unacked = true;  // acknowledged once Read() takes the data (a send error shows there)
       break;
     }
     case kCmdClse: {
@@ -321,12 +323,8 @@ Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline dead
       st.send_window -= static_cast<int64_t>(chunk.size());
       remote = st.remote_id;
     }
-    // The payload buffer is reused per thread for the same reason as TcpTransport::wire_.
-    thread_local std::string payload;
-    payload.assign(chunk.data(), chunk.size());
-    Message m = Message::Make(kCmdWrte, id, remote, std::move(payload));
-    Status s = Send(m, deadline, cancel);
-    payload = std::move(m.payload);
+    // Sent from the caller's buffer: no copy per WRTE.
+    Status s = transport_->SendPayload(kCmdWrte, id, remote, chunk, version_, deadline, cancel);
     if (!s.ok()) return s;
     data.remove_prefix(chunk.size());
   }
@@ -349,11 +347,21 @@ Result<size_t> Connection::StreamRead(uint32_t id, std::string* out, Deadline de
   // A lost connection is an error, unlike a CLSE (end of stream), once the data is drained.
   if (st.inbox.empty() && st.lost && !st.remote_closed) return close_reason_;
   if (!s.ok() && st.inbox.empty()) return s;
-  size_t n = st.inbox.size();
-  out->append(st.inbox);
-  st.inbox.clear();
+  size_t n = 0;  // stays 0 at end of stream
+  if (!st.inbox.empty() && out->empty()) {
+    out->swap(st.inbox.front());  // one whole WRTE payload handed over without a copy
+    n = out->size();
+    st.inbox.pop_front();
+  } else if (!st.inbox.empty()) {
+    for (const std::string& p : st.inbox) out->append(p);
+    n = st.inbox_bytes;
+    st.inbox.clear();
+  }
+  st.inbox_bytes -= n;
+  // Without delayed_ack the held-back OKAY lets the device send its next WRTE; with it,
+  // each OKAY returns the bytes taken to the device's window.
   if (st.unacked && !st.remote_closed && !st.lost) {
-    st.unacked = false;
+    st.unacked = delayed_ack_ && !st.inbox.empty();
     uint32_t remote = st.remote_id;
     lock.unlock();
     // With delayed_ack the OKAY returns the bytes consumed to the device's window.

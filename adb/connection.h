@@ -4,6 +4,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -50,8 +51,8 @@ struct ConnectionOptions {
 class Connection;
 
 // One adb stream (OPEN…CLSE). Write waits for the device's OKAY between WRTEs; incoming data
-// is acknowledged only when Read() takes it, so a slow reader throttles its own stream
-// instead of the whole connection.
+// is acknowledged on arrival while little is buffered, else only when Read() takes it, so a
+// slow reader throttles its own stream instead of the whole connection.
 class AdbStream : public ByteStream {
  public:
   ~AdbStream() override;
@@ -102,7 +103,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bool write_ready = false;  // the device acknowledged our last WRTE (or the OPEN)
     bool unacked = false;      // we owe the device an OKAY for data it wrote
     int64_t send_window = 0;   // delayed_ack: bytes we may still send before an ack
-    std::string inbox;
+    // WRTE payloads not yet read, kept whole: a payload handed to Read() is not copied
+    // (concatenating them cost a copy of everything pulled while the reader lagged).
+    std::deque<std::string> inbox;
+    size_t inbox_bytes = 0;
   };
 
   explicit Connection(std::unique_ptr<Transport> t, ConnectionOptions o)

@@ -10,16 +10,21 @@ uint32_t PayloadChecksum(std::string_view payload) {
   return sum;
 }
 
-std::string EncodeHeader(const Message& m, uint32_t version) {
+std::string EncodeHeader(uint32_t command, uint32_t arg0, uint32_t arg1, std::string_view payload,
+                         uint32_t version) {
   std::string out;
   out.reserve(kHeaderSize);
-  PutU32(out, m.command);
-  PutU32(out, m.arg0);
-  PutU32(out, m.arg1);
-  PutU32(out, static_cast<uint32_t>(m.payload.size()));
-  PutU32(out, NeedsChecksum(version) ? PayloadChecksum(m.payload) : 0);
-  PutU32(out, m.command ^ 0xFFFFFFFFu);
+  PutU32(out, command);
+  PutU32(out, arg0);
+  PutU32(out, arg1);
+  PutU32(out, static_cast<uint32_t>(payload.size()));
+  PutU32(out, NeedsChecksum(version) ? PayloadChecksum(payload) : 0);
+  PutU32(out, command ^ 0xFFFFFFFFu);
   return out;
+}
+
+std::string EncodeHeader(const Message& m, uint32_t version) {
+  return EncodeHeader(m.command, m.arg0, m.arg1, m.payload, version);
 }
 
 std::string EncodeMessage(const Message& m, uint32_t version) {

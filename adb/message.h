@@ -69,6 +69,9 @@ inline bool NeedsChecksum(uint32_t version) { return version < kVersionSkipCheck
 // Encodes header + payload. data_check is filled when NeedsChecksum(version).
 std::string EncodeMessage(const Message& message, uint32_t version);
 std::string EncodeHeader(const Message& message, uint32_t version);
+// The same for a payload held elsewhere.
+std::string EncodeHeader(uint32_t command, uint32_t arg0, uint32_t arg1, std::string_view payload,
+                         uint32_t version);
 
 // Decodes and validates a 24-byte header: magic must match and data_length must not exceed
 // max_payload. The checksum is deliberately not verified (modern adb never does; §1).

@@ -16,6 +16,7 @@ using socklen_t = int;
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -155,8 +156,7 @@ Result<Socket> Socket::Connect(const std::string& host, uint16_t port, Deadline 
         continue;
       }
     }
-    SetNonBlocking(s, false);
-    Configure(s);
+    Configure(s);  // stays non-blocking: see SendAll
     freeaddrinfo(res);
     return sock;
   }
@@ -166,33 +166,95 @@ Result<Socket> Socket::Connect(const std::string& host, uint16_t port, Deadline 
 
 Status Socket::SendAll(std::string_view data, Deadline deadline, const CancelToken& cancel) {
   if (!valid()) return ErrorStatus("socket closed");
+  // The socket is non-blocking: try first and poll only when the kernel buffer is full, so
+  // a message that fits costs one syscall instead of poll + send.
   size_t done = 0;
   while (done < data.size()) {
-    if (Status w = Wait(true, deadline, cancel); !w.ok()) return w;
+    if (cancel.cancelled()) return ErrorStatus("cancelled");
     size_t chunk = std::min<size_t>(data.size() - done, 1 << 20);
     auto n = ::send(N(fd_), data.data() + done, static_cast<int>(chunk), kSendFlags);
     if (n < 0) {
+      const int e = LastError();
 #ifndef _WIN32
-      if (errno == EINTR) continue;
+      if (e == EINTR) continue;
 #endif
-      return SysError("send");
+      if (!WouldBlock(e)) return SysError("send");
+      if (Status w = Wait(true, deadline, cancel); !w.ok()) return w;
+      continue;
     }
     done += static_cast<size_t>(n);
   }
   return Status::Ok();
 }
 
+Status Socket::SendAll(std::string_view head, std::string_view body, Deadline deadline,
+                       const CancelToken& cancel) {
+  if (!valid()) return ErrorStatus("socket closed");
+  while (!head.empty()) {
+    if (cancel.cancelled()) return ErrorStatus("cancelled");
+    const size_t b = std::min<size_t>(body.size(), 1 << 20);
+#ifdef _WIN32
+    WSABUF bufs[2] = {{static_cast<ULONG>(head.size()), const_cast<char*>(head.data())},
+                      {static_cast<ULONG>(b), const_cast<char*>(body.data())}};
+    DWORD sent = 0;
+    const bool ok = WSASend(N(fd_), bufs, 2, &sent, 0, nullptr, nullptr) == 0;
+    long long n = ok ? static_cast<long long>(sent) : -1;
+#else
+    iovec iov[2] = {{const_cast<char*>(head.data()), head.size()},
+                    {const_cast<char*>(body.data()), b}};
+    msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = 2;
+    auto n = ::sendmsg(N(fd_), &msg, kSendFlags);
+#endif
+    if (n < 0) {
+      const int e = LastError();
+#ifndef _WIN32
+      if (e == EINTR) continue;
+#endif
+      if (!WouldBlock(e)) return SysError("send");
+      if (Status w = Wait(true, deadline, cancel); !w.ok()) return w;
+      continue;
+    }
+    const size_t done = static_cast<size_t>(n);
+    if (done >= head.size()) {
+      body.remove_prefix(done - head.size());
+      head = {};
+    } else {
+      head.remove_prefix(done);
+    }
+  }
+  return SendAll(body, deadline, cancel);
+}
+
+Result<size_t> Socket::TrySend(std::string_view data) {
+  if (!valid()) return ErrorStatus("socket closed");
+  while (true) {
+    auto n = ::send(N(fd_), data.data(), static_cast<int>(data.size()), kSendFlags);
+    if (n >= 0) return static_cast<size_t>(n);
+    const int e = LastError();
+#ifndef _WIN32
+    if (e == EINTR) continue;
+#endif
+    if (WouldBlock(e)) return size_t{0};
+    return SysError("send");
+  }
+}
+
 Result<size_t> Socket::RecvSome(char* buf, size_t size, Deadline deadline,
                                 const CancelToken& cancel) {
   if (!valid()) return ErrorStatus("socket closed");
   while (true) {
-    if (Status w = Wait(false, deadline, cancel); !w.ok()) return w;
+    if (cancel.cancelled()) return ErrorStatus("cancelled");
     auto n = ::recv(N(fd_), buf, static_cast<int>(std::min<size_t>(size, 1 << 30)), 0);
     if (n < 0) {
+      const int e = LastError();
 #ifndef _WIN32
-      if (errno == EINTR) continue;
+      if (e == EINTR) continue;
 #endif
-      return SysError("recv");
+      if (!WouldBlock(e)) return SysError("recv");
+      if (Status w = Wait(false, deadline, cancel); !w.ok()) return w;
+      continue;
     }
     return static_cast<size_t>(n);
   }
@@ -233,6 +295,7 @@ Result<Socket> Listener::Accept(Deadline deadline, const CancelToken& cancel) {
   if (Status w = sock_.Wait(false, deadline, cancel); !w.ok()) return w;
   Native c = ::accept(N(sock_.fd_), nullptr, nullptr);
   if (c == static_cast<Native>(Socket::kInvalid)) return SysError("accept");
+  SetNonBlocking(c, true);  // as connected sockets: SendAll/RecvSome poll only on EAGAIN
   Configure(c);
   return Socket(static_cast<Socket::Handle>(c));
 }

@@ -1,5 +1,7 @@
 // The only file in adb/ that touches OS socket APIs (POSIX or Winsock). Everything blocks
 // with a Deadline and a CancelToken, polling in kPollSlice steps so another thread can cancel.
+// Sockets are non-blocking underneath: calls try the operation first and poll only when it
+// would block.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +30,12 @@ class Socket {
 
   bool valid() const { return fd_ != kInvalid; }
   Status SendAll(std::string_view data, Deadline deadline, const CancelToken& cancel);
+  // head then body in one gathered write where possible (a message header and its payload
+  // without first copying them together).
+  Status SendAll(std::string_view head, std::string_view body, Deadline deadline,
+                 const CancelToken& cancel);
+  // One send that never waits: the bytes the OS took (0 when its buffer is full).
+  Result<size_t> TrySend(std::string_view data);
   // Returns 0 on orderly EOF.
   Result<size_t> RecvSome(char* buf, size_t size, Deadline deadline, const CancelToken& cancel);
   // Error on EOF before `size` bytes.

@@ -52,8 +52,10 @@ class ServerStream : public ByteStream {
   void Close() override { sock_.Close(); }
 
  private:
+  static constexpr size_t kReadSize = 256 << 10;
   Socket sock_;
-  std::string pending_;  // bytes read past the OKAY while parsing the reply
+  std::string pending_;                  // bytes read past the OKAY while parsing the reply
+  std::unique_ptr<char[]> read_buffer_;  // kReadSize bytes once the first Read() needs it
 };
 
 // host:track-devices: one list right away, then one after every change.

@@ -41,24 +41,47 @@ Status SyncClient::SendRequest(uint32_t id, std::string_view path, Deadline d,
   return stream_.Write(EncodeSyncRequest(id, path), d, c);
 }
 
-Result<std::string> SyncClient::ReadExact(size_t n, Deadline d, const CancelToken& c) {
-  // Consumed bytes are skipped with pos_ and dropped only when more must be read (then
-  // fewer than n remain, so the move is small): erasing the front per 64 KiB DATA of a
-  // 1 MiB WRTE would move ~8 MiB per MiB pulled.
-  while (buffer_.size() - pos_ < n) {
-    buffer_.erase(0, pos_);
-    pos_ = 0;
-    auto got = stream_.Read(&buffer_, d, c);
-    if (!got.ok()) return got.status();
-    if (*got == 0) return ErrorStatus("adb sync: device closed the stream");
-  }
-  std::string out = buffer_.substr(pos_, n);
-  pos_ += n;
+Result<std::string_view> SyncClient::ReadView(size_t n, Deadline d, const CancelToken& c) {
+  // Consumed bytes are skipped with pos_ (erasing the front per 64 KiB DATA of a 1 MiB WRTE
+  // would move ~8 MiB per MiB pulled). buffer_ is refilled only when empty, so it takes the
+  // next WRTE payload without a copy (see AdbStream::Read); a record that spans payloads is
+  // assembled in spill_, copying that record only.
   if (pos_ == buffer_.size()) {
     buffer_.clear();
     pos_ = 0;
+    if (n > 0) {
+      auto got = stream_.Read(&buffer_, d, c);
+      if (!got.ok()) return got.status();
+      if (*got == 0) return ErrorStatus("adb sync: device closed the stream");
+    }
   }
-  return out;
+  if (buffer_.size() - pos_ >= n) {
+    std::string_view out(buffer_.data() + pos_, n);
+    pos_ += n;
+    return out;
+  }
+  spill_.assign(buffer_, pos_);
+  buffer_.clear();
+  pos_ = 0;
+  while (spill_.size() < n) {
+    auto got = stream_.Read(&buffer_, d, c);
+    if (!got.ok()) return got.status();
+    if (*got == 0) return ErrorStatus("adb sync: device closed the stream");
+    const size_t take = std::min(n - spill_.size(), buffer_.size());
+    spill_.append(buffer_, 0, take);
+    pos_ = take;
+    if (pos_ == buffer_.size()) {
+      buffer_.clear();
+      pos_ = 0;
+    }
+  }
+  return std::string_view(spill_);
+}
+
+Result<std::string> SyncClient::ReadExact(size_t n, Deadline d, const CancelToken& c) {
+  auto v = ReadView(n, d, c);
+  if (!v.ok()) return v.status();
+  return std::string(*v);
 }
 
 Result<SyncStat> SyncClient::Stat(const std::string& path, Deadline d, const CancelToken& c) {
@@ -160,32 +183,34 @@ Status SyncClient::PushFrom(const std::function<Result<size_t>(char*, size_t)>& 
   }
   // Batch several DATA messages per Write: fewer WRTE round trips (one unacked WRTE at a
   // time). Each DATA is 8 header bytes + up to 64 KiB read straight into the batch, so
-  // memory stays at one batch whatever the file size.
-  constexpr size_t kBatch = 16;  // ~1 MiB: one WRTE of the largest max payload
-  std::string batch;
-  batch.reserve(kBatch * (8 + kSyncDataMax) + 8);
+  // memory stays at one batch whatever the file size. A batch is exactly kMaxPayload
+  // bytes (the last DATA is shortened to fit): a power of two, so it splits into whole WRTEs
+  // of any negotiated max payload, where 16 full DATAs (1 MiB + 128 bytes) cost a second,
+  // 128-byte WRTE and round trip per MiB.
+  constexpr size_t kBatch = kMaxPayload;
+  // Sized once and filled in place (`used` bytes valid): resizing per DATA zero-filled
+  // every byte before the file read overwrote it.
+  std::string batch(kBatch, '\0');
+  size_t used = 0;
   bool first = true;
   while (true) {
-    const size_t header = batch.size();
-    batch.resize(header + 8 + kSyncDataMax);
-    auto n = source(batch.data() + header + 8, kSyncDataMax);
+    const size_t room = std::min(kSyncDataMax, kBatch - used - 8);
+    auto n = source(batch.data() + used + 8, room);
     if (!n.ok()) return n.status();
-    if (*n == 0 && !first) {
-      batch.resize(header);
-      break;
-    }
+    if (*n == 0 && !first) break;
     first = false;  // an empty file still sends one DATA 0 (as adb does)
-    batch.resize(header + 8 + *n);
     std::string id_len;
     PutU32(id_len, kSyncData);
     PutU32(id_len, static_cast<uint32_t>(*n));
-    batch.replace(header, 8, id_len);
+    batch.replace(used, 8, id_len);
+    used += 8 + *n;
     if (*n == 0) break;
-    if (batch.size() >= kBatch * kSyncDataMax) {
-      if (Status s = stream_.Write(batch, d, c); !s.ok()) return s;
-      batch.clear();
+    if (used + 8 >= kBatch) {  // no room for another DATA with a byte in it
+      if (Status s = stream_.Write(std::string_view(batch.data(), used), d, c); !s.ok()) return s;
+      used = 0;
     }
   }
+  batch.resize(used);
   return FinishSend(remote_path, std::move(batch), mtime, d, c);
 }
 
@@ -193,20 +218,27 @@ Status SyncClient::SendCompressed(const std::function<Result<size_t>(char*, size
                                   Deadline d, const CancelToken& c) {
   auto encoder = MakeSyncEncoder(mode_.compression);
   if (!encoder.ok()) return encoder.status();
-  // The DATA payloads together are one compressed stream; cut it into ≤ 64 KiB pieces and
-  // send about 1 MiB per Write.
+  // The DATA payloads together are one compressed stream; cut it into ≤ 64 KiB pieces, each
+  // Write exactly kMaxPayload bytes as in PushFrom (a batch's last piece is shortened to fit).
   std::string pending, batch;
   auto flush_pending = [&](bool all) -> Status {
     size_t at = 0;
-    while (pending.size() - at >= kSyncDataMax || (all && at < pending.size())) {
-      const size_t n = std::min(kSyncDataMax, pending.size() - at);
+    while (true) {
+      const size_t room = kMaxPayload - batch.size() - 8;  // ≥ 1: full batches went out
+      const size_t n = std::min({kSyncDataMax, room, pending.size() - at});
+      if (n == 0 || (!all && n < std::min(kSyncDataMax, room))) break;  // wait for more
       PutU32(batch, kSyncData);
       PutU32(batch, static_cast<uint32_t>(n));
       batch.append(pending, at, n);
       at += n;
+      if (batch.size() + 8 >= kMaxPayload) {
+        Status s = stream_.Write(batch, d, c);
+        batch.clear();
+        if (!s.ok()) return s;
+      }
     }
     pending.erase(0, at);
-    if (batch.size() >= 16 * kSyncDataMax || (all && !batch.empty())) {
+    if (all && !batch.empty()) {
       Status s = stream_.Write(batch, d, c);
       batch.clear();
       return s;
@@ -271,7 +303,7 @@ Status SyncClient::Pull(const std::string& remote_path,
       return ErrorStatus("adb sync: pull " + remote_path + ": " + (msg.ok() ? *msg : "?"));
     }
     if (id != kSyncData || len > kSyncDataMax) return ErrorStatus("adb sync: bad RECV reply");
-    auto chunk = ReadExact(len, d, c);
+    auto chunk = ReadView(len, d, c);  // DATA goes to the sink straight from the WRTE payload
     if (!chunk.ok()) return chunk.status();
     Status s = plain ? sink(*chunk) : decoder->Decode(*chunk, sink);
     if (!s.ok()) return s;

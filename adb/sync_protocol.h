@@ -95,6 +95,8 @@ class SyncClient {
                                const CancelToken& c);
   Status SendRequest(uint32_t id, std::string_view path, Deadline d, const CancelToken& c);
   Result<std::string> ReadExact(size_t n, Deadline d, const CancelToken& c);
+  // The next n bytes, valid until the next read.
+  Result<std::string_view> ReadView(size_t n, Deadline d, const CancelToken& c);
   Status SendCompressed(const std::function<Result<size_t>(char*, size_t)>& source, Deadline d,
                         const CancelToken& c);
   Status FinishSend(const std::string& remote_path, std::string batch, uint32_t mtime, Deadline d,
@@ -103,8 +105,9 @@ class SyncClient {
   ByteStream& stream_;
   bool stat_v2_, ls_v2_;
   SyncTransferMode mode_;
-  std::string buffer_;
-  size_t pos_ = 0;  // bytes of buffer_ already consumed
+  std::string buffer_;  // the WRTE payload being parsed
+  size_t pos_ = 0;      // bytes of buffer_ already consumed
+  std::string spill_;   // a record that spans payloads (ReadView)
 };
 
 }  // namespace fathom::adb

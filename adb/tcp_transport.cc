@@ -27,11 +27,35 @@ Result<std::unique_ptr<TcpTransport>> TcpTransport::Connect(const std::string& h
 
 Status TcpTransport::Send(const Message& message, uint32_t version, Deadline deadline,
                           const CancelToken& cancel) {
-  // One write per message: on a byte stream header and payload may travel together.
+  return SendPayload(message.command, message.arg0, message.arg1, message.payload, version,
+                     deadline, cancel);
+}
+
+Status TcpTransport::SendPayload(uint32_t command, uint32_t arg0, uint32_t arg1,
+                                 std::string_view payload, uint32_t version, Deadline deadline,
+                                 const CancelToken& cancel) {
+  // One gathered write per message: header and payload travel together, and the payload
+  // is not copied next to the header first.
+  const std::string header = EncodeHeader(command, arg0, arg1, payload, version);
   std::lock_guard<std::mutex> lock(send_mutex_);
-  wire_.assign(EncodeHeader(message, version));
-  wire_.append(message.payload);
-  return socket_.SendAll(wire_, deadline, cancel);
+  return socket_.SendAll(header, payload, deadline, cancel);
+}
+
+Result<bool> TcpTransport::TrySend(const Message& message, uint32_t version) {
+  std::unique_lock<std::mutex> lock(send_mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  std::string wire = EncodeHeader(message, version);
+  wire += message.payload;
+  auto n = socket_.TrySend(wire);
+  if (!n.ok()) return n.status();
+  if (*n == 0) return false;
+  // Part of it went out (the kernel buffer was nearly full): the rest must follow now.
+  if (*n < wire.size()) {
+    Status s =
+        socket_.SendAll(std::string_view(wire).substr(*n), Deadline::After(Millis(5000)), {});
+    if (!s.ok()) return s;
+  }
+  return true;
 }
 
 Result<Message> TcpTransport::Receive(uint32_t max_payload, Deadline deadline,

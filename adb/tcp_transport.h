@@ -22,6 +22,9 @@ class TcpTransport : public Transport {
 
   Status Send(const Message& message, uint32_t version, Deadline deadline,
               const CancelToken& cancel) override;
+  Status SendPayload(uint32_t command, uint32_t arg0, uint32_t arg1, std::string_view payload,
+                     uint32_t version, Deadline deadline, const CancelToken& cancel) override;
+  Result<bool> TrySend(const Message& message, uint32_t version) override;
   Result<Message> Receive(uint32_t max_payload, Deadline deadline,
                           const CancelToken& cancel) override;
   void Close() override;
@@ -30,10 +33,7 @@ class TcpTransport : public Transport {
  private:
   Socket socket_;
   std::string name_;
-  std::mutex send_mutex_;
-  // Wire bytes of the message being sent, reused (under send_mutex_): a fresh 1 MiB buffer
-  // per WRTE costs page faults that halved push throughput.
-  std::string wire_;
+  std::mutex send_mutex_;  // whole messages, header and payload together
 };
 
 }  // namespace fathom::adb

@@ -17,6 +17,22 @@ class Transport {
   // call from several threads at once (implementations serialise whole messages).
   virtual Status Send(const Message& message, uint32_t version, Deadline deadline,
                       const CancelToken& cancel) = 0;
+  // The same for a payload the caller keeps (a WRTE cut from a bigger buffer). The default
+  // copies it into a Message; TcpTransport sends it from where it is.
+  virtual Status SendPayload(uint32_t command, uint32_t arg0, uint32_t arg1,
+                             std::string_view payload, uint32_t version, Deadline deadline,
+                             const CancelToken& cancel) {
+    return Send(Message::Make(command, arg0, arg1, std::string(payload)), version, deadline,
+                cancel);
+  }
+  // Sends a small message only if that cannot block: another thread is not sending and the
+  // OS takes it at once. false: nothing was sent (try later with Send). The default never
+  // sends. Lets the reader thread acknowledge data without ever waiting on the writer.
+  virtual Result<bool> TrySend(const Message& message, uint32_t version) {
+    (void)message;
+    (void)version;
+    return false;
+  }
   // Receives one whole message whose payload is at most max_payload bytes. Only one thread
   // receives at a time. A timeout in the middle of a message leaves the transport unusable.
   virtual Result<Message> Receive(uint32_t max_payload, Deadline deadline,

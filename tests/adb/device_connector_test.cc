@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "adb/shell_protocol.h"
 #include "fake_device.h"
 #include "test_util.h"
@@ -41,6 +44,28 @@ TEST(DeviceConnectorTest, TcpDeviceWithAuth) {
   auto r = RunShellV2(**s, "", Deadline::After(Millis(5000)), {});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->out, "tcp\n");
+}
+
+// Over TCP the reader thread acknowledges WRTEs itself while little is buffered, and holds
+// the OKAY back once a reader lags by more than the eager limit; Read() must then send it,
+// or the device would wait forever. 6 MB in 64 KiB WRTEs to a reader that starts late.
+TEST(DeviceConnectorTest, LateReaderOverTcpGetsEverything) {
+  testing::FakeDeviceOptions o;
+  o.max_wrte = 64 * 1024;
+  testing::FakeDeviceServer device(o);
+  ConnectionOptions co;
+  co.keys = {*AuthKey::Generate()};
+  auto c = ConnectDirect("127.0.0.1:" + std::to_string(device.port()), co);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  constexpr size_t kSize = 6000000;
+  auto s = (*c)->OpenStream(ExecServiceName("big " + std::to_string(kSize)),
+                            Deadline::After(Millis(5000)));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let the buffer fill up
+  auto r = ReadToEnd(**s, Deadline::After(Millis(20000)), {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->out.size(), kSize);
+  for (size_t i = 0; i < kSize; i += 4999) ASSERT_EQ(r->out[i], static_cast<char>('a' + i % 26));
 }
 
 TEST(DeviceConnectorTest, RefusedTcpConnectionIsAnError) {

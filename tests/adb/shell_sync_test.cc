@@ -191,6 +191,40 @@ TEST_P(DeviceTest, SyncPushFromStreamsIrregularReads) {
   EXPECT_EQ(failed.message(), "disk on fire");
 }
 
+// Without delayed_ack every WRTE costs a round trip, so a push fills each WRTE to the max
+// payload: the DATA records of one batch total exactly 1 MiB (the last one shortened), where
+// 16 full records (1 MiB + 128 bytes) needed a second, 128-byte WRTE per MiB.
+TEST(SyncBatchTest, PushFillsWholeWrtes) {
+  auto log = std::make_shared<testing::WireLog>();
+  auto [h, dev] = MakePipe(log);
+  FakeDevice device(std::move(dev), {});
+  auto c = Connection::Open(std::move(h), {});
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  ASSERT_EQ((*c)->max_payload(), kMaxPayload);
+  auto s = (*c)->OpenStream("sync:", Deadline::After(kTimeout));
+  ASSERT_TRUE(s.ok());
+  SyncClient sync(**s, true, true);
+  std::string payload(3 * kMaxPayload + 5, '\0');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>(i * 7 % 253);
+  ASSERT_TRUE(
+      sync.Push(payload, "/data/local/tmp/big", 0100644, 1, Deadline::After(kTimeout), {}).ok());
+  FakeFile f;
+  ASSERT_TRUE(device.GetFile("/data/local/tmp/big", &f));
+  EXPECT_EQ(f.data, payload);
+  std::vector<size_t> wrtes;
+  {
+    std::lock_guard<std::mutex> l(log->mu);
+    for (const std::string& m : log->messages) {
+      if (GetU32(m, 0) == kCmdWrte) wrtes.push_back(m.size() - kHeaderSize);
+    }
+  }
+  // SEND request, three full batches, then the tail with DONE.
+  ASSERT_EQ(wrtes.size(), 5u);
+  EXPECT_LT(wrtes[0], 100u);
+  for (size_t i = 1; i <= 3; ++i) EXPECT_EQ(wrtes[i], kMaxPayload) << i;
+  EXPECT_LT(wrtes[4], 1000u);
+}
+
 TEST_P(DeviceTest, ShellV2StreamingDeliversEachStreamAndExitCode) {
   Start({});
   auto s = Open(ShellServiceName("fail 4", true));

@@ -28,7 +28,8 @@ struct HostAdbdSession::Stream {
   uint32_t host_id = 0, dev_id = 0;
   std::string kind;  // sync, shell2, shell1, exec
   std::string command;
-  std::string in;  // unparsed input
+  std::string in;     // input; sync parses it from in_pos on
+  size_t in_pos = 0;  // (an offset, not erase per DATA: that moved ~8 MiB per MiB pushed)
   std::deque<std::string> out;
   bool host_ready = true;
   int64_t host_window = 0;  // delayed_ack: bytes the host still accepts
@@ -44,6 +45,14 @@ struct HostAdbdSession::Stream {
   int send_fd = -1;
   std::unique_ptr<SyncDecoder> send_decoder;  // SND2 with compression
   std::string send_error;
+  // Sync RECV in progress: the file is read as the host drains the stream, like adbd, not
+  // all into memory first; later requests wait until its DONE is queued.
+  int recv_fd = -1;
+  std::unique_ptr<SyncEncoder> recv_encoder;
+  std::string recv_pending;  // encoded bytes not yet cut into DATA
+  ~Stream() {
+    if (recv_fd >= 0) ::close(recv_fd);
+  }
 };
 
 namespace {
@@ -163,15 +172,21 @@ void HostAdbdSession::Handle(const Message& m) {
       if (authed_) OnOpen(m.arg0, m.arg1, StripNul(m.payload));
       return;
     case kCmdOkay: {
-      std::lock_guard<std::mutex> l(mu_);
-      auto it = streams_.find(m.arg1);
-      if (it == streams_.end()) return;
-      if (delayed_ack_) {
-        if (m.payload.size() == 4) it->second->host_window += GetU32(m.payload, 0);
-      } else {
-        it->second->host_ready = true;
+      std::shared_ptr<Stream> s;
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        auto it = streams_.find(m.arg1);
+        if (it == streams_.end()) return;
+        if (delayed_ack_) {
+          if (m.payload.size() == 4) it->second->host_window += GetU32(m.payload, 0);
+        } else {
+          it->second->host_ready = true;
+        }
+        s = it->second;  // Pump may erase the entry (stream closed once flushed)
+        Pump(*s);
       }
-      Pump(*it->second);
+      // Requests that came in behind a RECV (only this thread parses sync input).
+      if (s->kind == "sync" && s->recv_fd < 0 && s->in_pos < s->in.size()) HandleSync(*s);
       return;
     }
     case kCmdWrte: {
@@ -206,7 +221,8 @@ void HostAdbdSession::CloseStream(uint32_t dev_id) {
   if (s->pid > 0) ::kill(-s->pid, SIGHUP);
   if (s->stdin_fd >= 0) ::close(s->stdin_fd);
   if (s->send_fd >= 0) ::close(s->send_fd);
-  s->stdin_fd = s->send_fd = -1;
+  if (s->recv_fd >= 0) ::close(s->recv_fd);
+  s->stdin_fd = s->send_fd = s->recv_fd = -1;
 }
 
 void HostAdbdSession::OnOpen(uint32_t host_id, uint32_t host_window, const std::string& service) {
@@ -242,6 +258,10 @@ void HostAdbdSession::OnOpen(uint32_t host_id, uint32_t host_window, const std::
 }
 
 void HostAdbdSession::OnData(Stream& s, const std::string& data) {
+  if (s.in_pos > 0) {  // drop what sync already parsed (at most a partial request is left)
+    s.in.erase(0, s.in_pos);
+    s.in_pos = 0;
+  }
   s.in += data;
   if (s.kind == "sync") {
     HandleSync(s);
@@ -352,11 +372,13 @@ void HostAdbdSession::StartChild(Stream& s) {
 
 void HostAdbdSession::HandleSync(Stream& s) {
   while (true) {
-    if (s.in.size() < 8) return;
-    const uint32_t id = GetU32(s.in, 0), len = GetU32(s.in, 4);
+    if (s.recv_fd >= 0) return;  // resumed by Handle(OKAY) once the RECV is queued
+    const std::string_view in = std::string_view(s.in).substr(s.in_pos);
+    if (in.size() < 8) return;
+    const uint32_t id = GetU32(in, 0), len = GetU32(in, 4);
     if (s.in_send) {
       if (id == kSyncData) {
-        if (s.in.size() < 8 + len) return;
+        if (in.size() < 8 + len) return;
         auto write = [&](std::string_view b) -> Status {
           if (s.send_fd >= 0 && ::write(s.send_fd, b.data(), b.size()) != ssize_t(b.size())) {
             ::close(s.send_fd);
@@ -364,7 +386,7 @@ void HostAdbdSession::HandleSync(Stream& s) {
           }
           return Status::Ok();
         };
-        const std::string_view payload(s.in.data() + 8, len);
+        const std::string_view payload(in.data() + 8, len);
         if (!s.send_decoder) {
           write(payload);
         } else if (Status st = s.send_decoder->Decode(payload, write); !st.ok()) {
@@ -373,9 +395,9 @@ void HostAdbdSession::HandleSync(Stream& s) {
           if (s.send_fd >= 0) ::close(s.send_fd);
           s.send_fd = -1;
         }
-        s.in.erase(0, 8 + len);
+        s.in_pos += 8 + len;
       } else if (id == kSyncDone) {
-        s.in.erase(0, 8);
+        s.in_pos += 8;
         s.in_send = false;
         std::string r;
         if (s.send_decoder && s.send_fd >= 0) {
@@ -404,14 +426,14 @@ void HostAdbdSession::HandleSync(Stream& s) {
       }
       continue;
     }
-    if (s.in.size() < 8 + len) return;
+    if (in.size() < 8 + len) return;
     // SND2/RCV2 carry a setup message (same id) right after the path: mode + flags / flags.
     const size_t setup = id == kSyncSnd2 ? 12 : id == kSyncRcv2 ? 8 : 0;
-    if (s.in.size() < 8 + len + setup) return;
-    std::string path = s.in.substr(8, len);
-    const uint32_t setup_mode = id == kSyncSnd2 ? GetU32(s.in, 8 + len + 4) : 0;
-    const uint32_t flags = setup ? GetU32(s.in, 8 + len + setup - 4) : 0;
-    s.in.erase(0, 8 + len + setup);
+    if (in.size() < 8 + len + setup) return;
+    std::string path(in.substr(8, len));
+    const uint32_t setup_mode = id == kSyncSnd2 ? GetU32(in, 8 + len + 4) : 0;
+    const uint32_t flags = setup ? GetU32(in, 8 + len + setup - 4) : 0;
+    s.in_pos += 8 + len + setup;
     std::string r;
     // Accept exactly one codec bit (or none); dry-run is not implemented here.
     auto codec_of = [](uint32_t f) -> Result<SyncCompression> {
@@ -486,37 +508,11 @@ void HostAdbdSession::HandleSync(Stream& s) {
         ::close(fd);
         r = SyncFail(enc.status().message());
       } else {
-        // DATA payloads carry the (possibly compressed) stream in pieces of ≤ 64 KiB.
-        std::string pending;
-        auto emit = [&](bool all) {
-          size_t at = 0;
-          while (pending.size() - at >= kSyncDataMax || (all && at < pending.size())) {
-            const size_t n = std::min(kSyncDataMax, pending.size() - at);
-            r += EncodeSyncRequest(kSyncData, std::string_view(pending).substr(at, n));
-            at += n;
-          }
-          pending.erase(0, at);
-          if (r.size() >= 4 * kSyncDataMax) {
-            Output(s.dev_id, std::move(r), false);
-            r.clear();
-          }
-        };
-        auto sink = [&](std::string_view b) -> Status {
-          pending.append(b);
-          emit(false);
-          return Status::Ok();
-        };
-        std::string chunk(kSyncDataMax, '\0');
-        while (true) {
-          ssize_t n = ::read(fd, chunk.data(), chunk.size());
-          if (n < 0) n = 0;
-          (*enc)->Encode(std::string_view(chunk.data(), size_t(n)), n == 0, sink);
-          if (n == 0) break;
-        }
-        emit(true);
-        ::close(fd);
-        PutU32(r, kSyncDone);
-        PutU32(r, 0);
+        std::lock_guard<std::mutex> l(mu_);
+        s.recv_fd = fd;
+        s.recv_encoder = std::move(*enc);
+        if (s.out.empty()) ProduceRecv(s);
+        Pump(s);
       }
     } else if (id == kSyncQuit) {
       Output(s.dev_id, std::string(), true);
@@ -545,11 +541,15 @@ void HostAdbdSession::Pump(Stream& s) {
       s.host_window -= static_cast<int64_t>(s.out.front().size());
       Send(Message::Make(kCmdWrte, s.dev_id, s.host_id, s.out.front()));
       s.out.pop_front();
+      if (s.out.empty()) ProduceRecv(s);
     }
   } else if (s.host_ready && !s.out.empty()) {
     s.host_ready = false;  // one unacknowledged WRTE at a time
     Send(Message::Make(kCmdWrte, s.dev_id, s.host_id, s.out.front()));
     s.out.pop_front();
+    // Read the next piece of a RECV while the host has this one (adbd's sync service runs
+    // ahead of the transport the same way).
+    if (s.out.empty()) ProduceRecv(s);
   }
   if (s.out.empty() && s.close_when_flushed && (s.host_ready || delayed_ack_)) {
     const uint32_t dev = s.dev_id, host = s.host_id;
@@ -557,6 +557,45 @@ void HostAdbdSession::Pump(Stream& s) {
     Send(Message::Make(kCmdClse, dev, host));
     auto it = streams_.find(dev);
     if (it != streams_.end()) streams_.erase(it);
+  }
+}
+
+void HostAdbdSession::ProduceRecv(Stream& s) {
+  if (s.recv_fd < 0) return;
+  // DATA payloads carry the (possibly compressed) stream in pieces of ≤ 64 KiB; one WRTE's
+  // worth (max payload) is queued at a time.
+  std::string r;
+  auto emit = [&](bool all) {
+    size_t at = 0;
+    while (s.recv_pending.size() - at >= kSyncDataMax || (all && at < s.recv_pending.size())) {
+      const size_t n = std::min(kSyncDataMax, s.recv_pending.size() - at);
+      r += EncodeSyncRequest(kSyncData, std::string_view(s.recv_pending).substr(at, n));
+      at += n;
+    }
+    s.recv_pending.erase(0, at);
+  };
+  auto sink = [&](std::string_view b) -> Status {
+    s.recv_pending.append(b);
+    emit(false);
+    return Status::Ok();
+  };
+  std::string chunk(kSyncDataMax, '\0');
+  while (r.size() < max_payload_) {
+    ssize_t n = ::read(s.recv_fd, chunk.data(), chunk.size());
+    if (n < 0) n = 0;
+    s.recv_encoder->Encode(std::string_view(chunk.data(), size_t(n)), n == 0, sink);
+    if (n == 0) {
+      emit(true);
+      ::close(s.recv_fd);
+      s.recv_fd = -1;
+      s.recv_encoder.reset();
+      PutU32(r, kSyncDone);
+      PutU32(r, 0);
+      break;
+    }
+  }
+  for (size_t at = 0; at < r.size(); at += max_payload_) {
+    s.out.push_back(r.substr(at, max_payload_));
   }
 }
 

@@ -45,7 +45,8 @@ class HostAdbdSession {
   void StartChild(Stream& s);
   void HandleSync(Stream& s);
   void Output(uint32_t dev_id, std::string bytes, bool then_close);
-  void Pump(Stream& s);  // with mu_ held
+  void Pump(Stream& s);         // with mu_ held
+  void ProduceRecv(Stream& s);  // with mu_ held: queue the next WRTE of a RECV
   void CloseStream(uint32_t dev_id);
 
   std::unique_ptr<Transport> transport_;
