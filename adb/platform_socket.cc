@@ -227,20 +227,6 @@ Status Socket::SendAll(std::string_view head, std::string_view body, Deadline de
   return SendAll(body, deadline, cancel);
 }
 
-Result<size_t> Socket::TrySend(std::string_view data) {
-  if (!valid()) return ErrorStatus("socket closed");
-  while (true) {
-    auto n = ::send(N(fd_), data.data(), static_cast<int>(data.size()), kSendFlags);
-    if (n >= 0) return static_cast<size_t>(n);
-    const int e = LastError();
-#ifndef _WIN32
-    if (e == EINTR) continue;
-#endif
-    if (WouldBlock(e)) return size_t{0};
-    return SysError("send");
-  }
-}
-
 Result<size_t> Socket::RecvSome(char* buf, size_t size, Deadline deadline,
                                 const CancelToken& cancel) {
   if (!valid()) return ErrorStatus("socket closed");

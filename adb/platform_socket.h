@@ -34,8 +34,6 @@ class Socket {
   // without first copying them together).
   Status SendAll(std::string_view head, std::string_view body, Deadline deadline,
                  const CancelToken& cancel);
-  // One send that never waits: the bytes the OS took (0 when its buffer is full).
-  Result<size_t> TrySend(std::string_view data);
   // Returns 0 on orderly EOF.
   Result<size_t> RecvSome(char* buf, size_t size, Deadline deadline, const CancelToken& cancel);
   // Error on EOF before `size` bytes.

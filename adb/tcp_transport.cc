@@ -41,23 +41,6 @@ Status TcpTransport::SendPayload(uint32_t command, uint32_t arg0, uint32_t arg1,
   return socket_.SendAll(header, payload, deadline, cancel);
 }
 
-Result<bool> TcpTransport::TrySend(const Message& message, uint32_t version) {
-  std::unique_lock<std::mutex> lock(send_mutex_, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
-  std::string wire = EncodeHeader(message, version);
-  wire += message.payload;
-  auto n = socket_.TrySend(wire);
-  if (!n.ok()) return n.status();
-  if (*n == 0) return false;
-  // Part of it went out (the kernel buffer was nearly full): the rest must follow now.
-  if (*n < wire.size()) {
-    Status s =
-        socket_.SendAll(std::string_view(wire).substr(*n), Deadline::After(Millis(5000)), {});
-    if (!s.ok()) return s;
-  }
-  return true;
-}
-
 Result<Message> TcpTransport::Receive(uint32_t max_payload, Deadline deadline,
                                       const CancelToken& cancel) {
   char header[kHeaderSize];

@@ -24,7 +24,6 @@ class TcpTransport : public Transport {
               const CancelToken& cancel) override;
   Status SendPayload(uint32_t command, uint32_t arg0, uint32_t arg1, std::string_view payload,
                      uint32_t version, Deadline deadline, const CancelToken& cancel) override;
-  Result<bool> TrySend(const Message& message, uint32_t version) override;
   Result<Message> Receive(uint32_t max_payload, Deadline deadline,
                           const CancelToken& cancel) override;
   void Close() override;

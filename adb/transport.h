@@ -25,14 +25,6 @@ class Transport {
     return Send(Message::Make(command, arg0, arg1, std::string(payload)), version, deadline,
                 cancel);
   }
-  // Sends a small message only if that cannot block: another thread is not sending and the
-  // OS takes it at once. false: nothing was sent (try later with Send). The default never
-  // sends. Lets the reader thread acknowledge data without ever waiting on the writer.
-  virtual Result<bool> TrySend(const Message& message, uint32_t version) {
-    (void)message;
-    (void)version;
-    return false;
-  }
   // Receives one whole message whose payload is at most max_payload bytes. Only one thread
   // receives at a time. A timeout in the middle of a message leaves the transport unusable.
   virtual Result<Message> Receive(uint32_t max_payload, Deadline deadline,

@@ -46,9 +46,8 @@ TEST(DeviceConnectorTest, TcpDeviceWithAuth) {
   EXPECT_EQ(r->out, "tcp\n");
 }
 
-// Over TCP the reader thread acknowledges WRTEs itself while little is buffered, and holds
-// the OKAY back once a reader lags by more than the eager limit; Read() must then send it,
-// or the device would wait forever. 6 MB in 64 KiB WRTEs to a reader that starts late.
+// Over TCP the OKAY for a WRTE goes out when Read() takes its data; a reader that starts
+// late must still get everything (the device waits, it is not lost). 6 MB in 64 KiB WRTEs.
 TEST(DeviceConnectorTest, LateReaderOverTcpGetsEverything) {
   testing::FakeDeviceOptions o;
   o.max_wrte = 64 * 1024;
