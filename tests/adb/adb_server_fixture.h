@@ -19,9 +19,14 @@ class RealAdbServer {
       : port_(FreePort()) {
     std::filesystem::create_directories(home_.path() / ".android");
     if (before_start) before_start(home_.path() / ".android");
-    int rc = 0;
-    RunCommand(Env() + " adb start-server >/dev/null 2>&1", &rc);
-    started_ = rc == 0;
+    // FreePort's port is free when asked, not reserved: another test running at the same
+    // time can take it before the server binds it. Then start on another one.
+    for (int attempt = 0; attempt < 3 && !started_; ++attempt) {
+      if (attempt > 0) port_ = FreePort();
+      int rc = 0;
+      RunCommand(Env() + " adb start-server >/dev/null 2>&1", &rc);
+      started_ = rc == 0;
+    }
   }
   ~RealAdbServer() { RunCommand(Env() + " adb kill-server >/dev/null 2>&1"); }
   bool started() const { return started_; }
