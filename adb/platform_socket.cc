@@ -164,6 +164,15 @@ Result<Socket> Socket::Connect(const std::string& host, uint16_t port, Deadline 
   return ErrorStatus("connect to " + host + ":" + std::to_string(port) + ": " + last_error);
 }
 
+Status Socket::AfterFailedCall(bool sending, Deadline deadline, const CancelToken& cancel) {
+  const int e = LastError();  // read first: Wait's poll may overwrite it
+#ifndef _WIN32
+  if (e == EINTR) return Status::Ok();
+#endif
+  if (!WouldBlock(e)) return SysError(sending ? "send" : "recv");
+  return Wait(sending, deadline, cancel);
+}
+
 Status Socket::SendAll(std::string_view data, Deadline deadline, const CancelToken& cancel) {
   if (!valid()) return ErrorStatus("socket closed");
   // The socket is non-blocking: try first and poll only when the kernel buffer is full, so
@@ -174,12 +183,7 @@ Status Socket::SendAll(std::string_view data, Deadline deadline, const CancelTok
     size_t chunk = std::min<size_t>(data.size() - done, 1 << 20);
     auto n = ::send(N(fd_), data.data() + done, static_cast<int>(chunk), kSendFlags);
     if (n < 0) {
-      const int e = LastError();
-#ifndef _WIN32
-      if (e == EINTR) continue;
-#endif
-      if (!WouldBlock(e)) return SysError("send");
-      if (Status w = Wait(true, deadline, cancel); !w.ok()) return w;
+      if (Status st = AfterFailedCall(true, deadline, cancel); !st.ok()) return st;
       continue;
     }
     done += static_cast<size_t>(n);
@@ -208,12 +212,7 @@ Status Socket::SendAll(std::string_view head, std::string_view body, Deadline de
     auto n = ::sendmsg(N(fd_), &msg, kSendFlags);
 #endif
     if (n < 0) {
-      const int e = LastError();
-#ifndef _WIN32
-      if (e == EINTR) continue;
-#endif
-      if (!WouldBlock(e)) return SysError("send");
-      if (Status w = Wait(true, deadline, cancel); !w.ok()) return w;
+      if (Status st = AfterFailedCall(true, deadline, cancel); !st.ok()) return st;
       continue;
     }
     const size_t done = static_cast<size_t>(n);
@@ -234,12 +233,7 @@ Result<size_t> Socket::RecvSome(char* buf, size_t size, Deadline deadline,
     if (cancel.cancelled()) return ErrorStatus("cancelled");
     auto n = ::recv(N(fd_), buf, static_cast<int>(std::min<size_t>(size, 1 << 30)), 0);
     if (n < 0) {
-      const int e = LastError();
-#ifndef _WIN32
-      if (e == EINTR) continue;
-#endif
-      if (!WouldBlock(e)) return SysError("recv");
-      if (Status w = Wait(false, deadline, cancel); !w.ok()) return w;
+      if (Status st = AfterFailedCall(false, deadline, cancel); !st.ok()) return st;
       continue;
     }
     return static_cast<size_t>(n);

@@ -49,6 +49,9 @@ class Socket {
   explicit Socket(Handle fd) : fd_(fd) {}
   // Waits until readable (or writable); an error on timeout or cancellation.
   Status Wait(bool for_write, Deadline deadline, const CancelToken& cancel);
+  // After a send/recv returned < 0: Ok when the call should be retried (interrupted, or
+  // the socket became ready within the deadline), else the error.
+  Status AfterFailedCall(bool sending, Deadline deadline, const CancelToken& cancel);
   Handle fd_ = kInvalid;
 };
 

@@ -2,6 +2,7 @@
 // libusb.h; compiled when libusb is found (FATHOM_ADB_HAVE_LIBUSB).
 #include <libusb.h>
 
+#include <functional>
 #include <mutex>
 #include <set>
 
@@ -108,37 +109,40 @@ class LibusbHandle : public UsbDeviceHandle {
 class LibusbBackend : public UsbBackend {
  public:
   int ListDevices(std::vector<UsbDeviceDescriptor>* out) override {
+    return ForEachDevice([&](const std::shared_ptr<libusb_context>&, libusb_device* dev) {
+      UsbDeviceDescriptor d;
+      Describe(dev, &d);
+      out->push_back(std::move(d));
+      return true;
+    });
+  }
+  int Open(const std::string& path, std::unique_ptr<UsbDeviceHandle>* out) override {
+    int r = LIBUSB_ERROR_NOT_FOUND;
+    int listed = ForEachDevice([&](const std::shared_ptr<libusb_context>& ctx, libusb_device* dev) {
+      if (PortPath(dev) != path) return true;
+      libusb_device_handle* h = nullptr;
+      r = libusb_open(dev, &h);
+      if (r == 0) out->reset(new LibusbHandle(ctx, h));
+      return false;
+    });
+    return listed < 0 ? listed : r;
+  }
+
+ private:
+  // Calls `visit(context, device)` for each attached device until it returns false. A
+  // libusb error code (< 0) when the devices cannot be listed, else 0.
+  static int ForEachDevice(
+      const std::function<bool(const std::shared_ptr<libusb_context>&, libusb_device*)>& visit) {
     int error = LIBUSB_ERROR_OTHER;
     auto ctx = Context(&error);
     if (!ctx) return error;
     libusb_device** list = nullptr;
     ssize_t n = libusb_get_device_list(ctx.get(), &list);
     if (n < 0) return static_cast<int>(n);
-    for (ssize_t i = 0; i < n; ++i) {
-      UsbDeviceDescriptor d;
-      Describe(list[i], &d);
-      out->push_back(std::move(d));
+    for (ssize_t i = 0; i < n && visit(ctx, list[i]); ++i) {
     }
     libusb_free_device_list(list, 1);
     return 0;
-  }
-  int Open(const std::string& path, std::unique_ptr<UsbDeviceHandle>* out) override {
-    int error = LIBUSB_ERROR_OTHER;
-    auto ctx = Context(&error);
-    if (!ctx) return error;
-    libusb_device** list = nullptr;
-    ssize_t n = libusb_get_device_list(ctx.get(), &list);
-    if (n < 0) return static_cast<int>(n);
-    int r = LIBUSB_ERROR_NOT_FOUND;
-    for (ssize_t i = 0; i < n; ++i) {
-      if (PortPath(list[i]) != path) continue;
-      libusb_device_handle* h = nullptr;
-      r = libusb_open(list[i], &h);
-      if (r == 0) out->reset(new LibusbHandle(ctx, h));
-      break;
-    }
-    libusb_free_device_list(list, 1);
-    return r;
   }
 };
 

@@ -101,17 +101,22 @@ Status ArchiveStream::Fill(size_t want) {
   return Status::Ok();
 }
 
+Status ArchiveStream::SkipRemaining() {
+  while (remaining_ > 0) {
+    if (Status st = Fill(1); !st.ok()) return st;
+    if (available() == 0) return Fail(pos_, name_ + ": member data cut short");
+    size_t n = static_cast<size_t>(std::min<uint64_t>(remaining_, available()));
+    Consume(n);
+    remaining_ -= n;
+  }
+  return Status::Ok();
+}
+
 Status ArchiveStream::SkipRest() {
   std::vector<uint8_t> sink;
   while (in_member_) {
     if (!deflate_) {  // stored/tar: skip without copying
-      while (remaining_ > 0) {
-        if (Status st = Fill(1); !st.ok()) return st;
-        if (available() == 0) return Fail(pos_, name_ + ": member data cut short");
-        size_t n = static_cast<size_t>(std::min<uint64_t>(remaining_, available()));
-        Consume(n);
-        remaining_ -= n;
-      }
+      if (Status st = SkipRemaining(); !st.ok()) return st;
     }
     sink.resize(64 << 10);
     auto n = ReadMember(sink.data(), sink.size());
@@ -306,13 +311,7 @@ Result<size_t> ArchiveStream::ReadMember(uint8_t* dst, size_t cap) {
       deflate_ = false;  // what is left: nothing to inflate
       // Any compressed bytes the header counted past the stream's end.
       if (!sizes_follow_) {
-        while (remaining_ > 0) {
-          if (Status st = Fill(1); !st.ok()) return st;
-          if (available() == 0) return Fail(pos_, name_ + ": member data cut short");
-          size_t n = static_cast<size_t>(std::min<uint64_t>(remaining_, available()));
-          Consume(n);
-          remaining_ -= n;
-        }
+        if (Status st = SkipRemaining(); !st.ok()) return st;
       } else {
         // Data descriptor: optional signature, crc, then 4- or 8-byte sizes.
         if (Status st = Fill(24); !st.ok()) return st;

@@ -44,6 +44,8 @@ class ArchiveStream {
   Result<size_t> ReadMember(uint8_t* dst, size_t cap);
   // Reads (and drops) the rest of the current member.
   Status SkipRest();
+  // Skips the member's `remaining_` raw bytes without copying them.
+  Status SkipRemaining();
   Result<bool> NextZipMember();
   Result<bool> NextTarMember();
   // Makes at least `want` unread bytes available unless the input ends.
