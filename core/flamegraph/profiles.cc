@@ -434,23 +434,19 @@ Flamegraph BuildNativeFlamegraph(const TraceStorage& s, const std::vector<uint32
 }
 
 Flamegraph BuildCpuFlamegraph(const TraceStorage& s, const FlamegraphRequest& req) {
-  const auto& samples = s.profile.perf_sample;
   Flamegraph fg;
   CallsiteNodes nodes(s, &fg);
   std::optional<uint32_t> no_stack;
-  for (uint32_t r = 0; r < samples.row_count(); ++r) {
-    int64_t ts = samples.ts[r];
-    if (ts < req.start_ts || ts >= req.end_ts) continue;
-    uint32_t utid = samples.utid[r];
-    if (req.utid && utid != *req.utid) continue;
-    if (req.cpu && samples.cpu.Get(r) != req.cpu) continue;
-    if (req.upid) {
-      std::optional<uint32_t> upid =
-          utid < s.thread.row_count() ? s.thread.upid.Get(utid) : std::nullopt;
-      if (upid != req.upid) continue;
-    }
-    std::optional<uint32_t> node;
-    if (auto cs = samples.callsite_id.Get(r)) node = nodes.Node(*cs);
+  // Whether a sample at (ts, utid) is in the request's window and thread/process.
+  auto wanted = [&](int64_t ts, uint32_t utid) {
+    if (ts < req.start_ts || ts >= req.end_ts) return false;
+    if (req.utid && utid != *req.utid) return false;
+    if (!req.upid) return true;
+    std::optional<uint32_t> upid =
+        utid < s.thread.row_count() ? s.thread.upid.Get(utid) : std::nullopt;
+    return upid == req.upid;
+  };
+  auto count = [&](std::optional<uint32_t> node) {
     if (!node) {
       // Samples without a (valid) callstack still count, so the total is
       // the number of samples.
@@ -460,27 +456,20 @@ Flamegraph BuildCpuFlamegraph(const TraceStorage& s, const FlamegraphRequest& re
     FlamegraphNode& n = fg.mutable_node(*node);
     n.count += 1;
     n.alloc_count += 1;
+  };
+  const auto& samples = s.profile.perf_sample;
+  for (uint32_t r = 0; r < samples.row_count(); ++r) {
+    if (!wanted(samples.ts[r], samples.utid[r])) continue;
+    if (req.cpu && samples.cpu.Get(r) != req.cpu) continue;
+    std::optional<uint32_t> node;
+    if (auto cs = samples.callsite_id.Get(r)) node = nodes.Node(*cs);
+    count(node);
   }
   // Chrome's sampler: no CPU, always a callsite.
   const auto& chrome = s.profile.cpu_profile_stack_sample;
   for (uint32_t r = 0; r < chrome.row_count() && !req.cpu; ++r) {
-    int64_t ts = chrome.ts[r];
-    if (ts < req.start_ts || ts >= req.end_ts) continue;
-    uint32_t utid = chrome.utid[r];
-    if (req.utid && utid != *req.utid) continue;
-    if (req.upid) {
-      std::optional<uint32_t> upid =
-          utid < s.thread.row_count() ? s.thread.upid.Get(utid) : std::nullopt;
-      if (upid != req.upid) continue;
-    }
-    std::optional<uint32_t> node = nodes.Node(chrome.callsite_id[r]);
-    if (!node) {
-      if (!no_stack) no_stack = fg.Child(std::nullopt, fg.Intern("[no callstack]"), kFgNoString);
-      node = no_stack;
-    }
-    FlamegraphNode& n = fg.mutable_node(*node);
-    n.count += 1;
-    n.alloc_count += 1;
+    if (!wanted(chrome.ts[r], chrome.utid[r])) continue;
+    count(nodes.Node(chrome.callsite_id[r]));
   }
   return fg;
 }
