@@ -3,13 +3,14 @@
 // allocations (sampler.h), unwinds sampled ones and appends records to a shared-memory
 // ring that fathom-heapprofd drains (wire.h).
 //
-// Cost model (why it looks like this): an unsampled malloc costs the real malloc plus two
-// compares on thread-local state (initial-exec TLS: no __tls_get_addr); an unsampled
-// free costs one load from a 64 KiB bitmap whose granule grows with the interval, so at
-// large intervals the bits a heap touches stay in L1 (sampled_set.h). The real
-// allocator is called directly (__libc_malloc on glibc), not through a dlsym pointer.
-// Only sampled allocations and frees of possibly-sampled addresses take the lock,
-// unwind and write to the ring. Nothing on these paths allocates.
+// Cost model (why it looks like this): an unsampled malloc costs the real malloc plus one
+// subtract and branch on thread-local state (initial-exec TLS: no __tls_get_addr); an
+// unsampled free costs a compare of the 8 bytes below the pointer with a tag, on the
+// cache line the real free reads next anyway. Sampled blocks are padded and carry that
+// tag (see "sampled blocks" below), so no set of sampled addresses is kept or looked up.
+// The real allocator is called directly (__libc_malloc on glibc), not through a dlsym
+// pointer. Only sampled allocations and their frees take the ring lock, unwind and
+// write to the ring. Nothing on these paths allocates.
 //
 // Reentrancy: a thread-local flag makes every allocation made while the profiler itself
 // runs (libunwind, dlopen, pthread_getattr_np) go straight to the real allocator.
@@ -109,11 +110,38 @@ uintptr_t g_self_lo = 0, g_self_hi = 0;  // our own text: frames to skip
 bool g_follow_children = false;
 char g_socket_path[108];
 
-constexpr uint64_t kDefaultRingBytes = 8u << 20;
 constexpr uint64_t kIdleCheckBytes = 256u << 10;  // inactive threads look for a request this often
 
-// Live sampled addresses (sampled_set.h); Insert/Erase under the ring lock.
-SampledSet g_set;
+// ---- sampled blocks ---------------------------------------------------------------------
+//
+// A sampled allocation is served padded: the real block starts `offset` bytes below the
+// pointer the program gets, and the 16 bytes just below that pointer hold the offset and
+// a tag, g_cookie ^ pointer. A free tells a sampled block by its tag: those bytes share
+// the cache line the real free reads next (glibc's chunk size field sits there), so the
+// check adds no miss, and there is no set of sampled addresses to keep under the lock
+// or to look up on every free (that set and its filter bitmap were most of the cost of
+// a sample and of an unsampled free). Below an unsampled pointer lie the allocator's
+// header or the previous block's last bytes: matching the tag by chance needs a 64-bit
+// coincidence with a per-process random cookie.
+// The bytes below a page-aligned pointer are not read: with some allocators (jemalloc's
+// huge blocks) the page before may be unmapped. Sampled blocks whose pointer is
+// page-aligned (memalign(4096), valloc, or by chance) are filed in a small exact set
+// instead (sampled_set.h), which a free of a page-aligned pointer consults only when its
+// filter bit is set. Sampled blocks stay padded after a session ends or across fork:
+// every free and realloc unwraps them, profiled or not.
+struct BlockHeader {
+  uint64_t offset;  // from the real block to the program's pointer
+  uint64_t tag;     // g_cookie ^ the program's pointer; right below it
+};
+constexpr size_t kHeaderBytes = sizeof(BlockHeader);  // 16: keeps malloc's alignment
+constexpr uintptr_t kPageMask = 4095;
+constexpr uint32_t kPageShift = 12;
+
+// Made random in the constructor, before anything is sampled (nothing is before it).
+uint64_t g_cookie = 0x9e3779b97f4a7c15ull;
+
+SampledSet g_aligned;  // page-aligned sampled blocks, under g_aligned_lock
+std::atomic<uint32_t> g_aligned_lock{0};
 
 // ---- per-thread state -------------------------------------------------------------------
 
@@ -165,12 +193,10 @@ void Lock() {
 void Unlock() { g_ring->lock.store(0, std::memory_order_release); }
 
 // Before Lock(): starts fetching, for writing, the ring lines the next record goes to
-// (last written by another thread or zeroed by the collector, most likely) and the set's
-// table line: the table miss overlaps the wait instead of lengthening the critical
-// section, the ring lines are on their way for Commit. Hints only: the racy read of
-// write_pos may be stale.
-void PrefetchForRecord(uint64_t key, size_t bytes) {
-  g_set.Prefetch(key);
+// (last written by another thread or zeroed by the collector, most likely): they are on
+// their way for Commit while the lock is taken. Hints only: the racy read of write_pos
+// may be stale.
+void PrefetchForRecord(size_t bytes) {
   uint64_t off = g_ring->write_pos.load(std::memory_order_relaxed) & (g_ring_size - 1);
   for (size_t i = 0; i < bytes && off + i < g_ring_size; i += 64)
     __builtin_prefetch(g_ring_data + off + i, 1);
@@ -185,7 +211,7 @@ void CopyIn(uint64_t pos, const void* src, size_t n) {
 
 // Reserves n bytes for a record under the lock the caller holds: the reservation order
 // is the ring's order. The record is written after Unlock() (Commit), so the lock is held
-// for the set update and this bump only, not for copying the frames into lines that
+// for this bump only, not for copying the frames into lines that
 // are most likely in the collector's cache. With block_client the writer waits (lock
 // released) for the collector to make room, at most 2 s. False: dropped, counted.
 bool ReserveLocked(size_t n, uint64_t* pos) {
@@ -227,6 +253,98 @@ void Commit(uint64_t pos, const void* head, size_t head_n, const void* tail, siz
   // Records are 8-byte aligned and the ring size a power of two: no header wraps.
   auto* type = reinterpret_cast<uint32_t*>(g_ring_data + (pos & (g_ring_size - 1)));
   __atomic_store_n(type, h->type, __ATOMIC_RELEASE);
+}
+
+// ---- sampled blocks: wrapping --------------------------------------------------------
+
+void LockAligned() {
+  while (g_aligned_lock.exchange(1, std::memory_order_acquire))
+    while (g_aligned_lock.load(std::memory_order_relaxed)) CpuRelax();
+}
+void UnlockAligned() { g_aligned_lock.store(0, std::memory_order_release); }
+
+using RealUsableFn = size_t (*)(void*);
+RealUsableFn g_real_usable = nullptr;  // the real malloc_usable_size, found in the constructor
+
+size_t RealUsable(void* p) {
+  if (!g_real_usable) {  // called before our constructor ran
+    ReentryGuard guard;
+    g_real_usable = reinterpret_cast<RealUsableFn>(dlsym(RTLD_NEXT, "malloc_usable_size"));
+  }
+  return g_real_usable ? g_real_usable(p) : 0;
+}
+
+uint64_t RandomCookie() {
+  uint64_t c = 0;
+  if (syscall(SYS_getrandom, &c, sizeof c, 1 /*GRND_NONBLOCK*/) != static_cast<long>(sizeof c))
+    c = NowNs(CLOCK_MONOTONIC) * 0x9e3779b97f4a7c15ull ^
+        (uint64_t{static_cast<uint32_t>(getpid())} << 32) ^ reinterpret_cast<uintptr_t>(&c);
+  return c ? c : 1;
+}
+
+BlockHeader* HeaderBelow(uintptr_t p) { return reinterpret_cast<BlockHeader*>(p - kHeaderBytes); }
+
+__attribute__((noinline)) bool IsSampledPageAligned(uintptr_t p) {
+  LockAligned();
+  bool in = g_aligned.Contains(p);
+  UnlockAligned();
+  return in;
+}
+
+// The free fast path: one load and a compare for every pointer that is not page-aligned.
+inline bool IsSampled(uintptr_t p) {
+  if (__builtin_expect((p & kPageMask) != 0, 1)) return HeaderBelow(p)->tag == (g_cookie ^ p);
+  return p && g_aligned.MaybeContains(p) && IsSampledPageAligned(p);
+}
+
+// Turns a real block into a sampled one. nullptr (the real block released) when there
+// was none or a page-aligned pointer cannot be filed: the caller then allocates unsampled.
+void* Wrap(void* real, size_t offset) {
+  if (!real) return nullptr;
+  uintptr_t p = reinterpret_cast<uintptr_t>(real) + offset;
+  if (!(p & kPageMask)) {
+    LockAligned();
+    bool filed = g_aligned.Insert(p);
+    UnlockAligned();
+    if (!filed) {
+      RealFree(real);
+      return nullptr;
+    }
+  }
+  BlockHeader* h = HeaderBelow(p);
+  h->offset = offset;
+  h->tag = g_cookie ^ p;
+  return reinterpret_cast<void*>(p);
+}
+
+// A sampled block of n bytes aligned to `align` (0: malloc's alignment), zeroed if asked.
+void* AllocSampled(size_t n, size_t align, bool zero) {
+  while (align & (align - 1)) align += align & -align;  // as glibc: the next power of two
+  size_t offset = align > kHeaderBytes ? align : kHeaderBytes;
+  size_t total = 0;
+  if (__builtin_add_overflow(n, offset, &total)) return nullptr;
+  void* real = align > kHeaderBytes ? RealMemalign(align, total)
+               : zero               ? RealCalloc(1, total)
+                                    : RealMalloc(total);
+  return Wrap(real, offset);
+}
+
+size_t UsableSampled(uintptr_t p) {
+  uint64_t offset = HeaderBelow(p)->offset;
+  return RealUsable(reinterpret_cast<void*>(p - offset)) - offset;
+}
+
+// The tag is cleared first: the memory, once reused, never looks sampled.
+void ReleaseSampled(uintptr_t p) {
+  BlockHeader* h = HeaderBelow(p);
+  void* real = reinterpret_cast<void*>(p - h->offset);
+  h->tag = 0;
+  if (!(p & kPageMask)) {
+    LockAligned();
+    g_aligned.Erase(p);
+    UnlockAligned();
+  }
+  RealFree(real);
 }
 
 // ---- unwinding --------------------------------------------------------------------------
@@ -299,10 +417,19 @@ bool Connect(const char* path, bool from_startup) {
     close(fd);
     return false;
   }
-  uint64_t ring_bytes = kDefaultRingBytes;
-  if (const char* e = getenv("FATHOM_HEAPPROF_RING_KB"))
-    ring_bytes = strtoull(e, nullptr, 10) << 10;
-  if (ring_bytes < 4096 || ring_bytes > (1ull << 30)) ring_bytes = kDefaultRingBytes;
+  Hello hello{kWireVersion, static_cast<uint32_t>(getpid()), from_startup, 0};
+  Config config{};
+  if (send(fd, &hello, sizeof hello, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof hello) ||
+      recv(fd, &config, sizeof config, MSG_WAITALL) != static_cast<ssize_t>(sizeof config) ||
+      config.interval_bytes == 0) {
+    close(fd);
+    return false;
+  }
+  uint64_t ring_bytes = RingBytesFor(config.interval_bytes);
+  if (const char* e = getenv("FATHOM_HEAPPROF_RING_KB")) {
+    uint64_t want = strtoull(e, nullptr, 10) << 10;
+    if (want >= 4096 && want <= (1ull << 30)) ring_bytes = want;
+  }
   while (ring_bytes & (ring_bytes - 1)) ring_bytes += ring_bytes & -ring_bytes;  // round up
   int mfd = static_cast<int>(syscall(SYS_memfd_create, "fathom-heapprof", 1u /*MFD_CLOEXEC*/));
   size_t map_bytes = sizeof(RingHeader) + ring_bytes;
@@ -314,8 +441,8 @@ bool Connect(const char* path, bool from_startup) {
     close(fd);
     return false;
   }
-  Hello hello{kWireVersion, static_cast<uint32_t>(getpid()), ring_bytes, from_startup, 0};
-  iovec iov{&hello, sizeof hello};
+  RingOffer offer{ring_bytes};
+  iovec iov{&offer, sizeof offer};
   char cbuf[CMSG_SPACE(sizeof(int))] = {};
   msghdr msg{};
   msg.msg_iov = &iov;
@@ -327,10 +454,11 @@ bool Connect(const char* path, bool from_startup) {
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(sizeof(int));
   memcpy(CMSG_DATA(c), &mfd, sizeof(int));
-  Config config{};
-  bool ok = sendmsg(fd, &msg, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof hello) &&
-            recv(fd, &config, sizeof config, MSG_WAITALL) == static_cast<ssize_t>(sizeof config) &&
-            config.interval_bytes > 0;
+  RingAccepted accepted{};
+  bool ok =
+      sendmsg(fd, &msg, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof offer) &&
+      recv(fd, &accepted, sizeof accepted, MSG_WAITALL) == static_cast<ssize_t>(sizeof accepted) &&
+      accepted.mapped == 1;
   close(mfd);
   if (!ok) {
     munmap(mem, map_bytes);
@@ -343,8 +471,6 @@ bool Connect(const char* path, bool from_startup) {
   g_ring_size = ring_bytes;
   g_interval = config.interval_bytes;
   g_block = config.block_client != 0;
-  // Refused (kept) while samples of an earlier session are still filed by the old one.
-  g_set.SetShift(SampledSet::ShiftFor(g_interval));
   g_active.store(true, std::memory_order_release);
   g_generation.fetch_add(1, std::memory_order_relaxed);
   return true;
@@ -356,7 +482,7 @@ pthread_mutex_t g_connect_mu = PTHREAD_MUTEX_INITIALIZER;
 void TryConnectOnRequest() {
   if (!g_connect_requested.exchange(false)) return;
   pthread_mutex_lock(&g_connect_mu);
-  if (!g_active.load() && g_set.ready()) {
+  if (!g_active.load()) {
     char path[128];
     const char* dir = getenv("FATHOM_HEAPPROF_DIR");
     snprintf(path, sizeof path, "%s/fathom-heapprofd-%d.sock", dir ? dir : "/tmp",
@@ -368,16 +494,20 @@ void TryConnectOnRequest() {
 
 void OnConnectSignal(int) { g_connect_requested.store(true, std::memory_order_relaxed); }
 
-// Fork: the lock is taken around fork so the child never inherits a held lock. The child
-// drops the parent's connection (its ring belongs to the parent); with follow-children
-// it connects anew on its next sampled allocation, otherwise it is not profiled.
+// Fork: the locks are taken around fork so the child never inherits a held one. The
+// child drops the parent's connection (its ring belongs to the parent); with
+// follow-children it connects anew right away, otherwise it is not profiled. It keeps
+// the parent's sampled blocks (and the set of page-aligned ones): its frees unwrap them.
 void PrepareFork() {
+  LockAligned();
   if (g_active.load()) Lock();
 }
 void ParentAfterFork() {
   if (g_active.load()) Unlock();
+  UnlockAligned();
 }
 void ChildAfterFork() {
+  UnlockAligned();
   if (!g_active.load()) return;
   Unlock();
   Deactivate();
@@ -385,7 +515,6 @@ void ChildAfterFork() {
   g_ring = nullptr;
   close(g_sock);
   g_sock = -1;
-  g_set.Init();  // the parent's samples are not this process's
   if (g_follow_children && g_socket_path[0]) {
     g_connect_requested.store(false);
     // Connecting needs only syscalls; do it right away so the child is complete.
@@ -417,7 +546,9 @@ __attribute__((constructor)) void Init() {
     if (void* h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL))
       g_unw_backtrace = reinterpret_cast<UnwBacktrace>(dlsym(h, "unw_backtrace"));
   }
-  g_set.Init();
+  g_cookie = RandomCookie();
+  if (g_aligned.Init()) g_aligned.SetShift(kPageShift);
+  g_real_usable = reinterpret_cast<RealUsableFn>(dlsym(RTLD_NEXT, "malloc_usable_size"));
   pthread_atfork(PrepareFork, ParentAfterFork, ChildAfterFork);
   const char* follow = getenv("FATHOM_HEAPPROF_FOLLOW");
   g_follow_children = follow && strcmp(follow, "1") == 0;
@@ -426,7 +557,7 @@ __attribute__((constructor)) void Init() {
   if (sock) {
     strncpy(g_socket_path, sock, sizeof g_socket_path - 1);
     bool mine = g_follow_children || !only_pid || atoi(only_pid) == getpid();
-    if (mine && g_set.ready()) Connect(g_socket_path, true);
+    if (mine) Connect(g_socket_path, true);
   }
   if (!g_active.load()) {
     // Started with the preload but without a collector: attach later on request
@@ -446,24 +577,29 @@ __attribute__((constructor)) void Init() {
 
 // ---- hooks ------------------------------------------------------------------------------
 
-// Slow path of every allocation hook: decides, unwinds, records.
-__attribute__((noinline)) void SampleAlloc(void* p, size_t size) {
-  if (t_in_profiler) return;
+// Slow path of the sampling decision: the bytes an allocation of `size` stands for, 0 when
+// it is not sampled (also while the profiler itself allocates, or no session is active).
+uint64_t Decide(size_t size) {
+  if (t_in_profiler) return 0;
   ReentryGuard guard;
   uint32_t gen = g_generation.load(std::memory_order_relaxed);
   if (t_generation != gen) {
     t_generation = gen;
     uint64_t seed =
-        NowNs(CLOCK_MONOTONIC) ^ (uint64_t{Tid()} << 32) ^ reinterpret_cast<uintptr_t>(p);
+        NowNs(CLOCK_MONOTONIC) ^ (uint64_t{Tid()} << 32) ^ reinterpret_cast<uintptr_t>(&gen);
     t_sampler.Reset(g_active.load() ? g_interval : kIdleCheckBytes, seed);
   }
   if (!g_active.load(std::memory_order_acquire)) {
     t_sampler.Reset(kIdleCheckBytes, 1);
     TryConnectOnRequest();
-    return;
+    return 0;
   }
-  uint64_t sampled = t_sampler.SampleSize(size);
-  if (!sampled) return;
+  return t_sampler.SampleSize(size);
+}
+
+// Unwinds and records a sampled block.
+__attribute__((noinline)) void RecordAlloc(void* p, size_t size, uint64_t sampled) {
+  ReentryGuard guard;
   uint64_t raw[kRawFrames];
   int first = 0;
   AllocRecord rec;
@@ -474,7 +610,7 @@ __attribute__((noinline)) void SampleAlloc(void* p, size_t size) {
   rec.sampled_bytes = sampled;
   rec.real_bytes = size;
   rec.tid = Tid();
-  PrefetchForRecord(rec.addr, rec.h.bytes);
+  PrefetchForRecord(rec.h.bytes);
   Lock();
   // Checked under the lock: the flag shares the lock's cache line, which is ours now.
   if (g_ring->collector_done.load(std::memory_order_relaxed)) {
@@ -483,55 +619,54 @@ __attribute__((noinline)) void SampleAlloc(void* p, size_t size) {
     return;
   }
   uint64_t pos = 0;
-  bool reserved = false;
-  if (g_set.Insert(rec.addr)) {
-    // On failure the address leaves the set again (with its filter bit unless shared).
-    reserved = ReserveLocked(rec.h.bytes, &pos);
-    if (!reserved) g_set.Erase(rec.addr);
-  } else {
-    g_ring->overruns.fetch_add(1, std::memory_order_relaxed);
-  }
+  bool reserved = ReserveLocked(rec.h.bytes, &pos);
   Unlock();
   if (reserved) Commit(pos, &rec, sizeof rec, raw + first, rec.num_frames * sizeof(uint64_t));
 }
 
-// Before the real free: a possibly sampled address is looked up and its free recorded
-// while the block is still ours, so a reuse of the address is always recorded after.
-__attribute__((noinline)) void SampleFree(void* p) {
-  if (t_in_profiler || !g_active.load(std::memory_order_acquire)) return;
-  uint64_t key = reinterpret_cast<uintptr_t>(p);
-  ReentryGuard guard;
-  PrefetchForRecord(key, sizeof(FreeRecord));
-  Lock();
-  uint64_t pos = 0;
-  bool reserved = g_set.Erase(key) && ReserveLocked(sizeof(FreeRecord), &pos);
-  Unlock();
-  // Committed before the real free: a reuse of the address reserves a later position.
-  FreeRecord rec{{kFree, sizeof(FreeRecord)}, key};
-  if (reserved) Commit(pos, &rec, sizeof rec, nullptr, 0);
+// Records the free of a sampled block (while a session is active) and releases it. The
+// record is committed before the real free: a reuse of the address reserves a later
+// position.
+__attribute__((noinline)) void FreeSampled(void* p) {
+  uintptr_t key = reinterpret_cast<uintptr_t>(p);
+  if (!t_in_profiler && g_active.load(std::memory_order_acquire)) {
+    ReentryGuard guard;
+    PrefetchForRecord(sizeof(FreeRecord));
+    Lock();
+    uint64_t pos = 0;
+    bool reserved = ReserveLocked(sizeof(FreeRecord), &pos);
+    Unlock();
+    FreeRecord rec{{kFree, sizeof(FreeRecord)}, key};
+    if (reserved) Commit(pos, &rec, sizeof rec, nullptr, 0);
+  }
+  ReleaseSampled(key);
 }
 
 // The sampler's verdict depends only on the size, so it is taken before the real call:
 // an unsampled allocation is charged and then a tail jump to the real allocator (no
-// frame of ours, nothing to do after it returns). `real` is the real call, inlined.
-// A failed allocation is not charged.
-template <typename Real>
-__attribute__((noinline)) void* AllocSlow(size_t size, Real real) {
-  void* p = real();
-  if (p) SampleAlloc(p, size);
+// frame of ours, nothing to do after it returns). `real` is the real call, inlined;
+// `sampled` allocates the padded block a sampled allocation gets. A failed allocation
+// is not recorded.
+template <typename Real, typename Sampled>
+__attribute__((noinline)) void* AllocSlow(size_t size, Real real, Sampled sampled) {
+  uint64_t bytes = Decide(size);
+  if (!bytes) return real();
+  void* p = sampled();
+  if (!p) return real();
+  RecordAlloc(p, size, bytes);
   return p;
 }
 #if defined(__x86_64__)
 // One read-modify-write of the thread's counter and one branch: `sub` sets the carry
 // (size > left) or zero (size == left) flag exactly when Skips(size) is false. The slow
 // path refunds the bytes (left_ wrapped or reached 0) and decides as usual.
-template <typename Real>
-__attribute__((noinline)) void* AllocRefund(size_t size, Real real) {
+template <typename Real, typename Sampled>
+__attribute__((noinline)) void* AllocRefund(size_t size, Real real, Sampled sampled) {
   t_sampler.Refund(size);
-  return AllocSlow(size, real);
+  return AllocSlow(size, real, sampled);
 }
-template <typename Real>
-inline void* Alloc(size_t size, Real real) {
+template <typename Real, typename Sampled>
+inline void* Alloc(size_t size, Real real, Sampled sampled) {
   asm goto("subq %1, %0\n\tjbe %l[slow]"
            :
            : "m"(*t_sampler.left_for_fast_path()), "r"(size)
@@ -539,31 +674,56 @@ inline void* Alloc(size_t size, Real real) {
            : slow);
   return real();
 slow:
-  return AllocRefund(size, real);
+  return AllocRefund(size, real, sampled);
 }
 #else
-template <typename Real>
-inline void* Alloc(size_t size, Real real) {
+template <typename Real, typename Sampled>
+inline void* Alloc(size_t size, Real real, Sampled sampled) {
   if (__builtin_expect(t_sampler.Skips(size), 1)) {
     t_sampler.Consume(size);
     return real();
   }
-  return AllocSlow(size, real);
+  return AllocSlow(size, real, sampled);
 }
 #endif
-inline void OnFree(void* p) {
-  if (__builtin_expect(g_set.MaybeContains(reinterpret_cast<uintptr_t>(p)), 0)) SampleFree(p);
-}
 
 inline void* Malloc(size_t n) {
-  return Alloc(n, [n] { return RealMalloc(n); });
+  return Alloc(
+      n, [n] { return RealMalloc(n); }, [n] { return AllocSampled(n, 0, false); });
 }
 inline void Free(void* p) {
-  OnFree(p);
+  if (__builtin_expect(IsSampled(reinterpret_cast<uintptr_t>(p)), 0)) return FreeSampled(p);
   RealFree(p);
 }
 inline void* Memalign(size_t align, size_t n) {
-  return Alloc(n, [align, n] { return RealMemalign(align, n); });
+  return Alloc(
+      n, [align, n] { return RealMemalign(align, n); },
+      [align, n] { return AllocSampled(n, align, false); });
+}
+
+// realloc of a sampled block: a new block (sampled or not, as the sampler says), the
+// contents copied, the old one freed. glibc's realloc(p, 0) frees p and returns NULL.
+__attribute__((noinline)) void* ReallocSampled(void* old, size_t n) {
+  if (n == 0) {
+    FreeSampled(old);
+    return nullptr;
+  }
+  size_t keep = UsableSampled(reinterpret_cast<uintptr_t>(old));
+  void* p = Malloc(n);
+  if (!p) return nullptr;
+  memcpy(p, old, keep < n ? keep : n);
+  FreeSampled(old);
+  return p;
+}
+
+// realloc of an unsampled block to a sampled size: it moves into a padded block.
+void* MoveToSampled(void* old, size_t n) {
+  void* p = AllocSampled(n, 0, false);
+  if (!p || !old) return p;
+  size_t keep = RealUsable(old);
+  memcpy(p, old, keep < n ? keep : n);
+  RealFree(old);
+  return p;
 }
 
 }  // namespace fathom::heapprof
@@ -577,12 +737,15 @@ extern "C" {
 EXPORT void* malloc(size_t n) { return Malloc(n); }
 EXPORT void free(void* p) { Free(p); }
 EXPORT void* calloc(size_t a, size_t b) {
-  return Alloc(a * b, [a, b] { return RealCalloc(a, b); });
+  size_t n = 0;
+  if (__builtin_mul_overflow(a, b, &n)) return RealCalloc(a, b);  // fails as glibc's does
+  return Alloc(
+      n, [a, b] { return RealCalloc(a, b); }, [n] { return AllocSampled(n, 0, true); });
 }
 EXPORT void* realloc(void* old, size_t n) {
-  // The old block may be released by the real realloc: record its free first.
-  if (old) OnFree(old);
-  return Alloc(n, [old, n] { return RealRealloc(old, n); });
+  if (IsSampled(reinterpret_cast<uintptr_t>(old))) return ReallocSampled(old, n);
+  return Alloc(
+      n, [old, n] { return RealRealloc(old, n); }, [old, n] { return MoveToSampled(old, n); });
 }
 EXPORT void* memalign(size_t align, size_t n) { return Memalign(align, n); }
 EXPORT void* aligned_alloc(size_t align, size_t n) { return Memalign(align, n); }
@@ -594,10 +757,19 @@ EXPORT int posix_memalign(void** out, size_t align, size_t n) {
   return 0;
 }
 EXPORT void* valloc(size_t n) {
-  return Alloc(n, [n] { return RealValloc(n); });
+  return Alloc(
+      n, [n] { return RealValloc(n); }, [n] { return AllocSampled(n, 4096, false); });
 }
 EXPORT void* pvalloc(size_t n) {
-  return Alloc(n, [n] { return RealPvalloc(n); });
+  size_t rounded = n ? (n + kPageMask) & ~kPageMask : kPageMask + 1;
+  if (rounded < n) return RealPvalloc(n);  // overflow: fails as glibc's does
+  return Alloc(
+      n, [n] { return RealPvalloc(n); }, [rounded] { return AllocSampled(rounded, 4096, false); });
+}
+// Sampled blocks are padded: the program sees what lies above its pointer.
+EXPORT size_t malloc_usable_size(void* p) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  return IsSampled(a) ? UsableSampled(a) : RealUsable(p);
 }
 
 }  // extern "C"

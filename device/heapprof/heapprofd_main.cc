@@ -162,9 +162,23 @@ class Collector {
   bool Accept(int listen_fd) {
     int fd = accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) return false;
+    // A client that stops talking mid-handshake must not stall the collector.
+    timeval tv{2, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     Hello hello{};
+    bool greeted = recv(fd, &hello, sizeof hello, MSG_WAITALL) == sizeof hello &&
+                   hello.version == kWireVersion;
+    // --pid sessions accept only that process; others are told not to profile.
+    bool wanted = greeted && (o_.pid == 0 || static_cast<pid_t>(hello.pid) == o_.pid);
+    Config config{wanted ? o_.interval : 0, o_.block ? 1u : 0u, 0};
+    bool sent = send(fd, &config, sizeof config, MSG_NOSIGNAL) == sizeof config;
+    if (!wanted || !sent) {
+      close(fd);
+      return false;
+    }
+    RingOffer offer{};
     char cbuf[CMSG_SPACE(sizeof(int))] = {};
-    iovec iov{&hello, sizeof hello};
+    iovec iov{&offer, sizeof offer};
     msghdr msg{};
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
@@ -175,19 +189,15 @@ class Collector {
     if (cmsghdr* c = CMSG_FIRSTHDR(&msg); c && c->cmsg_type == SCM_RIGHTS)
       memcpy(&mfd, CMSG_DATA(c), sizeof(int));
     void* mem = MAP_FAILED;
-    size_t bytes = sizeof(RingHeader) + hello.ring_bytes;
+    size_t bytes = sizeof(RingHeader) + offer.ring_bytes;
     struct stat st;
-    if (got == sizeof hello && hello.version == kWireVersion && mfd >= 0 &&
-        hello.ring_bytes >= 4096 && hello.ring_bytes <= (1ull << 30) &&
-        (hello.ring_bytes & (hello.ring_bytes - 1)) == 0 && fstat(mfd, &st) == 0 &&
-        static_cast<uint64_t>(st.st_size) >= bytes)
+    if (got == sizeof offer && mfd >= 0 && offer.ring_bytes >= 4096 &&
+        offer.ring_bytes <= (1ull << 30) && (offer.ring_bytes & (offer.ring_bytes - 1)) == 0 &&
+        fstat(mfd, &st) == 0 && static_cast<uint64_t>(st.st_size) >= bytes)
       mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
     if (mfd >= 0) close(mfd);
-    // --pid sessions accept only that process; others are told not to profile.
-    bool wanted = mem != MAP_FAILED && (o_.pid == 0 || static_cast<pid_t>(hello.pid) == o_.pid);
-    Config config{wanted ? o_.interval : 0, o_.block ? 1u : 0u, 0};
-    bool sent = send(fd, &config, sizeof config, MSG_NOSIGNAL) == sizeof config;
-    if (!wanted || !sent) {
+    RingAccepted accepted{mem != MAP_FAILED ? 1u : 0u, 0};
+    if (send(fd, &accepted, sizeof accepted, MSG_NOSIGNAL) != sizeof accepted || !accepted.mapped) {
       if (mem != MAP_FAILED) munmap(mem, bytes);
       close(fd);
       return false;
@@ -197,7 +207,7 @@ class Collector {
     c.pid = static_cast<pid_t>(hello.pid);
     c.ring = static_cast<RingHeader*>(mem);
     c.data = static_cast<uint8_t*>(mem) + sizeof(RingHeader);
-    c.size = hello.ring_bytes;
+    c.size = offer.ring_bytes;
     clients_.push_back(std::move(c));
     writer_->AppendPacket(profiles_.AddProcess(c.pid, hello.from_startup != 0, BootNs()));
     ever_connected_ = true;

@@ -1,23 +1,17 @@
-// The set of live sampled addresses of the heap profiler client: which frees must be
-// recorded. Two parts:
-//  - a 64 KiB bitmap the free fast path reads without a lock (MaybeContains): a clear bit
-//    means "certainly not sampled", which is the answer for almost every free. One bit
-//    stands for a granule of 2^shift bytes, chosen from the interval (ShiftFor): 32 B at
-//    4 KiB (glibc's smallest chunk, so two live blocks never share a bit and false hits
-//    come only from aliasing among many live samples), up to 2 KiB at >= 512 KiB, where
-//    the few live samples make false hits rare and the bits a heap's frees touch fit in
-//    a few cache lines instead of tens of KiB (that L1 miss per free was most of the
-//    overhead at large intervals).
+// The client's exact set of sampled blocks whose pointer is page-aligned (client.cc tells
+// every other sampled block by the tag just below its pointer, but does not read below a
+// page-aligned pointer: the page before may not be mapped). Two parts:
+//  - a 64 KiB bitmap a free of a page-aligned pointer reads without a lock
+//    (MaybeContains): a clear bit means "certainly not in the set". One bit stands for a
+//    granule of 2^shift bytes (a page for the client);
 //  - an open-addressing table of the addresses (linear probing, backward-shift deletion:
 //    no tombstones, so probe runs stay as short as the load factor says however long the
-//    program runs), sized to the live samples. A key's home is the hash of its bitmap
-//    slot, so all keys sharing a bit sit in the run of occupied slots from that home:
-//    Erase tells by scanning that short run whether the bit must stay set, with no
-//    per-bit counters (another cache miss per sample and per sampled free).
-// Insert and Erase need the caller's lock (one writer at a time); memory comes from mmap
-// (this runs inside malloc). Trivially constructible, so a global instance lives in .bss
-// and the fast path loads the bitmap at a fixed address; start from zero (static storage
-// or `new SampledSet()`), then Init().
+//    program runs), sized to the members. A key's home is the hash of its bitmap slot, so
+//    all keys sharing a bit sit in the run of occupied slots from that home: Erase tells
+//    by scanning that short run whether the bit must stay set, with no per-bit counters.
+// Insert, Erase and Contains need the caller's lock (one writer at a time); memory comes
+// from mmap (this runs inside malloc). Trivially constructible, so a global instance
+// lives in .bss; start from zero (static storage or `new SampledSet()`), then Init().
 #pragma once
 
 #include <sys/mman.h>
@@ -30,15 +24,8 @@ namespace fathom::heapprof {
 class SampledSet {
  public:
   static constexpr uint32_t kFilterBits = 19;
-  static constexpr uint32_t kMinShift = 5, kMaxShift = 11;
+  static constexpr uint32_t kMinShift = 4;  // malloc's alignment: the finest useful granule
   static constexpr uint32_t kTableInitialBits = 12, kTableMaxBits = 26;
-
-  // Granule for a mean sampling interval: about interval / 256, within [32 B, 2 KiB].
-  static uint32_t ShiftFor(uint64_t interval) {
-    uint32_t shift = kMinShift;
-    while (shift < kMaxShift && (uint64_t{1} << (shift + 8)) < interval) shift++;
-    return shift;
-  }
 
   // Empties the set and maps the initial table; false when out of memory (the set is
   // then unusable: ready() is false).
@@ -72,13 +59,11 @@ class SampledSet {
     return (__atomic_load_n(&bits_[slot / 64], __ATOMIC_RELAXED) >> (slot % 64)) & 1;
   }
 
-  // Before taking the lock: starts loading the table line `key` probes first, so the
-  // miss is not paid while other threads wait for the lock. Reads without the lock: a
-  // stale table or mask only makes the hint useless (prefetches never fault).
-  void Prefetch(uint64_t key) const {
-    uint64_t* table = __atomic_load_n(&table_, __ATOMIC_RELAXED);
-    uint64_t mask = __atomic_load_n(&mask_, __ATOMIC_RELAXED);
-    if (table) __builtin_prefetch(&table[Hash(Slot(key)) & mask], 1);
+  bool Contains(uint64_t key) const {
+    if (!table_ || key == kEmpty) return false;
+    for (uint64_t i = Home(key, mask_); table_[i] != kEmpty; i = (i + 1) & mask_)
+      if (table_[i] == key) return true;
+    return false;
   }
 
   // False when the table cannot grow (the caller drops the sample).
@@ -164,9 +149,8 @@ class SampledSet {
   }
 
   uint64_t bits_[(1u << kFilterBits) / 64];
-  // Read on every free (shift_) and before every lock (table_, mask_), written almost
-  // never; used_ changes with every sample and sampled free, so it has a line of its
-  // own: sharing one would make the other thread's next free miss.
+  // Read by every check (shift_), written almost never; used_ changes with every insert
+  // and erase, so it has a line of its own.
   alignas(64) uint32_t shift_;
   uint64_t* table_;
   uint64_t mask_;

@@ -1,7 +1,9 @@
 // What libfathom_heapprof.so and fathom-heapprofd exchange.
 //
-// Control: a Unix stream socket. The client connects, sends a Hello (with the memfd of
-// its ring as SCM_RIGHTS), and waits for a Config reply before it starts sampling. The
+// Control: a Unix stream socket. The client connects and sends a Hello; the collector
+// answers with a Config. A client that is to be profiled then creates its ring, sized
+// from the interval in the Config (RingBytesFor), sends a RingOffer with the ring's
+// memfd as SCM_RIGHTS, and starts sampling once the collector answers a RingAccepted. The
 // socket stays open; its EOF tells the collector the process is gone.
 //
 // Data: one shared-memory ring per process, its size a power of two. Producers (the
@@ -20,13 +22,13 @@
 
 namespace fathom::heapprof {
 
-inline constexpr uint32_t kWireVersion = 2;  // 2: records committed by their type
+// 2: records committed by their type; 3: the ring is offered after the Config
+inline constexpr uint32_t kWireVersion = 3;
 inline constexpr uint32_t kMaxFrames = 64;
 
 struct Hello {
   uint32_t version;
   uint32_t pid;
-  uint64_t ring_bytes;    // size of the data area after RingHeader: a power of two
   uint32_t from_startup;  // connected from the library constructor
   uint32_t reserved;
 };
@@ -36,6 +38,26 @@ struct Config {
   uint32_t block_client;    // wait for room in the ring instead of dropping records
   uint32_t reserved;
 };
+
+struct RingOffer {
+  uint64_t ring_bytes;  // size of the data area after RingHeader: a power of two
+};
+
+struct RingAccepted {
+  uint32_t mapped;  // 1: the collector drains the ring
+  uint32_t reserved;
+};
+
+// The ring a client creates for a mean interval: 8 MiB at <= 4 KiB (an allocation-bound
+// program writes ~300 MB/s of records there, drained every 1 ms), halved each time the
+// interval doubles, at least 1 MiB (large blocks are always recorded). Every page of the
+// ring a process touches is memory it did not have before: at 512 KiB an 8 MiB ring cost
+// the bench workload ~2 % of its time in page faults alone.
+inline uint64_t RingBytesFor(uint64_t interval) {
+  uint64_t bytes = uint64_t{8} << 20;
+  for (uint64_t i = 4096; i < interval && bytes > (uint64_t{1} << 20); i *= 2) bytes /= 2;
+  return bytes;
+}
 
 struct alignas(64) RingHeader {
   std::atomic<uint32_t> lock;  // producers' spinlock

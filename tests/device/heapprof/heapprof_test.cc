@@ -154,6 +154,48 @@ TEST(HeapprofTest, AccuracyAtDefaultInterval) {
   fs::remove(out);
 }
 
+// Sampled blocks are padded and tagged (client.cc): every interposed API must still behave
+// on them, in both directions (a sampled block handed to realloc, malloc_usable_size,
+// libc's own getline, a forked child; an unsampled one realloc'ed into a sampled size).
+// At --interval 1 every block is sampled and recorded with its true size, so what each
+// path still holds is exact: nothing, except the two blocks kept on purpose.
+TEST(HeapprofTest, EveryApiBehavesOnSampledBlocks) {
+  ASSERT_EQ(RunCmd(APIS_PROG).out, "apis ok\n");  // the program's own checks, unprofiled
+  for (const char* interval : {"4096", "1"}) {
+    SCOPED_TRACE(interval);
+    std::string out = TempPath(std::string("apis_") + interval + ".pftrace");
+    RunResult r = RunCmd(Profile(std::string("--interval ") + interval, APIS_PROG, out));
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(r.out, "apis ok\n");
+    if (std::string(interval) != "1") {
+      fs::remove(out);
+      continue;
+    }
+    auto tp = Load(out);
+    std::string fg = Flamegraph("select upid from process where name like '%heapprof_apis_prog%'");
+    auto held = [&](const std::string& name, const std::string& parent) {
+      return Query(*tp, "select sum(a.cumulative_size), sum(a.cumulative_alloc_size) from " + fg +
+                            " a join " + fg + " p on a.parent_id = p.id where a.name = '" + name +
+                            "' and p.name = '" + parent + "'");
+    };
+    auto kept = held("heapprof_apis::LeakSmall()", "main");
+    ASSERT_EQ(kept.size(), 1u);
+    EXPECT_EQ(kept[0][0], "12345");
+    kept = held("heapprof_apis::LeakPageAligned()", "main");
+    ASSERT_EQ(kept.size(), 1u);
+    EXPECT_EQ(kept[0][0], "8192");
+    for (const char* path : {"MallocAndUsableSize", "Calloc", "Realloc", "AlignedFamily",
+                             "CppOperators", "LibcOwnAllocations", "AcrossFork"}) {
+      SCOPED_TRACE(path);
+      auto rows = held(std::string("heapprof_apis::") + path + "()", "heapprof_apis::Exercise()");
+      ASSERT_EQ(rows.size(), 1u);
+      EXPECT_EQ(rows[0][0], "0");               // everything freed was seen freed
+      EXPECT_GT(std::stoll(rows[0][1]), 1000);  // and it was all seen allocated
+    }
+    fs::remove(out);
+  }
+}
+
 TEST(HeapprofTest, ZeroIntervalIsAnErrorNotACrash) {
   std::string out = TempPath("zero.pftrace");
   RunResult r = RunCmd(Profile("--interval 0", "true", out) + " 2>&1");

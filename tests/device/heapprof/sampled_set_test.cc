@@ -1,5 +1,5 @@
-// The client's set of live sampled addresses on its own: no false "certainly not" for a
-// member at any granule, exact membership, bits cleared when the last member of a
+// The client's set of page-aligned sampled blocks on its own: no false "certainly not"
+// for a member at any granule, exact membership, bits cleared when the last member of a
 // granule leaves, growth past the initial table, and the shift locked while non-empty.
 #include "device/heapprof/sampled_set.h"
 
@@ -12,14 +12,6 @@
 
 namespace fathom::heapprof {
 namespace {
-
-TEST(SampledSetTest, ShiftFollowsInterval) {
-  EXPECT_EQ(SampledSet::ShiftFor(1), SampledSet::kMinShift);
-  EXPECT_EQ(SampledSet::ShiftFor(4096), 5u);
-  EXPECT_EQ(SampledSet::ShiftFor(65536), 8u);
-  EXPECT_EQ(SampledSet::ShiftFor(524288), SampledSet::kMaxShift);
-  EXPECT_EQ(SampledSet::ShiftFor(uint64_t{1} << 40), SampledSet::kMaxShift);
-}
 
 // Random inserts and erases against a std::unordered_set, on heap-like addresses: two
 // 64 MiB-aligned arenas (which alias without the fold) and neighbours in one granule.
@@ -37,6 +29,7 @@ void CheckAgainstModel(uint32_t shift) {
     if (rng() % 3 != 0 && !truth.empty()) {  // mostly free a live one, as a program does
       addr = seen[rng() % seen.size()];
     }
+    ASSERT_EQ(set->Contains(addr), truth.count(addr) == 1) << std::hex << addr;
     if (truth.count(addr)) {
       ASSERT_TRUE(set->MaybeContains(addr));
       ASSERT_TRUE(set->Erase(addr));
@@ -59,16 +52,16 @@ void CheckAgainstModel(uint32_t shift) {
 }
 
 TEST(SampledSetTest, MatchesModelAtEveryGranule) {
-  for (uint32_t shift : {4u, 5u, 8u, 11u}) CheckAgainstModel(shift);
+  for (uint32_t shift : {4u, 5u, 8u, 11u, 12u}) CheckAgainstModel(shift);
 }
 
 TEST(SampledSetTest, FewFalseHitsAtSmallGranule) {
-  // 2000 live samples among 8 MiB of glibc-like blocks (chunks of >= 32 bytes, user
-  // pointers at 16 mod 32), at the 4 KiB interval's granule: every other block must be
-  // answered "certainly not" (the whole point of the filter).
+  // 2000 members among 8 MiB of glibc-like blocks (chunks of >= 32 bytes, user pointers
+  // at 16 mod 32), at a 32-byte granule: every other block must be answered "certainly
+  // not" (the whole point of the filter).
   auto set = std::make_unique<SampledSet>();
   ASSERT_TRUE(set->Init());
-  ASSERT_TRUE(set->SetShift(SampledSet::ShiftFor(4096)));
+  ASSERT_TRUE(set->SetShift(5));
   auto block = [](uint64_t i) { return 0x7f0000000000ull + i * 32 + 16; };
   std::mt19937_64 rng(7);
   std::unordered_set<uint64_t> members;
