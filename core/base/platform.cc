@@ -1,9 +1,14 @@
 #include "core/base/platform.h"
 
+#include <new>
+
 #if defined(_WIN32)
 #include <io.h>
 #else
 #include <unistd.h>
+#endif
+#if defined(__linux__)
+#include <sys/mman.h>
 #endif
 
 namespace fathom::platform {
@@ -27,5 +32,37 @@ bool StderrIsTerminal() {
   return isatty(fileno(stderr)) != 0;
 #endif
 }
+
+#if defined(__linux__)
+namespace {
+constexpr size_t kHugePage = size_t{2} << 20;
+size_t RoundToHugePage(size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
+}  // namespace
+
+void* AllocateLarge(size_t bytes) {
+  size_t len = RoundToHugePage(bytes);
+  if (len < bytes) return nullptr;
+  // Map one huge page more than needed and trim both ends to an aligned block: a huge
+  // page can only back a 2 MiB-aligned range.
+  size_t mapped = len + kHugePage;
+  void* m = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return nullptr;
+  auto base = reinterpret_cast<uintptr_t>(m);
+  uintptr_t aligned = (base + kHugePage - 1) & ~uintptr_t{kHugePage - 1};
+  if (aligned > base) munmap(m, aligned - base);
+  if (uintptr_t tail = base + mapped - (aligned + len))
+    munmap(reinterpret_cast<void*>(aligned + len), tail);
+  // Advice only: without THP (or with it off) the block is ordinary memory.
+  madvise(reinterpret_cast<void*>(aligned), len, MADV_HUGEPAGE);
+  return reinterpret_cast<void*>(aligned);
+}
+
+void FreeLarge(void* p, size_t bytes) {
+  if (p) munmap(p, RoundToHugePage(bytes));
+}
+#else
+void* AllocateLarge(size_t bytes) { return ::operator new(bytes, std::nothrow); }
+void FreeLarge(void* p, size_t) { ::operator delete(p); }
+#endif
 
 }  // namespace fathom::platform

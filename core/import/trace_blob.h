@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
+
+#include "core/base/platform.h"
 
 namespace fathom {
 
@@ -13,7 +16,15 @@ namespace fathom {
 // headroom and then prepended to); this frees the whole allocation.
 struct TraceBlobDeleter {
   uint8_t* allocation = nullptr;
-  void operator()(uint8_t* p) const { delete[](allocation ? allocation : p); }
+  size_t large_bytes = 0;  // of a platform::AllocateLarge block; 0: new[]
+  void operator()(uint8_t* p) const {
+    uint8_t* a = allocation ? allocation : p;
+    if (large_bytes) {
+      platform::FreeLarge(a, large_bytes);
+    } else {
+      delete[] a;
+    }
+  }
 };
 
 struct TraceBlob {
@@ -21,16 +32,24 @@ struct TraceBlob {
   size_t size = 0;
   size_t headroom = 0;  // free bytes before `data` that Prepend may fill
 
+  static constexpr size_t kLargeBytes = size_t{16} << 20;
+
   static std::unique_ptr<TraceBlob> Allocate(size_t n) { return AllocateWithHeadroom(0, n); }
 
   // `headroom` bytes in front of the payload that the loader fills with the
   // unfinished packet of the previous chunk, so a chunk read ahead on another
   // thread need not be copied behind it. Untouched headroom costs address
-  // space, not memory.
+  // space, not memory. Chunks of several MiB (every read-ahead chunk) come from
+  // platform::AllocateLarge: huge pages, one page fault per 2 MiB read into them.
   static std::unique_ptr<TraceBlob> AllocateWithHeadroom(size_t headroom, size_t n) {
     auto b = std::make_unique<TraceBlob>();
-    uint8_t* all = new uint8_t[headroom + n ? headroom + n : 1];
-    b->data = std::unique_ptr<uint8_t[], TraceBlobDeleter>(all + headroom, TraceBlobDeleter{all});
+    size_t total = headroom + n ? headroom + n : 1;
+    size_t large = total >= kLargeBytes ? total : 0;
+    uint8_t* all =
+        large ? static_cast<uint8_t*>(platform::AllocateLarge(total)) : new uint8_t[total];
+    if (!all) throw std::bad_alloc();  // as new[] does
+    b->data =
+        std::unique_ptr<uint8_t[], TraceBlobDeleter>(all + headroom, TraceBlobDeleter{all, large});
     b->size = n;
     b->headroom = headroom;
     return b;

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/base/large_block_allocator.h"
 #include "core/base/string_pool.h"
 
 namespace fathom {
@@ -126,7 +127,7 @@ class NumericColumn final : public ColumnBase {
     return data_[row];
   }
   // Only for non-nullable columns (a lazy column has no data to expose).
-  const std::vector<T>& data() const {
+  const ColumnVector<T>& data() const {
     assert(!lazy_);
     return data_;
   }
@@ -180,8 +181,8 @@ class NumericColumn final : public ColumnBase {
   bool lazy_;
   size_t lazy_rows_ = 0;
   size_t reserve_hint_ = 0;
-  std::vector<T> data_;
-  std::vector<uint64_t> null_words_;
+  ColumnVector<T> data_;
+  ColumnVector<uint64_t> null_words_;
 };
 
 // Interned strings; kNullStringId is NULL. Like numeric columns, a column that
@@ -208,7 +209,7 @@ class StringColumn final : public ColumnBase {
     data_[row] = v;
   }
   StringId operator[](uint32_t row) const { return lazy_ ? kNullStringId : data_[row]; }
-  const std::vector<StringId>& data() const {
+  const ColumnVector<StringId>& data() const {
     assert(!lazy_);
     return data_;
   }
@@ -222,9 +223,9 @@ class StringColumn final : public ColumnBase {
   }
   void ShrinkToFit() { data_.shrink_to_fit(); }
   // Moves the values out (NULLs included), leaving the column empty.
-  std::vector<StringId> Take() {
+  ColumnVector<StringId> Take() {
     if (lazy_) Materialize();
-    std::vector<StringId> out;
+    ColumnVector<StringId> out;
     out.swap(data_);
     lazy_ = true;
     lazy_rows_ = 0;
@@ -246,7 +247,7 @@ class StringColumn final : public ColumnBase {
   bool lazy_ = true;
   size_t lazy_rows_ = 0;
   size_t reserve_hint_ = 0;
-  std::vector<StringId> data_;
+  ColumnVector<StringId> data_;
 };
 
 // A column that shows another column of the same table under a second name

@@ -348,7 +348,8 @@ struct ArgsTable : Table {
   };
   // Text as upstream displays it; formatted on read, never stored.
   struct DisplayValue final : ColumnBase {
-    DisplayValue(ArgsTable* t) : ColumnBase(t, "display_value", SqlType::kString, kNullable), t_(t) {}
+    DisplayValue(ArgsTable* t)
+        : ColumnBase(t, "display_value", SqlType::kString, kNullable), t_(t) {}
     // The interned string for string values (kNullStringId otherwise).
     StringId operator[](uint32_t row) const {
       return t_->kind(row) == kStringKind ? static_cast<StringId>(t_->Slot(row)) : kNullStringId;
@@ -382,25 +383,25 @@ struct ArgsTable : Table {
     double GetDouble(uint32_t) const override { return 0; }
     StringId GetStringId(uint32_t row) const override { return (*this)[row]; }
     const ArgsTable* t_;
-    std::vector<StringId> differing_;  // empty, or kNullStringId = same as key
+    ColumnVector<StringId> differing_;  // empty, or kNullStringId = same as key
   };
 
   // Sorted. data() first writes the deferred sets' rows.
   struct SetIdColumn final : ColumnBase {
     SetIdColumn(ArgsTable* t) : ColumnBase(t, "arg_set_id", SqlType::kInt, kSorted), t_(t) {}
-    const std::vector<uint32_t>& data() const {
+    const ColumnVector<uint32_t>& data() const {
       t_->EnsureMaterialized();
       return v_;
     }
     // The rows written so far, without deferred sets (for the importer,
     // whose own sets are never deferred).
-    const std::vector<uint32_t>& written() const { return v_; }
+    const ColumnVector<uint32_t>& written() const { return v_; }
     uint32_t operator[](uint32_t row) const { return v_[row]; }
     bool IsNull(uint32_t) const override { return false; }
     int64_t GetInt(uint32_t row) const override { return v_[row]; }
     double GetDouble(uint32_t row) const override { return v_[row]; }
     const ArgsTable* t_;
-    std::vector<uint32_t> v_;
+    ColumnVector<uint32_t> v_;
   };
 
   IdColumn id{this, "id"};
@@ -507,9 +508,9 @@ struct ArgsTable : Table {
     return static_cast<uint8_t>(types_.size() - 1);
   }
 
-  std::vector<int32_t> slot_lo_;
-  std::vector<std::pair<uint32_t, int64_t>> wide_;  // (row, value), by row
-  std::vector<uint8_t> type_;
+  ColumnVector<int32_t> slot_lo_;
+  ColumnVector<std::pair<uint32_t, int64_t>> wide_;  // (row, value), by row
+  ColumnVector<uint8_t> type_;
   std::vector<TypeEntry> types_;
   std::unique_ptr<DeferredArgSets> deferred_;
   std::mutex materialize_mu_;
@@ -522,8 +523,10 @@ inline std::string ArgsTable::DisplayValue::ComputedText(uint32_t row,
   int64_t v = t_->Slot(row);
   char buf[64];
   switch (type.kind) {
-    case kNullKind: return {};
-    case kStringKind: return std::string(pool.Get(static_cast<StringId>(v)));
+    case kNullKind:
+      return {};
+    case kStringKind:
+      return std::string(pool.Get(static_cast<StringId>(v)));
     case kRealKind: {
       double d;
       memcpy(&d, &v, sizeof d);
@@ -532,9 +535,12 @@ inline std::string ArgsTable::DisplayValue::ComputedText(uint32_t row,
     }
     case kIntKind:
       if (type.name == t_->bool_name_) return v ? "true" : "false";
-      if (type.name == t_->uint_name_) snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
-      else if (type.name == t_->pointer_name_) snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-      else snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+      if (type.name == t_->uint_name_)
+        snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+      else if (type.name == t_->pointer_name_)
+        snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+      else
+        snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
       return buf;
   }
   return {};

@@ -10,16 +10,16 @@ void ArgsTable::Materialize() {
   // Take the written rows out and write everything again in set order: the
   // written rows and the deferred sets are each sorted by set id, so this is
   // one merge. Row ids are then what an eager import would have given.
-  std::vector<uint32_t> sets;
+  ColumnVector<uint32_t> sets;
   sets.swap(arg_set_id.v_);
-  std::vector<StringId> keys = key.Take();
-  std::vector<StringId> differing;
+  ColumnVector<StringId> keys = key.Take();
+  ColumnVector<StringId> differing;
   differing.swap(flat_key.differing_);
-  std::vector<int32_t> lo;
+  ColumnVector<int32_t> lo;
   lo.swap(slot_lo_);
-  std::vector<std::pair<uint32_t, int64_t>> wide;
+  ColumnVector<std::pair<uint32_t, int64_t>> wide;
   wide.swap(wide_);
-  std::vector<uint8_t> types;
+  ColumnVector<uint8_t> types;
   types.swap(type_);
   ResetRowCount();
   // Raw ftrace events average four to five args; a generous reservation
@@ -103,10 +103,10 @@ void TraceStorage::ReserveForImport(size_t ftrace_events, size_t compact_switche
 }
 
 std::vector<Table*> TraceStorage::AllTables() {
-  std::vector<Table*> tables = {&process,      &thread,       &sched,    &thread_state,
-                                &track,        &counter,      &slice,    &flow,
-                                &ftrace_event, &args,         &android_logs, &metadata,
-                                &stats_table,  &cpu,          &cpu_freq, &trace_bounds};
+  std::vector<Table*> tables = {&process,      &thread,  &sched,        &thread_state,
+                                &track,        &counter, &slice,        &flow,
+                                &ftrace_event, &args,    &android_logs, &metadata,
+                                &stats_table,  &cpu,     &cpu_freq,     &trace_bounds};
   for (Table* t : profile.All()) tables.push_back(t);
   return tables;
 }
