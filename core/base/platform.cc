@@ -39,7 +39,7 @@ constexpr size_t kHugePage = size_t{2} << 20;
 size_t RoundToHugePage(size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
 }  // namespace
 
-void* AllocateLarge(size_t bytes) {
+void* AllocateLarge(size_t bytes, size_t small_pages_prefix) {
   size_t len = RoundToHugePage(bytes);
   if (len < bytes) return nullptr;
   // Map one huge page more than needed and trim both ends to an aligned block: a huge
@@ -54,6 +54,8 @@ void* AllocateLarge(size_t bytes) {
     munmap(reinterpret_cast<void*>(aligned + len), tail);
   // Advice only: without THP (or with it off) the block is ordinary memory.
   madvise(reinterpret_cast<void*>(aligned), len, MADV_HUGEPAGE);
+  if (size_t prefix = small_pages_prefix & ~(kHugePage - 1))
+    madvise(reinterpret_cast<void*>(aligned), prefix < len ? prefix : len, MADV_NOHUGEPAGE);
   return reinterpret_cast<void*>(aligned);
 }
 
@@ -61,7 +63,7 @@ void FreeLarge(void* p, size_t bytes) {
   if (p) munmap(p, RoundToHugePage(bytes));
 }
 #else
-void* AllocateLarge(size_t bytes) { return ::operator new(bytes, std::nothrow); }
+void* AllocateLarge(size_t bytes, size_t) { return ::operator new(bytes, std::nothrow); }
 void FreeLarge(void* p, size_t) { ::operator delete(p); }
 #endif
 

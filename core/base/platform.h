@@ -17,8 +17,11 @@ bool StderrIsTerminal();
 // each block is mapped on its own, 2 MiB aligned, and advised to use transparent huge
 // pages: a load writes ~130 bytes per event into fresh memory, and taking one page fault
 // per 2 MiB instead of one per 4 KiB cut the CPU time of a compact_sched load by ~30 %.
-// Elsewhere plain operator new. nullptr when out of memory.
-void* AllocateLarge(size_t bytes);
+// Elsewhere plain operator new. nullptr when out of memory. The first
+// `small_pages_prefix` bytes (rounded down to 2 MiB) keep ordinary pages: room that is
+// mostly never written (a read chunk's headroom) would otherwise cost 2 MiB of memory
+// as soon as one byte of it is.
+void* AllocateLarge(size_t bytes, size_t small_pages_prefix = 0);
 void FreeLarge(void* p, size_t bytes);
 
 }  // namespace fathom::platform

@@ -40,13 +40,14 @@ struct TraceBlob {
   // unfinished packet of the previous chunk, so a chunk read ahead on another
   // thread need not be copied behind it. Untouched headroom costs address
   // space, not memory. Chunks of several MiB (every read-ahead chunk) come from
-  // platform::AllocateLarge: huge pages, one page fault per 2 MiB read into them.
+  // platform::AllocateLarge: huge pages, one page fault per 2 MiB read into them,
+  // except in the headroom, where a few KiB written must not cost 2 MiB.
   static std::unique_ptr<TraceBlob> AllocateWithHeadroom(size_t headroom, size_t n) {
     auto b = std::make_unique<TraceBlob>();
     size_t total = headroom + n ? headroom + n : 1;
     size_t large = total >= kLargeBytes ? total : 0;
-    uint8_t* all =
-        large ? static_cast<uint8_t*>(platform::AllocateLarge(total)) : new uint8_t[total];
+    uint8_t* all = large ? static_cast<uint8_t*>(platform::AllocateLarge(total, headroom))
+                         : new uint8_t[total];
     if (!all) throw std::bad_alloc();  // as new[] does
     b->data =
         std::unique_ptr<uint8_t[], TraceBlobDeleter>(all + headroom, TraceBlobDeleter{all, large});
