@@ -134,6 +134,7 @@ struct BlockHeader {
   uint64_t tag;     // g_cookie ^ the program's pointer; right below it
 };
 constexpr size_t kHeaderBytes = sizeof(BlockHeader);  // 16: keeps malloc's alignment
+// Pointers aligned to 4 KiB are not read below: conservative for bigger pages too.
 constexpr uintptr_t kPageMask = 4095;
 constexpr uint32_t kPageShift = 12;
 
@@ -757,14 +758,18 @@ EXPORT int posix_memalign(void** out, size_t align, size_t n) {
   return 0;
 }
 EXPORT void* valloc(size_t n) {
+  // The system's page size (16 KiB on some arm64 devices), as the real valloc uses.
+  size_t page = static_cast<size_t>(getpagesize());
   return Alloc(
-      n, [n] { return RealValloc(n); }, [n] { return AllocSampled(n, 4096, false); });
+      n, [n] { return RealValloc(n); }, [n, page] { return AllocSampled(n, page, false); });
 }
 EXPORT void* pvalloc(size_t n) {
-  size_t rounded = n ? (n + kPageMask) & ~kPageMask : kPageMask + 1;
+  size_t page = static_cast<size_t>(getpagesize());
+  size_t rounded = n ? (n + page - 1) & ~(page - 1) : page;
   if (rounded < n) return RealPvalloc(n);  // overflow: fails as glibc's does
   return Alloc(
-      n, [n] { return RealPvalloc(n); }, [rounded] { return AllocSampled(rounded, 4096, false); });
+      n, [n] { return RealPvalloc(n); },
+      [rounded, page] { return AllocSampled(rounded, page, false); });
 }
 // Sampled blocks are padded: the program sees what lies above its pointer.
 EXPORT size_t malloc_usable_size(void* p) {
