@@ -1,6 +1,9 @@
 #include "core/base/platform.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <new>
+#include <string>
 
 #if defined(_WIN32)
 #include <io.h>
@@ -8,6 +11,7 @@
 #include <unistd.h>
 #endif
 #if defined(__linux__)
+#include <dirent.h>
 #include <sys/mman.h>
 #endif
 
@@ -37,9 +41,45 @@ bool StderrIsTerminal() {
 namespace {
 constexpr size_t kHugePage = size_t{2} << 20;
 size_t RoundToHugePage(size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
+constexpr const char* kBalloonDriver = "/sys/bus/virtio/drivers/virtio_balloon";
+
+const char* DecideHugePages() {
+  if (const char* e = getenv("FATHOM_HUGE_PAGES"))
+    return strcmp(e, "0") == 0 ? "off (FATHOM_HUGE_PAGES=0)" : "on (FATHOM_HUGE_PAGES)";
+  if (VirtioBalloonReportsFreePages(kBalloonDriver))
+    return "off (VM balloon reports free pages; FATHOM_HUGE_PAGES=1 forces them)";
+  return "on";
+}
+const char* HugePagesState() {
+  static const char* const state = DecideHugePages();
+  return state;
+}
+bool HugePagesOn() { return strncmp(HugePagesState(), "on", 2) == 0; }
 }  // namespace
 
+bool VirtioBalloonReportsFreePages(const char* driver_dir) {
+  DIR* dir = opendir(driver_dir);
+  if (!dir) return false;
+  bool reports = false;
+  while (dirent* e = readdir(dir)) {
+    if (strncmp(e->d_name, "virtio", 6) != 0) continue;  // the bound devices
+    std::string path = std::string(driver_dir) + "/" + e->d_name + "/features";
+    FILE* f = fopen(path.c_str(), "r");
+    if (!f) continue;
+    char bits[65] = {};
+    // One character per feature bit, bit 0 first; bit 5 is VIRTIO_BALLOON_F_REPORTING.
+    if (fgets(bits, sizeof bits, f) && strlen(bits) > 5 && bits[5] == '1') reports = true;
+    fclose(f);
+  }
+  closedir(dir);
+  return reports;
+}
+
+const char* LargeBlockPages() { return HugePagesState(); }
+
 void* AllocateLarge(size_t bytes, size_t small_pages_prefix) {
+  // Off: what the blocks were before huge pages, malloc's memory (which it may reuse).
+  if (!HugePagesOn()) return ::operator new(bytes, std::nothrow);
   size_t len = RoundToHugePage(bytes);
   if (len < bytes) return nullptr;
   // Map one huge page more than needed and trim both ends to an aligned block: a huge
@@ -52,7 +92,7 @@ void* AllocateLarge(size_t bytes, size_t small_pages_prefix) {
   if (aligned > base) munmap(m, aligned - base);
   if (uintptr_t tail = base + mapped - (aligned + len))
     munmap(reinterpret_cast<void*>(aligned + len), tail);
-  // Advice only: without THP (or with it off) the block is ordinary memory.
+  // Advice only: with THP off in the kernel the block is ordinary memory.
   madvise(reinterpret_cast<void*>(aligned), len, MADV_HUGEPAGE);
   if (size_t prefix = small_pages_prefix & ~(kHugePage - 1))
     madvise(reinterpret_cast<void*>(aligned), prefix < len ? prefix : len, MADV_NOHUGEPAGE);
@@ -60,11 +100,17 @@ void* AllocateLarge(size_t bytes, size_t small_pages_prefix) {
 }
 
 void FreeLarge(void* p, size_t bytes) {
-  if (p) munmap(p, RoundToHugePage(bytes));
+  if (!HugePagesOn()) {
+    ::operator delete(p);
+  } else if (p) {
+    munmap(p, RoundToHugePage(bytes));
+  }
 }
 #else
 void* AllocateLarge(size_t bytes, size_t) { return ::operator new(bytes, std::nothrow); }
 void FreeLarge(void* p, size_t) { ::operator delete(p); }
+bool VirtioBalloonReportsFreePages(const char*) { return false; }
+const char* LargeBlockPages() { return "operator new (huge pages only on Linux)"; }
 #endif
 
 }  // namespace fathom::platform

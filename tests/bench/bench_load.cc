@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/base/platform.h"
 #include "core/trace_processor.h"
 
 namespace {
@@ -144,6 +145,7 @@ int main(int argc, char** argv) {
         std::chrono::duration<double>(t1 - t_sort).count(), thread_s_sort - thread_s0,
         load_thread_s - (thread_s_sort - thread_s0));
     printf("bytes/event      %.1f\n", bytes_per_event);
+    printf("huge pages       %s\n", fathom::platform::LargeBlockPages());
     printf("peak RSS         %.0f MB  (%.2fx file size; sorter peak %.0f MB)\n", rss,
            mb > 0 ? rss / mb : 0, static_cast<double>(r.peak_sort_bytes) / (1 << 20));
     printf("first query      %.2f s  (load + select count(*) from sched)\n", first_query_s);

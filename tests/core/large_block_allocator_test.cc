@@ -4,11 +4,13 @@
 #include "core/base/large_block_allocator.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <fstream>
 #include <string>
 
+#include "core/base/platform.h"
 #include "core/import/trace_blob.h"
 
 namespace fathom {
@@ -42,6 +44,10 @@ bool KernelOffersHugePages() {
 #endif
 
 TEST(LargeBlockAllocatorTest, GrowsAcrossTheThresholdKeepingValues) {
+#if defined(__linux__)
+  // Each test runs in its own process (ctest): decide the policy before the first block.
+  setenv("FATHOM_HUGE_PAGES", "1", 1);
+#endif
   ColumnVector<uint64_t> v;
   const size_t n = 3 * LargeBlockAllocator<uint64_t>::kLargeBytes / sizeof(uint64_t);
   for (size_t i = 0; i < n; i++) v.push_back(i * 2654435761u);
@@ -81,6 +87,27 @@ TEST(LargeBlockAllocatorTest, LargeTraceBlobPrependsAndFrees) {
   auto small = TraceBlob::AllocateWithHeadroom(16, 100);
   EXPECT_TRUE(small->Prepend(tail, 3));
 }
+
+#if defined(__linux__)
+// A fake sysfs driver directory: bound devices "virtioN" with a features file, one
+// character per feature bit (bit 5: free page reporting).
+TEST(LargeBlockAllocatorTest, DetectsABalloonThatReportsFreePages) {
+  std::string dir = testing::TempDir() + "/fake_balloon_" + std::to_string(getpid());
+  std::string dev = dir + "/virtio3";
+  ASSERT_EQ(system(("rm -rf " + dir + " && mkdir -p " + dev).c_str()), 0);
+  auto features = [&](const char* bits) { std::ofstream(dev + "/features") << bits << "\n"; };
+  EXPECT_FALSE(platform::VirtioBalloonReportsFreePages((dir + "/missing").c_str()));
+  features("0110000000000000000000000000000010000000");  // stats, deflate-on-oom
+  EXPECT_FALSE(platform::VirtioBalloonReportsFreePages(dir.c_str()));
+  features("0110010100000000000000000000000010000000");  // + free page reporting
+  EXPECT_TRUE(platform::VirtioBalloonReportsFreePages(dir.c_str()));
+  std::string other = dir + "/module";  // not a device: ignored
+  ASSERT_EQ(system(("mkdir -p " + other + " && echo 1111111 > " + other + "/features").c_str()), 0);
+  features("0");
+  EXPECT_FALSE(platform::VirtioBalloonReportsFreePages(dir.c_str()));
+  system(("rm -rf " + dir).c_str());
+}
+#endif
 
 }  // namespace
 }  // namespace fathom
