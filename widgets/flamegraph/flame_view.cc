@@ -218,14 +218,21 @@ void FlameView::paintBoxes(QPainter* p) {
     if (clip.isEmpty() || b.rect.intersects(clip)) paintBox(p, b.rect, b.node, b.node < 0);
 }
 
+void FlameView::setEmptyText(const QString& text) {
+  empty_text_ = text;
+  update();
+}
+
 void FlameView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), palette().color(QPalette::Base));
   if (!tree_ || tree_->total() == 0) {
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(rect(), Qt::AlignCenter,
-               tree_ ? tr("Nothing to show: the profile is empty for this view")
-                     : tr("Click a heap dump (diamond) or select CPU samples on the timeline"));
+    p.drawText(
+        rect(), Qt::AlignCenter,
+        tree_ ? (empty_text_.isEmpty() ? tr("Nothing to show: the profile is empty for this view")
+                                       : empty_text_)
+              : tr("Click a heap dump (diamond) or select CPU samples on the timeline"));
     return;
   }
   QFont f = font();

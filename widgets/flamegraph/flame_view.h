@@ -20,6 +20,9 @@ class FlameView : public QWidget {
   explicit FlameView(QWidget* parent = nullptr);
 
   void setTree(std::shared_ptr<const FlameTree> tree);
+  // What an empty tree says instead of the generic "empty for this view".
+  void setEmptyText(const QString& text);
+  const QString& emptyText() const { return empty_text_; }
   const FlameTree* tree() const { return tree_.get(); }
   // The node drawn full width (0 = root).
   void setZoomNode(int node);
@@ -72,6 +75,7 @@ class FlameView : public QWidget {
   void updateHeight();
 
   std::shared_ptr<const FlameTree> tree_;
+  QString empty_text_;
   int zoom_ = 0;
   int selected_ = -1;
   int hovered_ = -1;

@@ -265,6 +265,16 @@ void FlamegraphPanel::applyBuilt(std::shared_ptr<Built> b, quint64 gen) {
   shown_core_ = b->shown;
   shown_ = b->tree;
   last_error_ = QString::fromStdString(b->error);
+  // A program that freed everything before the dump (most do at exit) has nothing
+  // unreleased: say where to look instead of showing an empty view.
+  const bool allFreed = shown_core_ && shown_core_->Total(MetricOf(view_kind_)) == 0 &&
+                        (view_kind_ == FlamegraphView::kUnreleasedSize ||
+                         view_kind_ == FlamegraphView::kUnreleasedCount) &&
+                        shown_core_->Total(Metric::kAllocSize) > 0;
+  view_->setEmptyText(allFreed ? tr("Nothing unreleased at this dump: every sampled allocation "
+                                    "was freed. Choose \u201cTotal size\u201d to see where "
+                                    "memory was allocated.")
+                               : QString());
   const QStringList zoomPath = history_pos_ >= 0 ? history_[size_t(history_pos_)] : QStringList();
   view_->setTree(shown_);
   applyZoomPath(zoomPath);

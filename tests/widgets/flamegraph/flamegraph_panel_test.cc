@@ -15,6 +15,7 @@
 #include <set>
 
 #include "core/trace_processor.h"
+#include "perfetto/trace/trace.pb.h"
 #include "widgets/flamegraph/caller_model.h"
 #include "widgets/flamegraph/flame_view.h"
 
@@ -46,17 +47,18 @@ void settle(FlamegraphPanel* p) {
 
 // The panel exists before the load, as in the app: it opens a default
 // profile by itself once the trace has loaded.
-Opened open(const QString& name) {
+Opened openPath(const QString& path) {
   Opened o;
   o.session = std::make_unique<TraceSession>();
   o.panel = std::make_unique<FlamegraphPanel>(o.session.get());
   o.panel->resize(1400, 700);
   o.panel->show();
-  o.session->open(kTestdata + name);
+  o.session->open(path);
   QTest::qWaitFor([&] { return o.session->isLoaded() || !o.session->isLoading(); }, 30000);
   settle(o.panel.get());
   return o;
 }
+Opened open(const QString& name) { return openPath(kTestdata + name); }
 
 void screenshot(FlamegraphPanel* p, const char* name) {
   QDir().mkpath(QStringLiteral(FATHOM_SCREENSHOT_DIR));
@@ -99,6 +101,7 @@ class FlamegraphPanelTest : public QObject {
   void cpuSamples();
   void largeTreePaints();
   void pprofSampleTypes();
+  void everythingFreedIsExplained();
 };
 
 void FlamegraphPanelTest::nativeViewsMatchSql() {
@@ -476,4 +479,62 @@ void FlamegraphPanelTest::pprofSampleTypes() {
 }
 
 QTEST_MAIN(FlamegraphPanelTest)
+// A native heap dump whose one allocation was freed, as a program that frees everything
+// before it exits leaves (sort, most tools): the default view (unreleased) is empty and
+// says to look at the total instead; the total shows the frame.
+void FlamegraphPanelTest::everythingFreedIsExplained() {
+  perfetto::protos::Trace trace;
+  auto* pkt = trace.add_packet();
+  pkt->set_timestamp(1000);
+  pkt->set_trusted_packet_sequence_id(1);
+  auto* pp = pkt->mutable_profile_packet();
+  auto* name = pp->add_strings();
+  name->set_iid(1);
+  name->set_str("AllocateAndFree");
+  auto* path = pp->add_strings();
+  path->set_iid(2);
+  path->set_str("/usr/bin/prog");
+  auto* m = pp->add_mappings();
+  m->set_iid(1);
+  m->add_path_string_ids(2);
+  m->set_start(0x1000);
+  m->set_end(0x2000);
+  auto* f = pp->add_frames();
+  f->set_iid(1);
+  f->set_function_name_id(1);
+  f->set_mapping_id(1);
+  f->set_rel_pc(0x10);
+  auto* cs = pp->add_callstacks();
+  cs->set_iid(1);
+  cs->add_frame_ids(1);
+  auto* dump = pp->add_process_dumps();
+  dump->set_pid(42);
+  dump->set_timestamp(1000);
+  auto* sample = dump->add_samples();
+  sample->set_callstack_id(1);
+  sample->set_self_allocated(4096);
+  sample->set_self_freed(4096);
+  sample->set_alloc_count(1);
+  sample->set_free_count(1);
+  const QString file = QDir::temp().filePath(
+      QStringLiteral("fathom_all_freed_%1.pftrace").arg(QCoreApplication::applicationPid()));
+  {
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    const std::string bytes = trace.SerializeAsString();
+    out.write(bytes.data(), qint64(bytes.size()));
+  }
+  Opened o = openPath(file);
+  QVERIFY(o.panel->tree());
+  QCOMPARE(o.panel->source().kind, ProfileKind::kNative);
+  QCOMPARE(o.panel->tree()->total(), 0.0);
+  QVERIFY2(o.panel->view()->emptyText().contains(QStringLiteral("Total size")),
+           qPrintable(o.panel->view()->emptyText()));
+  o.panel->setView(FlamegraphView::kTotalSize);
+  settle(o.panel.get());
+  QCOMPARE(o.panel->tree()->total(), 4096.0);
+  QVERIFY(o.panel->view()->emptyText().isEmpty());
+  QFile::remove(file);
+}
+
 #include "flamegraph_panel_test.moc"
