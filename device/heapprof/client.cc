@@ -174,7 +174,7 @@ inline void CpuRelax() {
 
 // Test-and-test-and-set: waiters spin on a shared read of the line instead of stealing
 // it from the holder with every exchange; they yield only after a few microseconds (the
-// lock is held for a record copy and a table probe, far less unless the holder was
+// lock is held to bump the ring's write position, far less unless the holder was
 // preempted).
 void Lock() {
   if (!g_ring->lock.exchange(1, std::memory_order_acquire)) return;
