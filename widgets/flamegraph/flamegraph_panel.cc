@@ -267,7 +267,7 @@ void FlamegraphPanel::applyBuilt(std::shared_ptr<Built> b, quint64 gen) {
   last_error_ = QString::fromStdString(b->error);
   // A program that freed everything before the dump (most do at exit) has nothing
   // unreleased: say where to look instead of showing an empty view.
-  const bool allFreed = shown_core_ && shown_core_->Total(MetricOf(view_kind_)) == 0 &&
+  const bool allFreed = shown_ && shown_->total() == 0 &&
                         (view_kind_ == FlamegraphView::kUnreleasedSize ||
                          view_kind_ == FlamegraphView::kUnreleasedCount) &&
                         shown_core_->Total(Metric::kAllocSize) > 0;
