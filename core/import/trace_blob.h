@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 
+#include "core/base/large_block_allocator.h"
 #include "core/base/platform.h"
 
 namespace fathom {
@@ -32,7 +33,8 @@ struct TraceBlob {
   size_t size = 0;
   size_t headroom = 0;  // free bytes before `data` that Prepend may fill
 
-  static constexpr size_t kLargeBytes = size_t{16} << 20;
+  // The size from which blocks get huge pages, as for columns.
+  static constexpr size_t kLargeBytes = LargeBlockAllocator<uint8_t>::kLargeBytes;
 
   static std::unique_ptr<TraceBlob> Allocate(size_t n) { return AllocateWithHeadroom(0, n); }
 
