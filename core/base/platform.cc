@@ -77,11 +77,20 @@ bool VirtioBalloonReportsFreePages(const char* driver_dir) {
 
 const char* LargeBlockPages() { return HugePagesState(); }
 
-void* AllocateLarge(size_t bytes, size_t small_pages_prefix) {
-  // Off: what the blocks were before huge pages, malloc's memory (which it may reuse).
-  if (!HugePagesOn()) return ::operator new(bytes, std::nothrow);
-  size_t len = RoundToHugePage(bytes);
-  if (len < bytes) return nullptr;
+// Blocks are mappings of their own, so growing one moves page mappings (mremap) instead of
+// copying bytes into fresh pages. With huge pages, mappings are 2 MiB aligned and advised.
+static size_t RoundForBlocks(size_t bytes) {
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  if (HugePagesOn()) return RoundToHugePage(bytes);
+  return (bytes + page - 1) & ~(page - 1);
+}
+
+// A fresh mapping of `len` bytes (already rounded), aligned to 2 MiB with huge pages on.
+static void* MapBlock(size_t len) {
+  if (!HugePagesOn()) {
+    void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return m == MAP_FAILED ? nullptr : m;
+  }
   // Map one huge page more than needed and trim both ends to an aligned block: a huge
   // page can only back a 2 MiB-aligned range.
   size_t mapped = len + kHugePage;
@@ -94,23 +103,50 @@ void* AllocateLarge(size_t bytes, size_t small_pages_prefix) {
     munmap(reinterpret_cast<void*>(aligned + len), tail);
   // Advice only: with THP off in the kernel the block is ordinary memory.
   madvise(reinterpret_cast<void*>(aligned), len, MADV_HUGEPAGE);
-  if (size_t prefix = small_pages_prefix & ~(kHugePage - 1))
-    madvise(reinterpret_cast<void*>(aligned), prefix < len ? prefix : len, MADV_NOHUGEPAGE);
   return reinterpret_cast<void*>(aligned);
 }
 
-void FreeLarge(void* p, size_t bytes) {
+void* AllocateLarge(size_t bytes, size_t small_pages_prefix) {
+  size_t len = RoundForBlocks(bytes);
+  if (len < bytes) return nullptr;
+  void* p = MapBlock(len);
+  if (!p || !HugePagesOn()) return p;
+  if (size_t prefix = small_pages_prefix & ~(kHugePage - 1))
+    madvise(p, prefix < len ? prefix : len, MADV_NOHUGEPAGE);
+  return p;
+}
+
+void* ReallocateLarge(void* p, size_t old_bytes, size_t new_bytes) {
+  size_t old_len = RoundForBlocks(old_bytes), new_len = RoundForBlocks(new_bytes);
+  if (new_len < new_bytes) return nullptr;
+  if (new_len == old_len) return p;
+  // In place when shrinking, or when the address space after the block is free.
+  void* q = mremap(p, old_len, new_len, 0);
+  if (q != MAP_FAILED) return q;
   if (!HugePagesOn()) {
-    ::operator delete(p);
-  } else if (p) {
-    munmap(p, RoundToHugePage(bytes));
+    q = mremap(p, old_len, new_len, MREMAP_MAYMOVE);
+    return q == MAP_FAILED ? nullptr : q;
   }
+  // Elsewhere, but 2 MiB aligned: onto a fresh aligned mapping, which the move replaces.
+  void* target = MapBlock(new_len);
+  if (!target) return nullptr;
+  q = mremap(p, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, target);
+  if (q == MAP_FAILED) {
+    munmap(target, new_len);
+    return nullptr;
+  }
+  return q;
+}
+
+void FreeLarge(void* p, size_t bytes) {
+  if (p) munmap(p, RoundForBlocks(bytes));
 }
 #else
-void* AllocateLarge(size_t bytes, size_t) { return ::operator new(bytes, std::nothrow); }
-void FreeLarge(void* p, size_t) { ::operator delete(p); }
+void* AllocateLarge(size_t bytes, size_t) { return std::malloc(bytes); }
+void* ReallocateLarge(void* p, size_t, size_t new_bytes) { return std::realloc(p, new_bytes); }
+void FreeLarge(void* p, size_t) { std::free(p); }
 bool VirtioBalloonReportsFreePages(const char*) { return false; }
-const char* LargeBlockPages() { return "operator new (huge pages only on Linux)"; }
+const char* LargeBlockPages() { return "malloc (huge pages only on Linux)"; }
 #endif
 
 }  // namespace fathom::platform

@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/base/large_block_allocator.h"
+#include "core/base/column_vector.h"
 #include "core/import/ftrace_descriptors.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_blob.h"

@@ -8,7 +8,7 @@
 #include <memory>
 #include <new>
 
-#include "core/base/large_block_allocator.h"
+#include "core/base/column_vector.h"
 #include "core/base/platform.h"
 
 namespace fathom {
@@ -34,7 +34,7 @@ struct TraceBlob {
   size_t headroom = 0;  // free bytes before `data` that Prepend may fill
 
   // The size from which blocks get huge pages, as for columns.
-  static constexpr size_t kLargeBytes = LargeBlockAllocator<uint8_t>::kLargeBytes;
+  static constexpr size_t kLargeBytes = platform::kLargeBlockBytes;
 
   static std::unique_ptr<TraceBlob> Allocate(size_t n) { return AllocateWithHeadroom(0, n); }
 

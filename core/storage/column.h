@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/base/large_block_allocator.h"
+#include "core/base/column_vector.h"
 #include "core/base/string_pool.h"
 
 namespace fathom {

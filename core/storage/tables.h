@@ -487,6 +487,10 @@ struct ArgsTable : Table {
     StringId name;
     Kind kind;
   };
+  struct WideSlot {
+    uint32_t row;
+    int64_t value;
+  };
   void Materialize();  // trace_storage.cc
   Kind kind(uint32_t row) const { return types_[type_[row] & kTypeMask].kind; }
   // Most values (ids, pids, small ints) fit 32 bits: rows store the low half
@@ -494,10 +498,9 @@ struct ArgsTable : Table {
   // list ordered by row, flagged by the top bit of the row's type byte.
   int64_t Slot(uint32_t row) const {
     if (!(type_[row] & kWide)) return slot_lo_[row];
-    auto it = std::lower_bound(
-        wide_.begin(), wide_.end(), row,
-        [](const std::pair<uint32_t, int64_t>& w, uint32_t r) { return w.first < r; });
-    return it->second;
+    auto it = std::lower_bound(wide_.begin(), wide_.end(), row,
+                               [](const WideSlot& w, uint32_t r) { return w.row < r; });
+    return it->value;
   }
   static constexpr uint8_t kWide = 0x80, kTypeMask = 0x7f;
   uint8_t TypeIndex(StringId name, Kind kind) {
@@ -509,7 +512,7 @@ struct ArgsTable : Table {
   }
 
   ColumnVector<int32_t> slot_lo_;
-  ColumnVector<std::pair<uint32_t, int64_t>> wide_;  // (row, value), by row
+  ColumnVector<WideSlot> wide_;  // by row
   ColumnVector<uint8_t> type_;
   std::vector<TypeEntry> types_;
   std::unique_ptr<DeferredArgSets> deferred_;

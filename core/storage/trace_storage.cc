@@ -17,7 +17,7 @@ void ArgsTable::Materialize() {
   differing.swap(flat_key.differing_);
   ColumnVector<int32_t> lo;
   lo.swap(slot_lo_);
-  ColumnVector<std::pair<uint32_t, int64_t>> wide;
+  ColumnVector<WideSlot> wide;
   wide.swap(wide_);
   ColumnVector<uint8_t> types;
   types.swap(type_);
@@ -37,8 +37,8 @@ void ArgsTable::Materialize() {
     }
     int64_t slot = lo[r];
     if (types[r] & kWide) {
-      while (wide[wide_next].first < r) ++wide_next;
-      slot = wide[wide_next].second;
+      while (wide[wide_next].row < r) ++wide_next;
+      slot = wide[wide_next].value;
     }
     arg_set_id.v_.push_back(sets[r]);
     flat_key.Append(fk, k);

@@ -1,0 +1,174 @@
+// ColumnVector<T>: the growable array behind table columns and the import's other big,
+// long-lived arrays. A std::vector that grows by reallocation instead of copying: a
+// load appends ~100 bytes per event into arrays that reach hundreds of MB, and a
+// std::vector moves every element into fresh memory each time it doubles. That fresh
+// memory is the expensive part (page faults, zeroing, and the old block unmapped), and
+// old and new blocks briefly coexist, which set the peak memory of a load. Blocks from
+// 16 MiB up come from platform::AllocateLarge and grow with platform::ReallocateLarge,
+// which on Linux moves the page mappings (mremap) without copying or touching a byte;
+// smaller ones use malloc/realloc.
+//
+// Only for element types that may be relocated with memcpy (no destructors, trivial
+// copies): ints, doubles and plain structs of them.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "core/base/platform.h"
+
+namespace fathom {
+
+template <typename T>
+class ColumnVector {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "ColumnVector relocates elements with memcpy/realloc");
+
+ public:
+  using value_type = T;
+  using size_type = size_t;
+  using iterator = T*;
+  using const_iterator = const T*;
+  using reference = T&;
+  using const_reference = const T&;
+  // From this block size up, memory comes from platform::AllocateLarge.
+  static constexpr size_t kLargeBytes = platform::kLargeBlockBytes;
+
+  ColumnVector() = default;
+  ColumnVector(size_t n, const T& v) { assign(n, v); }
+  ColumnVector(const ColumnVector& o) { CopyFrom(o); }
+  ColumnVector(ColumnVector&& o) noexcept { swap(o); }
+  ColumnVector& operator=(const ColumnVector& o) {
+    if (this != &o) {
+      clear();
+      CopyFrom(o);
+    }
+    return *this;
+  }
+  ColumnVector& operator=(ColumnVector&& o) noexcept {
+    ColumnVector(std::move(o)).swap(*this);
+    return *this;
+  }
+  ~ColumnVector() { Release(data_, capacity_); }
+
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T& front() { return data_[0]; }
+  const T& front() const { return data_[0]; }
+  T& back() { return data_[size_ - 1]; }
+  const T& back() const { return data_[size_ - 1]; }
+
+  void push_back(const T& v) {
+    if (__builtin_expect(size_ == capacity_, false)) {
+      T copy = v;  // v may live in the block that growing moves
+      Grow(size_ + 1);
+      new (data_ + size_++) T(copy);
+      return;
+    }
+    new (data_ + size_++) T(v);
+  }
+  template <typename... Args>
+  T& emplace_back(Args&&... args) {
+    push_back(T{std::forward<Args>(args)...});
+    return back();
+  }
+  void pop_back() { --size_; }
+  void clear() { size_ = 0; }
+
+  void reserve(size_t n) {
+    if (n > capacity_) SetCapacity(n);
+  }
+  void resize(size_t n) { resize(n, T{}); }
+  void resize(size_t n, const T& v) {
+    if (n > capacity_) Grow(n);
+    for (size_t i = size_; i < n; i++) new (data_ + i) T(v);
+    size_ = n;
+  }
+  void assign(size_t n, const T& v) {
+    clear();
+    resize(n, v);
+  }
+  template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
+  void assign(It first, It last) {
+    clear();
+    for (; first != last; ++first) push_back(*first);
+  }
+  void shrink_to_fit() {
+    if (capacity_ > size_) SetCapacity(size_);
+  }
+  void swap(ColumnVector& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(capacity_, o.capacity_);
+  }
+
+ private:
+  // Doubles, as std::vector does: amortised O(1) appends. Growing a large block costs
+  // no copy here, so doubling wastes only address space, never memory that is touched.
+  void Grow(size_t at_least) {
+    size_t n = capacity_ ? capacity_ * 2 : 16;
+    if (n < at_least) n = at_least;
+    SetCapacity(n);
+  }
+
+  void SetCapacity(size_t n) {
+    if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();  // as std::vector's allocator
+    size_t old_bytes = capacity_ * sizeof(T), new_bytes = n * sizeof(T);
+    void* p = nullptr;
+    if (new_bytes == 0) {
+      Release(data_, capacity_);
+    } else if (old_bytes == 0) {
+      p = new_bytes >= kLargeBytes ? platform::AllocateLarge(new_bytes) : std::malloc(new_bytes);
+    } else if (old_bytes >= kLargeBytes && new_bytes >= kLargeBytes) {
+      p = platform::ReallocateLarge(data_, old_bytes, new_bytes);
+    } else if (old_bytes < kLargeBytes && new_bytes < kLargeBytes) {
+      p = std::realloc(data_, new_bytes);
+    } else {  // across the boundary: a new kind of block
+      p = new_bytes >= kLargeBytes ? platform::AllocateLarge(new_bytes) : std::malloc(new_bytes);
+      if (p) {
+        std::memcpy(p, data_, (size_ < n ? size_ : n) * sizeof(T));
+        Release(data_, capacity_);
+      }
+    }
+    if (new_bytes && !p) throw std::bad_alloc();  // the old block is still ours and intact
+    data_ = static_cast<T*>(p);
+    capacity_ = n;
+    if (size_ > n) size_ = n;
+  }
+
+  static void Release(T* p, size_t capacity) {
+    if (!p) return;
+    size_t bytes = capacity * sizeof(T);
+    if (bytes >= kLargeBytes) {
+      platform::FreeLarge(p, bytes);
+    } else {
+      std::free(p);
+    }
+  }
+
+  void CopyFrom(const ColumnVector& o) {
+    reserve(o.size_);
+    if (o.size_) std::memcpy(static_cast<void*>(data_), o.data_, o.size_ * sizeof(T));
+    size_ = o.size_;
+  }
+
+  T* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+}  // namespace fathom
