@@ -38,6 +38,7 @@ class ColumnVector {
   using const_reference = const T&;
   // From this block size up, memory comes from platform::AllocateLarge.
   static constexpr size_t kLargeBytes = platform::kLargeBlockBytes;
+  static constexpr size_t kPrefaultBytes = size_t{2} << 20;
 
   ColumnVector() = default;
   ColumnVector(size_t n, const T& v) { assign(n, v); }
@@ -54,7 +55,7 @@ class ColumnVector {
     ColumnVector(std::move(o)).swap(*this);
     return *this;
   }
-  ~ColumnVector() { Release(data_, capacity_); }
+  ~ColumnVector() { Release(data_, mapped_); }
 
   size_t size() const { return size_; }
   size_t capacity() const { return capacity_; }
@@ -90,7 +91,7 @@ class ColumnVector {
   void clear() { size_ = 0; }
 
   void reserve(size_t n) {
-    if (n > capacity_) SetCapacity(n);
+    if (n > mapped_) SetCapacity(n);
   }
   void resize(size_t n) { resize(n, T{}); }
   void resize(size_t n, const T& v) {
@@ -108,29 +109,46 @@ class ColumnVector {
     for (; first != last; ++first) push_back(*first);
   }
   void shrink_to_fit() {
-    if (capacity_ > size_) SetCapacity(size_);
+    if (mapped_ > size_) SetCapacity(size_);
   }
   void swap(ColumnVector& o) noexcept {
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);
     std::swap(capacity_, o.capacity_);
+    std::swap(mapped_, o.mapped_);
   }
 
  private:
   // Doubles, as std::vector does: amortised O(1) appends. Growing a large block costs
   // no copy here, so doubling wastes only address space, never memory that is touched.
   void Grow(size_t at_least) {
-    size_t n = capacity_ ? capacity_ * 2 : 16;
+    if (mapped_ > capacity_ && at_least <= mapped_) {
+      Prefault(at_least);
+      return;
+    }
+    size_t n = mapped_ ? mapped_ * 2 : 16;
     if (n < at_least) n = at_least;
     SetCapacity(n);
+    if (mapped_ * sizeof(T) >= kLargeBytes) Prefault(at_least);
+  }
+
+  // A large block is mapped ahead of use (mapped_) but made usable (capacity_) a step at
+  // a time, each step's pages faulted in with one call (platform::PrefaultLarge) instead
+  // of one trap per page as appends first write them.
+  void Prefault(size_t at_least) {
+    size_t step = kPrefaultBytes / sizeof(T);
+    size_t n = capacity_ + step > at_least ? capacity_ + step : at_least;
+    if (n > mapped_) n = mapped_;
+    platform::PrefaultLarge(data_ + capacity_, (n - capacity_) * sizeof(T));
+    capacity_ = n;
   }
 
   void SetCapacity(size_t n) {
     if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();  // as std::vector's allocator
-    size_t old_bytes = capacity_ * sizeof(T), new_bytes = n * sizeof(T);
+    size_t old_bytes = mapped_ * sizeof(T), new_bytes = n * sizeof(T);
     void* p = nullptr;
     if (new_bytes == 0) {
-      Release(data_, capacity_);
+      Release(data_, mapped_);
     } else if (old_bytes == 0) {
       p = new_bytes >= kLargeBytes ? platform::AllocateLarge(new_bytes) : std::malloc(new_bytes);
     } else if (old_bytes >= kLargeBytes && new_bytes >= kLargeBytes) {
@@ -141,12 +159,14 @@ class ColumnVector {
       p = new_bytes >= kLargeBytes ? platform::AllocateLarge(new_bytes) : std::malloc(new_bytes);
       if (p) {
         std::memcpy(p, data_, (size_ < n ? size_ : n) * sizeof(T));
-        Release(data_, capacity_);
+        Release(data_, mapped_);
       }
     }
     if (new_bytes && !p) throw std::bad_alloc();  // the old block is still ours and intact
     data_ = static_cast<T*>(p);
-    capacity_ = n;
+    // Small blocks are usable at once; a large one keeps what was usable (Prefault).
+    capacity_ = new_bytes >= kLargeBytes && capacity_ < n ? capacity_ : n;
+    mapped_ = n;
     if (size_ > n) size_ = n;
   }
 
@@ -162,13 +182,15 @@ class ColumnVector {
 
   void CopyFrom(const ColumnVector& o) {
     reserve(o.size_);
+    if (capacity_ < o.size_) capacity_ = o.size_;  // written below: usable now
     if (o.size_) std::memcpy(static_cast<void*>(data_), o.data_, o.size_ * sizeof(T));
     size_ = o.size_;
   }
 
   T* data_ = nullptr;
   size_t size_ = 0;
-  size_t capacity_ = 0;
+  size_t capacity_ = 0;  // elements usable without calling Grow
+  size_t mapped_ = 0;    // elements the block holds
 };
 
 }  // namespace fathom

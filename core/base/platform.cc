@@ -1,5 +1,7 @@
 #include "core/base/platform.h"
 
+#include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -141,10 +143,26 @@ void* ReallocateLarge(void* p, size_t old_bytes, size_t new_bytes) {
 void FreeLarge(void* p, size_t bytes) {
   if (p) munmap(p, RoundForBlocks(bytes));
 }
+
+void PrefaultLarge(void* p, size_t bytes) {
+#if defined(MADV_POPULATE_WRITE)
+  static std::atomic<bool> unsupported{false};  // kernels before 5.14
+  if (bytes == 0 || unsupported.load(std::memory_order_relaxed)) return;
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t lo = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
+  uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + bytes + page - 1) & ~(page - 1);
+  if (madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+    unsupported.store(true, std::memory_order_relaxed);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
 #else
 void* AllocateLarge(size_t bytes, size_t) { return std::malloc(bytes); }
 void* ReallocateLarge(void* p, size_t, size_t new_bytes) { return std::realloc(p, new_bytes); }
 void FreeLarge(void* p, size_t) { std::free(p); }
+void PrefaultLarge(void*, size_t) {}
 bool VirtioBalloonReportsFreePages(const char*) { return false; }
 const char* LargeBlockPages() { return "malloc (huge pages only on Linux)"; }
 #endif
