@@ -91,81 +91,107 @@ bool FtraceRawArgs::DeferEvent(uint32_t set, uint32_t event_id, proto::Bytes pay
   e.set = set;
   e.tag = event_id | static_cast<uint32_t>(payload.size) << kIdBits;
   Push(e);
-  ++payload_entries_;
   return true;
 }
 
 void FtraceRawArgs::DeferSwitch(uint32_t set, const Switch& s) {
-  Entry e;
-  e.index = switches_.size();
-  e.set = set;
-  e.tag = kSwitchId;
-  Push(e);
-  switches_.push_back(s);
+  auto state = static_cast<uint64_t>(s.prev_state);
+  switches_.push_back({set, s.prev_comm, s.next_comm, s.prev_pid, s.prev_prio, s.next_pid,
+                       s.next_prio, static_cast<uint32_t>(state),
+                       static_cast<uint32_t>(state >> 32)});
 }
 
-void FtraceRawArgs::DeferWaking(uint32_t set, const Waking& w) {
-  Entry e;
-  e.index = wakings_.size();
-  e.set = set;
-  e.tag = kWakingId;
-  Push(e);
-  wakings_.push_back(w);
-}
+void FtraceRawArgs::DeferWaking(uint32_t set, const Waking& w) { wakings_.push_back({set, w}); }
 
 void FtraceRawArgs::Retain(std::vector<std::unique_ptr<TraceBlob>>* blobs) {
-  if (payload_entries_ == 0) return;
+  if (size_ == 0) return;
   for (auto& b : *blobs) blobs_.push_back(std::move(b));
   blobs->clear();
 }
 
 size_t FtraceRawArgs::memory_bytes() const {
-  size_t n = blocks_.size() * kBlock * sizeof(Entry) + switches_.capacity() * sizeof(Switch) +
-             wakings_.capacity() * sizeof(Waking);
+  size_t n = blocks_.size() * kBlock * sizeof(Entry) + switches_.capacity() * sizeof(SwitchRow) +
+             wakings_.capacity() * sizeof(WakingRow);
   for (const auto& b : blobs_) n += b->size;
   return n;
 }
 
-void FtraceRawArgs::AppendRows(size_t i, ArgsTable* t) {
-  const Entry& e = At(i);
-  uint32_t id = e.tag & kSwitchId;
-  uint32_t rest = e.tag >> kIdBits;
-  auto str = [&](StringId key, StringId v) {
-    t->AppendResolved(e.set, key, v, v == kNullStringId ? type_null_string_ : type_string_);
+bool FtraceRawArgs::NextSet(uint32_t* set) {
+  // Each list is in set order (sets are taken as events are written): the next
+  // set is the smallest of the three heads.
+  current_ = Current::kNone;
+  uint32_t best = 0;
+  auto consider = [&](bool more, uint32_t s, Current which) {
+    if (more && (current_ == Current::kNone || s < best)) {
+      best = s;
+      current_ = which;
+    }
   };
-  if (id == kSwitchId) {
+  consider(next_entry_ < size_, next_entry_ < size_ ? At(next_entry_).set : 0, Current::kEntry);
+  consider(next_switch_ < switches_.size(),
+           next_switch_ < switches_.size() ? switches_[next_switch_].set : 0, Current::kSwitch);
+  consider(next_waking_ < wakings_.size(),
+           next_waking_ < wakings_.size() ? wakings_[next_waking_].set : 0, Current::kWaking);
+  switch (current_) {
+    case Current::kNone:
+      return false;
+    case Current::kEntry:
+      current_index_ = next_entry_++;
+      break;
+    case Current::kSwitch:
+      current_index_ = next_switch_++;
+      break;
+    case Current::kWaking:
+      current_index_ = next_waking_++;
+      break;
+  }
+  *set = best;
+  return true;
+}
+
+void FtraceRawArgs::AppendRows(ArgsTable* t) {
+  if (current_ == Current::kSwitch) {
     // In proto field order, every field, as the sched parser wrote them.
     using SS = SchedSwitchFtraceEvent;
-    const Switch& s = switches_[e.index];
+    const SwitchRow& s = switches_[current_index_];
+    auto str = [&](StringId key, StringId v) {
+      t->AppendResolved(s.set, key, v, v == kNullStringId ? type_null_string_ : type_string_);
+    };
+    auto prev_state = static_cast<int64_t>(uint64_t{s.prev_state_hi} << 32 | s.prev_state_lo);
     str(ss_keys_[SS::kPrevCommFieldNumber], s.prev_comm);
-    t->AppendResolved(e.set, ss_keys_[SS::kPrevPidFieldNumber], s.prev_pid, type_int_);
-    t->AppendResolved(e.set, ss_keys_[SS::kPrevPrioFieldNumber], s.prev_prio, type_int_);
-    t->AppendResolved(e.set, ss_keys_[SS::kPrevStateFieldNumber], s.prev_state, type_int_);
+    t->AppendResolved(s.set, ss_keys_[SS::kPrevPidFieldNumber], s.prev_pid, type_int_);
+    t->AppendResolved(s.set, ss_keys_[SS::kPrevPrioFieldNumber], s.prev_prio, type_int_);
+    t->AppendResolved(s.set, ss_keys_[SS::kPrevStateFieldNumber], prev_state, type_int_);
     str(ss_keys_[SS::kNextCommFieldNumber], s.next_comm);
-    t->AppendResolved(e.set, ss_keys_[SS::kNextPidFieldNumber], s.next_pid, type_int_);
-    t->AppendResolved(e.set, ss_keys_[SS::kNextPrioFieldNumber], s.next_prio, type_int_);
+    t->AppendResolved(s.set, ss_keys_[SS::kNextPidFieldNumber], s.next_pid, type_int_);
+    t->AppendResolved(s.set, ss_keys_[SS::kNextPrioFieldNumber], s.next_prio, type_int_);
     return;
   }
-  if (id == kWakingId) {
+  if (current_ == Current::kWaking) {
     using SW = SchedWakingFtraceEvent;
-    const Waking& w = wakings_[e.index];
-    str(sw_keys_[SW::kCommFieldNumber], w.comm);
-    t->AppendResolved(e.set, sw_keys_[SW::kPidFieldNumber], w.pid, type_int_);
-    t->AppendResolved(e.set, sw_keys_[SW::kPrioFieldNumber], w.prio, type_int_);
-    t->AppendResolved(e.set, sw_keys_[SW::kTargetCpuFieldNumber], w.target_cpu, type_int_);
+    const WakingRow& r = wakings_[current_index_];
+    const Waking& w = r.w;
+    t->AppendResolved(r.set, sw_keys_[SW::kCommFieldNumber], w.comm,
+                      w.comm == kNullStringId ? type_null_string_ : type_string_);
+    t->AppendResolved(r.set, sw_keys_[SW::kPidFieldNumber], w.pid, type_int_);
+    t->AppendResolved(r.set, sw_keys_[SW::kPrioFieldNumber], w.prio, type_int_);
+    t->AppendResolved(r.set, sw_keys_[SW::kTargetCpuFieldNumber], w.target_cpu, type_int_);
     return;
   }
-  const FtraceEventInfo* info = descriptors_.Get(id);
-  if (info) WriteEventArgs(e.set, *info, proto::Bytes{e.data, rest}, t);
+  if (current_ != Current::kEntry) return;
+  const Entry& e = At(current_index_);
+  const FtraceEventInfo* info = descriptors_.Get(e.tag & kIdMask);
+  if (info) WriteEventArgs(e.set, *info, proto::Bytes{e.data, e.tag >> kIdBits}, t);
 }
 
 void FtraceRawArgs::Clear() {
   blocks_.clear();
   blocks_.shrink_to_fit();
   size_ = 0;
-  payload_entries_ = 0;
-  ColumnVector<Switch>().swap(switches_);
-  ColumnVector<Waking>().swap(wakings_);
+  ColumnVector<SwitchRow>().swap(switches_);
+  ColumnVector<WakingRow>().swap(wakings_);
+  next_entry_ = next_switch_ = next_waking_ = 0;
+  current_ = Current::kNone;
   blobs_.clear();
 }
 

@@ -3,10 +3,11 @@
 //
 // Most args rows of a trace belong to raw ftrace events; decoding and
 // interning them for every event was the largest single cost of an import.
-// At import each raw event now costs one 16-byte entry: a pointer to its
-// payload in the retained trace bytes (or, for compact_sched, a record of the
-// already decoded values). When the args table is first read, the entries are
-// decoded in set order into exactly the rows an eager import writes.
+// At import each raw event now costs one 16-byte entry, a pointer to its
+// payload in the retained trace bytes, or for compact_sched a record of the
+// already decoded values with its set id (36 bytes a switch, 20 a waking).
+// When the args table is first read, the three lists, each in set order, are
+// merged and decoded into exactly the rows an eager import writes.
 #pragma once
 
 #include <cstdint>
@@ -67,27 +68,34 @@ class FtraceRawArgs final : public DeferredArgSets {
   }
 
   // DeferredArgSets.
-  size_t count() const override { return size_; }
-  uint32_t set_id(size_t i) const override { return At(i).set; }
-  void AppendRows(size_t i, ArgsTable* table) override;
+  size_t count() const override { return size_ + switches_.size() + wakings_.size(); }
+  bool NextSet(uint32_t* set) override;
+  void AppendRows(ArgsTable* table) override;
   void Clear() override;
 
  private:
   // `tag` holds the event id (low 11 bits) and the payload size above it.
-  // For compact_sched entries `data` is nullptr and `index` (same storage)
-  // is the position in switches_ / wakings_.
   struct Entry {
-    union {
-      const uint8_t* data;
-      uint64_t index;
-    };
+    const uint8_t* data;
     uint32_t set;
     uint32_t tag;
   };
+  // A Switch without its 8-byte alignment (prev_state in halves): 36 bytes.
+  struct SwitchRow {
+    uint32_t set;
+    StringId prev_comm, next_comm;
+    int32_t prev_pid, prev_prio, next_pid, next_prio;
+    uint32_t prev_state_lo, prev_state_hi;
+  };
+  struct WakingRow {
+    uint32_t set;
+    Waking w;
+  };
+  static_assert(sizeof(SwitchRow) == 36 && sizeof(WakingRow) == 20);
   static_assert(sizeof(Entry) == 16);
   static constexpr uint32_t kIdBits = 11;
-  static constexpr uint32_t kSwitchId = (1u << kIdBits) - 1;  // beyond FtraceEvent fields
-  static constexpr uint32_t kWakingId = (1u << kIdBits) - 2;
+  static constexpr uint32_t kIdMask = (1u << kIdBits) - 1;
+  static constexpr uint32_t kWakingId = (1u << kIdBits) - 2;  // beyond FtraceEvent fields
   static constexpr uint32_t kMaxPayload = (1u << (32 - kIdBits)) - 1;
   // Chunked: no reallocation copies of millions of entries. 4 MiB blocks: big
   // enough for huge pages (large_block_allocator.h).
@@ -98,10 +106,14 @@ class FtraceRawArgs final : public DeferredArgSets {
   TraceStorage* storage_;
   FtraceDescriptors descriptors_;
   std::vector<ColumnVector<Entry>> blocks_;
-  size_t size_ = 0;
-  size_t payload_entries_ = 0;
-  ColumnVector<Switch> switches_;
-  ColumnVector<Waking> wakings_;
+  size_t size_ = 0;  // entries
+  ColumnVector<SwitchRow> switches_;
+  ColumnVector<WakingRow> wakings_;
+  // NextSet's walk: the next unread position of each list, and the current set.
+  enum class Current : uint8_t { kNone, kEntry, kSwitch, kWaking };
+  size_t next_entry_ = 0, next_switch_ = 0, next_waking_ = 0;
+  Current current_ = Current::kNone;
+  size_t current_index_ = 0;
   std::vector<std::unique_ptr<TraceBlob>> blobs_;
   // Arg keys of sched_switch / sched_waking by field number.
   StringId ss_keys_[8] = {}, sw_keys_[6] = {};

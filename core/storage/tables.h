@@ -275,11 +275,13 @@ class ArgsTable;
 class DeferredArgSets {
  public:
   virtual ~DeferredArgSets() = default;
-  // Sets waiting to be written, by increasing set id.
+  // Sets waiting to be written.
   virtual size_t count() const = 0;
-  virtual uint32_t set_id(size_t i) const = 0;
-  // Appends the rows of set `i` (ArgsTable::AppendResolved).
-  virtual void AppendRows(size_t i, ArgsTable* table) = 0;
+  // Walks them once by increasing set id: each call makes the next set current
+  // and gives its id (false after the last).
+  virtual bool NextSet(uint32_t* set) = 0;
+  // Appends the rows of the current set (ArgsTable::AppendResolved).
+  virtual void AppendRows(ArgsTable* table) = 0;
   // Forgets every set (all were written) and frees what they needed.
   virtual void Clear() = 0;
 };

@@ -53,10 +53,9 @@ void ArgsTable::Materialize() {
     CommitRow();
   };
   uint32_t r = 0, rows = static_cast<uint32_t>(sets.size());
-  for (size_t i = 0; i < n_deferred; ++i) {
-    uint32_t set = d->set_id(i);
+  for (uint32_t set = 0; d->NextSet(&set);) {
     while (r < rows && sets[r] < set) copy_row(r++);
-    d->AppendRows(i, this);
+    d->AppendRows(this);
   }
   while (r < rows) copy_row(r++);
   d->Clear();
