@@ -170,9 +170,9 @@ class ColumnVector {
     if (size_ > n) size_ = n;
   }
 
-  static void Release(T* p, size_t capacity) {
+  static void Release(T* p, size_t mapped) {
     if (!p) return;
-    size_t bytes = capacity * sizeof(T);
+    size_t bytes = mapped * sizeof(T);
     if (bytes >= kLargeBytes) {
       platform::FreeLarge(p, bytes);
     } else {

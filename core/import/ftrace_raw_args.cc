@@ -75,22 +75,13 @@ void FtraceRawArgs::WriteEventArgs(uint32_t set, const FtraceEventInfo& info, pr
   }
 }
 
-void FtraceRawArgs::Push(const Entry& e) {
-  if (size_ % kBlock == 0 && size_ / kBlock == blocks_.size()) {
-    blocks_.emplace_back();
-    blocks_.back().reserve(kBlock);
-  }
-  blocks_.back().push_back(e);
-  ++size_;
-}
-
 bool FtraceRawArgs::DeferEvent(uint32_t set, uint32_t event_id, proto::Bytes payload) {
   if (!CanDefer(event_id, payload)) return false;
   Entry e;
   e.data = payload.data;
   e.set = set;
   e.tag = event_id | static_cast<uint32_t>(payload.size) << kIdBits;
-  Push(e);
+  entries_.push_back(e);
   return true;
 }
 
@@ -104,16 +95,20 @@ void FtraceRawArgs::DeferSwitch(uint32_t set, const Switch& s) {
 void FtraceRawArgs::DeferWaking(uint32_t set, const Waking& w) { wakings_.push_back({set, w}); }
 
 void FtraceRawArgs::Retain(std::vector<std::unique_ptr<TraceBlob>>* blobs) {
-  if (size_ == 0) return;
+  if (entries_.empty()) return;
   for (auto& b : *blobs) blobs_.push_back(std::move(b));
   blobs->clear();
 }
 
 size_t FtraceRawArgs::memory_bytes() const {
-  size_t n = blocks_.size() * kBlock * sizeof(Entry) + switches_.capacity() * sizeof(SwitchRow) +
+  size_t n = entries_.capacity() * sizeof(Entry) + switches_.capacity() * sizeof(SwitchRow) +
              wakings_.capacity() * sizeof(WakingRow);
   for (const auto& b : blobs_) n += b->size;
   return n;
+}
+
+void FtraceRawArgs::AppendString(uint32_t set, StringId key, StringId v, ArgsTable* t) const {
+  t->AppendResolved(set, key, v, v == kNullStringId ? type_null_string_ : type_string_);
 }
 
 bool FtraceRawArgs::NextSet(uint32_t* set) {
@@ -121,17 +116,15 @@ bool FtraceRawArgs::NextSet(uint32_t* set) {
   // set is the smallest of the three heads.
   current_ = Current::kNone;
   uint32_t best = 0;
-  auto consider = [&](bool more, uint32_t s, Current which) {
-    if (more && (current_ == Current::kNone || s < best)) {
+  auto consider = [&](uint32_t s, Current which) {
+    if (current_ == Current::kNone || s < best) {
       best = s;
       current_ = which;
     }
   };
-  consider(next_entry_ < size_, next_entry_ < size_ ? At(next_entry_).set : 0, Current::kEntry);
-  consider(next_switch_ < switches_.size(),
-           next_switch_ < switches_.size() ? switches_[next_switch_].set : 0, Current::kSwitch);
-  consider(next_waking_ < wakings_.size(),
-           next_waking_ < wakings_.size() ? wakings_[next_waking_].set : 0, Current::kWaking);
+  if (next_entry_ < entries_.size()) consider(entries_[next_entry_].set, Current::kEntry);
+  if (next_switch_ < switches_.size()) consider(switches_[next_switch_].set, Current::kSwitch);
+  if (next_waking_ < wakings_.size()) consider(wakings_[next_waking_].set, Current::kWaking);
   switch (current_) {
     case Current::kNone:
       return false;
@@ -154,9 +147,7 @@ void FtraceRawArgs::AppendRows(ArgsTable* t) {
     // In proto field order, every field, as the sched parser wrote them.
     using SS = SchedSwitchFtraceEvent;
     const SwitchRow& s = switches_[current_index_];
-    auto str = [&](StringId key, StringId v) {
-      t->AppendResolved(s.set, key, v, v == kNullStringId ? type_null_string_ : type_string_);
-    };
+    auto str = [&](StringId key, StringId v) { AppendString(s.set, key, v, t); };
     auto prev_state = static_cast<int64_t>(uint64_t{s.prev_state_hi} << 32 | s.prev_state_lo);
     str(ss_keys_[SS::kPrevCommFieldNumber], s.prev_comm);
     t->AppendResolved(s.set, ss_keys_[SS::kPrevPidFieldNumber], s.prev_pid, type_int_);
@@ -171,23 +162,20 @@ void FtraceRawArgs::AppendRows(ArgsTable* t) {
     using SW = SchedWakingFtraceEvent;
     const WakingRow& r = wakings_[current_index_];
     const Waking& w = r.w;
-    t->AppendResolved(r.set, sw_keys_[SW::kCommFieldNumber], w.comm,
-                      w.comm == kNullStringId ? type_null_string_ : type_string_);
+    AppendString(r.set, sw_keys_[SW::kCommFieldNumber], w.comm, t);
     t->AppendResolved(r.set, sw_keys_[SW::kPidFieldNumber], w.pid, type_int_);
     t->AppendResolved(r.set, sw_keys_[SW::kPrioFieldNumber], w.prio, type_int_);
     t->AppendResolved(r.set, sw_keys_[SW::kTargetCpuFieldNumber], w.target_cpu, type_int_);
     return;
   }
   if (current_ != Current::kEntry) return;
-  const Entry& e = At(current_index_);
+  const Entry& e = entries_[current_index_];
   const FtraceEventInfo* info = descriptors_.Get(e.tag & kIdMask);
   if (info) WriteEventArgs(e.set, *info, proto::Bytes{e.data, e.tag >> kIdBits}, t);
 }
 
 void FtraceRawArgs::Clear() {
-  blocks_.clear();
-  blocks_.shrink_to_fit();
-  size_ = 0;
+  ColumnVector<Entry>().swap(entries_);
   ColumnVector<SwitchRow>().swap(switches_);
   ColumnVector<WakingRow>().swap(wakings_);
   next_entry_ = next_switch_ = next_waking_ = 0;

@@ -41,7 +41,7 @@ class FtraceRawArgs final : public DeferredArgSets {
   bool DeferEvent(uint32_t set, uint32_t event_id, proto::Bytes payload);
   // Whether DeferEvent would take this event (decided without deferring it).
   static bool CanDefer(uint32_t event_id, proto::Bytes payload) {
-    return event_id < kWakingId && payload.size <= kMaxPayload;
+    return event_id <= kIdMask && payload.size <= kMaxPayload;
   }
   // sched_switch args from decoded values (compact_sched).
   struct Switch {
@@ -68,7 +68,7 @@ class FtraceRawArgs final : public DeferredArgSets {
   }
 
   // DeferredArgSets.
-  size_t count() const override { return size_ + switches_.size() + wakings_.size(); }
+  size_t count() const override { return entries_.size() + switches_.size() + wakings_.size(); }
   bool NextSet(uint32_t* set) override;
   void AppendRows(ArgsTable* table) override;
   void Clear() override;
@@ -95,18 +95,14 @@ class FtraceRawArgs final : public DeferredArgSets {
   static_assert(sizeof(Entry) == 16);
   static constexpr uint32_t kIdBits = 11;
   static constexpr uint32_t kIdMask = (1u << kIdBits) - 1;
-  static constexpr uint32_t kWakingId = (1u << kIdBits) - 2;  // beyond FtraceEvent fields
   static constexpr uint32_t kMaxPayload = (1u << (32 - kIdBits)) - 1;
-  // Chunked: no reallocation copies of millions of entries. 4 MiB blocks: big
-  // enough for huge pages (large_block_allocator.h).
-  static constexpr size_t kBlock = size_t{1} << 20;
-  const Entry& At(size_t i) const { return blocks_[i / kBlock][i % kBlock]; }
-  void Push(const Entry& e);
+
+  // A string arg; NULL strings get their own value type, as the sched parser wrote them.
+  void AppendString(uint32_t set, StringId key, StringId v, ArgsTable* t) const;
 
   TraceStorage* storage_;
   FtraceDescriptors descriptors_;
-  std::vector<ColumnVector<Entry>> blocks_;
-  size_t size_ = 0;  // entries
+  ColumnVector<Entry> entries_;  // grows without copies (column_vector.h)
   ColumnVector<SwitchRow> switches_;
   ColumnVector<WakingRow> wakings_;
   // NextSet's walk: the next unread position of each list, and the current set.
