@@ -5,28 +5,50 @@ namespace fathom {
 FtraceThreadStateTracker::FtraceThreadStateTracker(TraceStorage* storage)
     : storage_(storage), running_(storage->Intern("Running")), runnable_(storage->Intern("R")) {}
 
+void FtraceThreadStateTracker::Close(int64_t ts, uint32_t utid, bool data_loss) {
+  if (!HasRows(utid) || data_loss) return;
+  storage_->thread_state.dur.Set(rows_[utid].last, ts - rows_[utid].last_ts);
+}
+
+void FtraceThreadStateTracker::Open(int64_t ts, uint32_t utid, StringId state, uint32_t cpu,
+                                    uint32_t waker_utid) {
+  static_assert(kNone == ThreadStateTable::kNone);
+  if (utid == 0) return;  // swapper
+  uint32_t row = storage_->thread_state.Insert(ts, -1, cpu, utid, state, waker_utid);
+  if (utid >= rows_.size()) rows_.resize(utid + 1 + utid / 2);
+  Rows& r = rows_[utid];
+  if (state == running_) {
+    r.last_blocked = kNone;
+  } else if (state != runnable_) {
+    r.last_blocked = row;
+  }
+  r.last = row;
+  r.last_state = state;
+  r.last_ts = ts;
+}
+
 void FtraceThreadStateTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid,
                                                StringId prev_state, uint32_t next_utid) {
   // If prev was not running we lost data in between: leave its row open-ended
   // rather than invent a duration.
   bool data_loss = HasRows(prev_utid) && rows_[prev_utid].last_state != running_;
   Close(ts, prev_utid, data_loss);
-  Open(ts, prev_utid, prev_state, std::nullopt, std::nullopt);
+  Open(ts, prev_utid, prev_state, kNone, kNone);
   // The next thread may still look running on another CPU (forced
   // migration): truncate whatever it had and start Running here.
   Close(ts, next_utid, false);
-  Open(ts, next_utid, running_, cpu, std::nullopt);
+  Open(ts, next_utid, running_, cpu, kNone);
 }
 
 void FtraceThreadStateTracker::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
   if (!HasRows(utid)) return;
   if (!IsBlocked(rows_[utid].last_state)) return;
   Close(ts, utid, false);
-  Open(ts, utid, runnable_, std::nullopt, waker_utid);
+  Open(ts, utid, runnable_, kNone, waker_utid);
 }
 
 void FtraceThreadStateTracker::PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid) {
-  Open(ts, utid, runnable_, std::nullopt, waker_utid);
+  Open(ts, utid, runnable_, kNone, waker_utid);
 }
 
 void FtraceThreadStateTracker::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,
@@ -41,37 +63,13 @@ void FtraceThreadStateTracker::PushBlockedReason(uint32_t utid, std::optional<bo
 void FtraceThreadStateTracker::PushState(int64_t ts, uint32_t utid, StringId state,
                                          std::optional<uint32_t> cpu) {
   Close(ts, utid, false);
-  Open(ts, utid, state, cpu, std::nullopt);
+  Open(ts, utid, state, cpu.value_or(kNone), kNone);
 }
 
 void FtraceThreadStateTracker::UpdateOpenState(uint32_t utid, StringId state) {
   if (!HasRows(utid)) return;
   storage_->thread_state.state.Set(rows_[utid].last, state);
   rows_[utid].last_state = state;
-}
-
-void FtraceThreadStateTracker::Close(int64_t ts, uint32_t utid, bool data_loss) {
-  if (!HasRows(utid) || data_loss) return;
-  storage_->thread_state.dur.Set(rows_[utid].last, ts - rows_[utid].last_ts);
-}
-
-void FtraceThreadStateTracker::Open(int64_t ts, uint32_t utid, StringId state,
-                                    std::optional<uint32_t> cpu,
-                                    std::optional<uint32_t> waker_utid) {
-  if (utid == 0) return;  // swapper
-  auto& table = storage_->thread_state;
-  uint32_t row = table.Insert(ts, -1, cpu, utid, state);
-  if (waker_utid) table.waker_utid.Set(row, *waker_utid);
-  if (utid >= rows_.size()) rows_.resize(utid + 1 + utid / 2);
-  Rows& r = rows_[utid];
-  if (state == running_) {
-    r.last_blocked = kNone;
-  } else if (state != runnable_) {
-    r.last_blocked = row;
-  }
-  r.last = row;
-  r.last_state = state;
-  r.last_ts = ts;
 }
 
 }  // namespace fathom

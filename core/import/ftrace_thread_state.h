@@ -47,9 +47,11 @@ class FtraceThreadStateTracker {
   };
   bool HasRows(uint32_t utid) const { return utid < rows_.size() && rows_[utid].last != kNone; }
   bool IsBlocked(StringId s) const { return s != running_ && s != runnable_; }
+  // Per scheduling event: plain values with kNone for NULL, not optionals,
+  // which the compiler builds in memory and reloads whole (a store-forwarding
+  // stall on every call).
   void Close(int64_t ts, uint32_t utid, bool data_loss);
-  void Open(int64_t ts, uint32_t utid, StringId state, std::optional<uint32_t> cpu,
-            std::optional<uint32_t> waker_utid);
+  void Open(int64_t ts, uint32_t utid, StringId state, uint32_t cpu, uint32_t waker_utid);
 
   TraceStorage* storage_;
   StringId running_;

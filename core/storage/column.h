@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstdint>
 #include <limits>
@@ -185,6 +186,76 @@ class NumericColumn final : public ColumnBase {
   ColumnVector<uint64_t> null_words_;
 };
 
+// A nullable numeric column for mostly-NULL values that arrive in row order
+// (thread_state.waker_utid is set on ~15% of rows, cpu on ~45%). Only the
+// non-NULL values are stored, densely; a bitmap says which rows have one and
+// a running count per 64 rows finds a row's value (its rank). A 4-byte column
+// then costs 0.2 B per row plus 4 B per value, not 4.1 B per row. Values are
+// given as rows are appended; there is no Set.
+template <typename T>
+class SparseColumn final : public ColumnBase {
+ public:
+  static constexpr SqlType kType = std::is_floating_point_v<T> ? SqlType::kDouble : SqlType::kInt;
+
+  SparseColumn(Table* table, std::string name)
+      : ColumnBase(table, std::move(name), kType, kNullable) {}
+
+  void Append(T v) {
+    PushBit(true);
+    values_.push_back(v);
+  }
+  void AppendNull() { PushBit(false); }
+  void Append(std::optional<T> v) {
+    if (v) {
+      Append(*v);
+    } else {
+      AppendNull();
+    }
+  }
+
+  std::optional<T> Get(uint32_t row) const {
+    if (IsNull(row)) return std::nullopt;
+    return values_[Rank(row)];
+  }
+  T operator[](uint32_t row) const { return IsNull(row) ? T{} : values_[Rank(row)]; }
+  size_t size() const { return rows_; }
+  size_t non_null_count() const { return values_.size(); }
+  void Reserve(size_t n) {
+    bits_.reserve(n / 64 + 1);
+    ranks_.reserve(n / 64 + 1);
+  }
+  void ShrinkToFit() {
+    bits_.shrink_to_fit();
+    ranks_.shrink_to_fit();
+    values_.shrink_to_fit();
+  }
+
+  bool IsNull(uint32_t row) const override { return !((bits_[row >> 6] >> (row & 63)) & 1); }
+  int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>((*this)[row]); }
+  double GetDouble(uint32_t row) const override { return static_cast<double>((*this)[row]); }
+
+ private:
+  // Values before `row`: those before its 64-row word, plus the word's bits
+  // below it.
+  size_t Rank(uint32_t row) const {
+    uint64_t below = bits_[row >> 6] & ((uint64_t{1} << (row & 63)) - 1);
+    return ranks_[row >> 6] + static_cast<size_t>(std::popcount(below));
+  }
+  void PushBit(bool present) {
+    if ((rows_ & 63) == 0) {
+      bits_.push_back(0);
+      ranks_.push_back(static_cast<uint32_t>(values_.size()));
+    }
+    if (present) bits_.back() |= uint64_t{1} << (rows_ & 63);
+    ++rows_;
+  }
+
+  size_t rows_ = 0;
+  ColumnVector<uint64_t> bits_;   // bit `row & 63` of word `row >> 6`: has a value
+  ColumnVector<uint32_t> ranks_;  // per word: values in the rows before it
+  ColumnVector<T> values_;
+};
+
 // Interned strings; kNullStringId is NULL. Like numeric columns, a column that
 // has only seen NULLs stores only its length.
 class StringColumn final : public ColumnBase {
@@ -271,6 +342,7 @@ class MirrorColumn final : public ColumnBase {
 using Int64Column = NumericColumn<int64_t>;
 using Int32Column = NumericColumn<int32_t>;
 using UInt32Column = NumericColumn<uint32_t>;
+using SparseUInt32Column = SparseColumn<uint32_t>;
 using DoubleColumn = NumericColumn<double>;
 
 class Table {

@@ -107,25 +107,43 @@ struct ThreadStateTable : Table {
   IdColumn id{this, "id"};
   Int64Column ts{this, "ts"};
   Int64Column dur{this, "dur"};
-  UInt32Column cpu{this, "cpu", kNullable};
+  // Only Running rows have a cpu, only runnable rows after a wakeup a waker:
+  // both stored sparsely (see SparseColumn).
+  SparseUInt32Column cpu{this, "cpu"};
   UInt32Column utid{this, "utid"};
   StringColumn state{this, "state"};
   Int64Column io_wait{this, "io_wait", kNullable};
   StringColumn blocked_function{this, "blocked_function"};
-  UInt32Column waker_utid{this, "waker_utid", kNullable};
+  SparseUInt32Column waker_utid{this, "waker_utid"};
   UInt32Column waker_id{this, "waker_id", kNullable};
   Int64Column irq_context{this, "irq_context", kNullable};
-  MirrorColumn<UInt32Column> ucpu{this, "ucpu", &cpu};
+  MirrorColumn<SparseUInt32Column> ucpu{this, "ucpu", &cpu};
 
-  uint32_t Insert(int64_t t, int64_t d, optional<uint32_t> c, uint32_t u, StringId st) {
+  uint32_t Insert(int64_t t, int64_t d, optional<uint32_t> c, uint32_t u, StringId st,
+                  optional<uint32_t> waker = std::nullopt) {
+    return Insert(t, d, c ? *c : kNone, u, st, waker ? *waker : kNone);
+  }
+  // The importer's form, with kNone for NULL. It runs per scheduling event,
+  // where an optional built in memory and reloaded whole stalls store
+  // forwarding.
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  uint32_t Insert(int64_t t, int64_t d, uint32_t c, uint32_t u, StringId st, uint32_t waker) {
     ts.Append(t);
     dur.Append(d);
-    cpu.Append(c);
+    if (c == kNone) {
+      cpu.AppendNull();
+    } else {
+      cpu.Append(c);
+    }
     utid.Append(u);
     state.Append(st);
     io_wait.AppendNull();
     blocked_function.Append(kNullStringId);
-    waker_utid.AppendNull();
+    if (waker == kNone) {
+      waker_utid.AppendNull();
+    } else {
+      waker_utid.Append(waker);
+    }
     waker_id.AppendNull();
     irq_context.AppendNull();
     return CommitRow();
@@ -256,12 +274,26 @@ struct FtraceEventTable : Table {
 
   uint32_t Insert(int64_t t, StringId n, uint32_t c, uint32_t u, optional<uint32_t> args,
                   optional<uint32_t> flags) {
+    return Insert(t, n, c, u, args.has_value(), args.value_or(0), flags.has_value(),
+                  flags.value_or(0));
+  }
+  // The importer's form (see ThreadStateTable::kNoCpu): presence as flags.
+  uint32_t Insert(int64_t t, StringId n, uint32_t c, uint32_t u, bool has_args, uint32_t args,
+                  bool has_flags, uint32_t flags) {
     ts.Append(t);
     name.Append(n);
     cpu.Append(c);
     utid.Append(u);
-    arg_set_id.Append(args);
-    common_flags.Append(flags);
+    if (has_args) {
+      arg_set_id.Append(args);
+    } else {
+      arg_set_id.AppendNull();
+    }
+    if (has_flags) {
+      common_flags.Append(flags);
+    } else {
+      common_flags.AppendNull();
+    }
     return CommitRow();
   }
 };
