@@ -124,7 +124,9 @@ TEST(DeferredArgs, FullEventsArgsMatchTheirProtoFields) {
   ASSERT_FALSE(args.empty());
   for (size_t i = 0; i < args.size(); ++i) {
     ASSERT_EQ(args[i].cells[0], std::to_string(i));
-    if (i) ASSERT_LE(std::stoll(args[i - 1].cells[1]), std::stoll(args[i].cells[1]));
+    if (i) {
+      ASSERT_LE(std::stoll(args[i - 1].cells[1]), std::stoll(args[i].cells[1]));
+    }
   }
   auto orphans = Rows(tp,
                       "SELECT count(*) FROM ftrace_event e WHERE e.arg_set_id IS NOT NULL AND "
