@@ -13,10 +13,6 @@ namespace fathom {
 
 template <typename Batch, size_t kBatches>
 class BatchPipe {
-  static_assert(kBatches >= 2);
-  // A sleeping side wakes once this many batches are ready for it.
-  static constexpr size_t kWakeAfter = kBatches / 2;
-
  public:
   BatchPipe() : batches_(new Batch[kBatches]) {}
 
@@ -26,14 +22,7 @@ class BatchPipe {
     std::unique_lock<std::mutex> lock(mu_);
     // Batches are filled, read and released in ring order, so the slot after
     // those in use is free whenever fewer than kBatches are.
-    if (in_use_ == kBatches) {
-      // Full: sleep until half the ring is free, not one batch. Waking for
-      // every batch makes the threads trade places thousands of times per
-      // load, and each switch costs a wake-up and cold caches on both.
-      producer_waiting_ = true;
-      cv_.wait(lock, [&] { return abandoned_ || in_use_ <= kBatches - kWakeAfter; });
-      producer_waiting_ = false;
-    }
+    cv_.wait(lock, [&] { return abandoned_ || in_use_ < kBatches; });
     if (abandoned_) return nullptr;
     Batch* b = &batches_[(head_ + in_use_) % kBatches];
     ++in_use_;
@@ -42,13 +31,11 @@ class BatchPipe {
   }
   // Producer: the batch from Acquire is ready for the consumer.
   void Publish() {
-    bool wake;
     {
       std::lock_guard<std::mutex> lock(mu_);
       ++full_;
-      wake = consumer_waiting_ && full_ >= kWakeAfter;
     }
-    if (wake) cv_.notify_all();
+    cv_.notify_all();
   }
   // Producer: no more batches. `unpublished`: an acquired batch that stays
   // empty (never reaches the consumer), or nullptr.
@@ -65,26 +52,19 @@ class BatchPipe {
   // and everything was taken.
   const Batch* Next() {
     std::unique_lock<std::mutex> lock(mu_);
-    if (full_ == 0 && !finished_) {
-      // Empty: sleep until half the ring is full (see Acquire).
-      consumer_waiting_ = true;
-      cv_.wait(lock, [&] { return full_ >= kWakeAfter || finished_; });
-      consumer_waiting_ = false;
-    }
+    cv_.wait(lock, [&] { return full_ > 0 || finished_; });
     if (full_ == 0) return nullptr;
     return &batches_[head_];
   }
   // Consumer: the batch from Next is read; it may be refilled.
   void Release() {
-    bool wake;
     {
       std::lock_guard<std::mutex> lock(mu_);
       head_ = (head_ + 1) % kBatches;
       --full_;
       --in_use_;
-      wake = producer_waiting_ && in_use_ <= kBatches - kWakeAfter;
     }
-    if (wake) cv_.notify_all();
+    cv_.notify_all();
   }
   // Consumer: takes no more batches; the producer's Acquire returns nullptr.
   void Abandon() {
@@ -103,7 +83,6 @@ class BatchPipe {
   // being filled, if any.
   size_t head_ = 0, full_ = 0, in_use_ = 0;
   bool finished_ = false, abandoned_ = false;
-  bool producer_waiting_ = false, consumer_waiting_ = false;
 };
 
 }  // namespace fathom

@@ -51,10 +51,7 @@ struct FtraceTableWriter::Worker {
 };
 
 FtraceTableWriter::FtraceTableWriter(TraceStorage* storage, FtraceRawArgs* raw_args)
-    : storage_(storage),
-      raw_args_(raw_args),
-      thread_state_(storage),
-      scratch_(std::make_unique<Command>()) {}
+    : storage_(storage), raw_args_(raw_args), thread_state_(storage) {}
 
 FtraceTableWriter::~FtraceTableWriter() { StopWorker(); }
 
@@ -81,16 +78,11 @@ void FtraceTableWriter::StopWorker() {
   worker_.reset();
 }
 
-FtraceTableWriter::Command& FtraceTableWriter::NextSlot() {
-  if (!worker_) return *scratch_;
+void FtraceTableWriter::Submit(const Command& c) {
+  if (!worker_) return Apply(c);
   Worker& w = *worker_;
   if (!w.filling) w.filling = w.pipe.Acquire();  // the consumer never abandons: not null
-  return w.filling->items[w.filling->size];
-}
-
-void FtraceTableWriter::Commit() {
-  if (!worker_) return Apply(*scratch_);
-  Worker& w = *worker_;
+  w.filling->items[w.filling->size] = c;
   if (++w.filling->size == Worker::Batch::kCapacity) {
     w.pipe.Publish();
     w.filling = nullptr;
@@ -138,13 +130,12 @@ void FtraceTableWriter::Apply(const Command& c) {
   }
 }
 
-// Each call writes its command straight into the worker's batch (a copy of
-// the ~80-byte command per event was a tenth of the parser's time). A slot
-// is reused, so every field the command's op reads is written here.
 namespace {
-void SetRawRow(FtraceTableWriter::Command& c, FtraceTableWriter::Command::Op op, int64_t ts,
-               StringId name, uint32_t cpu, uint32_t utid, std::optional<uint32_t> set,
-               std::optional<uint32_t> common_flags) {
+// The fields every raw row has.
+FtraceTableWriter::Command RawRow(FtraceTableWriter::Command::Op op, int64_t ts, StringId name,
+                                  uint32_t cpu, uint32_t utid, std::optional<uint32_t> set,
+                                  std::optional<uint32_t> common_flags) {
+  FtraceTableWriter::Command c;
   c.op = op;
   c.ts = ts;
   c.name = name;
@@ -154,89 +145,83 @@ void SetRawRow(FtraceTableWriter::Command& c, FtraceTableWriter::Command::Op op,
   c.set = set.value_or(0);
   c.has_flags = common_flags.has_value();
   c.flags = common_flags.value_or(0);
+  return c;
 }
 // A thread state change of `utid`, with another thread (waker) when it matters.
-void SetState(FtraceTableWriter::Command& c, FtraceTableWriter::Command::Op op, int64_t ts,
-              uint32_t utid, uint32_t other, StringId state) {
+FtraceTableWriter::Command StateOf(FtraceTableWriter::Command::Op op, int64_t ts, uint32_t utid,
+                                   uint32_t other, StringId state) {
+  FtraceTableWriter::Command c;
   c.op = op;
   c.ts = ts;
   c.utid = utid;
   c.other = other;
   c.state = state;
+  return c;
 }
 }  // namespace
 
 void FtraceTableWriter::RawEvent(int64_t ts, StringId name, uint32_t cpu, uint32_t utid,
                                  std::optional<uint32_t> set,
                                  std::optional<uint32_t> common_flags) {
-  SetRawRow(NextSlot(), Command::Op::kRawEvent, ts, name, cpu, utid, set, common_flags);
-  Commit();
+  Submit(RawRow(Command::Op::kRawEvent, ts, name, cpu, utid, set, common_flags));
 }
 
 void FtraceTableWriter::RawEventDeferred(int64_t ts, StringId name, uint32_t cpu, uint32_t utid,
                                          uint32_t set, std::optional<uint32_t> common_flags,
                                          uint32_t event_id, proto::Bytes payload) {
-  Command& c = NextSlot();
-  SetRawRow(c, Command::Op::kRawEventDeferred, ts, name, cpu, utid, set, common_flags);
+  Command c = RawRow(Command::Op::kRawEventDeferred, ts, name, cpu, utid, set, common_flags);
   c.event_id = event_id;
   c.payload = payload;
-  Commit();
+  Submit(c);
 }
 
 void FtraceTableWriter::SchedSwitch(int64_t ts, uint32_t cpu, StringId name, uint32_t set,
                                     const FtraceRawArgs::Switch& args, uint32_t prev_utid,
                                     StringId prev_state, uint32_t next_utid) {
-  Command& c = NextSlot();
-  SetRawRow(c, Command::Op::kSchedSwitch, ts, name, cpu, prev_utid, set, std::nullopt);
+  Command c = RawRow(Command::Op::kSchedSwitch, ts, name, cpu, prev_utid, set, std::nullopt);
   c.sw = args;
   c.state = prev_state;
   c.other = next_utid;
-  Commit();
+  Submit(c);
 }
 
 void FtraceTableWriter::CompactWaking(int64_t ts, uint32_t cpu, StringId name, uint32_t set,
                                       const FtraceRawArgs::Waking& args, uint32_t waker_utid,
                                       std::optional<uint32_t> common_flags,
                                       std::optional<uint32_t> wakee) {
-  Command& c = NextSlot();
-  SetRawRow(c, Command::Op::kCompactWaking, ts, name, cpu, waker_utid, set, common_flags);
+  Command c = RawRow(Command::Op::kCompactWaking, ts, name, cpu, waker_utid, set, common_flags);
   c.wk = args;
   c.has_other = wakee.has_value();
   c.other = wakee.value_or(0);
-  Commit();
+  Submit(c);
 }
 
 void FtraceTableWriter::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
-  SetState(NextSlot(), Command::Op::kWaking, ts, utid, waker_utid, kNullStringId);
-  Commit();
+  Submit(StateOf(Command::Op::kWaking, ts, utid, waker_utid, kNullStringId));
 }
 
 void FtraceTableWriter::PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid) {
-  SetState(NextSlot(), Command::Op::kNewTask, ts, utid, waker_utid, kNullStringId);
-  Commit();
+  Submit(StateOf(Command::Op::kNewTask, ts, utid, waker_utid, kNullStringId));
 }
 
 void FtraceTableWriter::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,
                                           StringId blocked_function) {
-  Command& c = NextSlot();
-  SetState(c, Command::Op::kBlockedReason, 0, utid, 0, blocked_function);
+  Command c = StateOf(Command::Op::kBlockedReason, 0, utid, 0, blocked_function);
   c.io_wait_known = io_wait.has_value();
   c.io_wait = io_wait.value_or(false);
-  Commit();
+  Submit(c);
 }
 
 void FtraceTableWriter::PushState(int64_t ts, uint32_t utid, StringId state,
                                   std::optional<uint32_t> cpu) {
-  Command& c = NextSlot();
-  SetState(c, Command::Op::kState, ts, utid, 0, state);
+  Command c = StateOf(Command::Op::kState, ts, utid, 0, state);
   c.has_cpu = cpu.has_value();
   c.cpu = cpu.value_or(0);
-  Commit();
+  Submit(c);
 }
 
 void FtraceTableWriter::UpdateOpenState(uint32_t utid, StringId state) {
-  SetState(NextSlot(), Command::Op::kUpdateOpenState, 0, utid, 0, state);
-  Commit();
+  Submit(StateOf(Command::Op::kUpdateOpenState, 0, utid, 0, state));
 }
 
 }  // namespace fathom

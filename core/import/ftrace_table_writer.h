@@ -60,17 +60,13 @@ class FtraceTableWriter {
 
  private:
   struct Worker;
-  // The slot to fill for the next call: in the worker's batch, or the
-  // scratch command applied at once when no worker runs. Commit hands it on.
-  Command& NextSlot();
-  void Commit();
+  void Submit(const Command& c);
   void Apply(const Command& c);
 
   TraceStorage* storage_;
   FtraceRawArgs* raw_args_;
   FtraceThreadStateTracker thread_state_;
   std::unique_ptr<Worker> worker_;
-  std::unique_ptr<Command> scratch_;
 };
 
 }  // namespace fathom
