@@ -15,7 +15,6 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <iterator>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -68,8 +67,6 @@ class ColumnVector {
   T* end() { return data_ + size_; }
   const T* begin() const { return data_; }
   const T* end() const { return data_ + size_; }
-  T& front() { return data_[0]; }
-  const T& front() const { return data_[0]; }
   T& back() { return data_[size_ - 1]; }
   const T& back() const { return data_[size_ - 1]; }
 
@@ -82,12 +79,6 @@ class ColumnVector {
     }
     new (data_ + size_++) T(v);
   }
-  template <typename... Args>
-  T& emplace_back(Args&&... args) {
-    push_back(T{std::forward<Args>(args)...});
-    return back();
-  }
-  void pop_back() { --size_; }
   void clear() { size_ = 0; }
 
   void reserve(size_t n) {
@@ -102,11 +93,6 @@ class ColumnVector {
   void assign(size_t n, const T& v) {
     clear();
     resize(n, v);
-  }
-  template <typename It, typename = typename std::iterator_traits<It>::iterator_category>
-  void assign(It first, It last) {
-    clear();
-    for (; first != last; ++first) push_back(*first);
   }
   void shrink_to_fit() {
     if (mapped_ > size_) SetCapacity(size_);

@@ -12,7 +12,6 @@ void FtraceThreadStateTracker::Close(int64_t ts, uint32_t utid, bool data_loss) 
 
 void FtraceThreadStateTracker::Open(int64_t ts, uint32_t utid, StringId state, uint32_t cpu,
                                     uint32_t waker_utid) {
-  static_assert(kNone == ThreadStateTable::kNone);
   if (utid == 0) return;  // swapper
   uint32_t row = storage_->thread_state.Insert(ts, -1, cpu, utid, state, waker_utid);
   if (utid >= rows_.size()) rows_.resize(utid + 1 + utid / 2);

@@ -36,7 +36,8 @@ class FtraceThreadStateTracker {
   void UpdateOpenState(uint32_t utid, StringId state);
 
  private:
-  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  // No row yet; NULL for the cpu and waker Open passes to the table.
+  static constexpr uint32_t kNone = ThreadStateTable::kNone;
   // The thread's open row, with copies of its ts and state: reading them
   // back from the table columns was a cache miss per event.
   struct Rows {

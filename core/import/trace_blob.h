@@ -8,7 +8,6 @@
 #include <memory>
 #include <new>
 
-#include "core/base/column_vector.h"
 #include "core/base/platform.h"
 
 namespace fathom {

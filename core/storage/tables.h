@@ -119,9 +119,8 @@ struct ThreadStateTable : Table {
   Int64Column irq_context{this, "irq_context", kNullable};
   MirrorColumn<SparseUInt32Column> ucpu{this, "ucpu", &cpu};
 
-  uint32_t Insert(int64_t t, int64_t d, optional<uint32_t> c, uint32_t u, StringId st,
-                  optional<uint32_t> waker = std::nullopt) {
-    return Insert(t, d, c ? *c : kNone, u, st, waker ? *waker : kNone);
+  uint32_t Insert(int64_t t, int64_t d, optional<uint32_t> c, uint32_t u, StringId st) {
+    return Insert(t, d, c.value_or(kNone), u, st, kNone);
   }
   // The importer's form, with kNone for NULL. It runs per scheduling event,
   // where an optional built in memory and reloaded whole stalls store
@@ -277,7 +276,7 @@ struct FtraceEventTable : Table {
     return Insert(t, n, c, u, args.has_value(), args.value_or(0), flags.has_value(),
                   flags.value_or(0));
   }
-  // The importer's form (see ThreadStateTable::kNoCpu): presence as flags.
+  // The importer's form (see ThreadStateTable::kNone): presence as flags.
   uint32_t Insert(int64_t t, StringId n, uint32_t c, uint32_t u, bool has_args, uint32_t args,
                   bool has_flags, uint32_t flags) {
     ts.Append(t);
