@@ -239,7 +239,10 @@ TEST(HeapprofTest, Python3ContinuousDumps) {
       "keep = []\n"
       "for i in range(6):\n"
       "    keep.append([bytearray(10000) for _ in range(300)])\n"
-      "    time.sleep(0.1)\n";
+      "    time.sleep(0.1)\n"
+      // Everything stays alive for several dump intervals: on a loaded machine the
+      // last one may otherwise land mid-batch, and the next only after exit freed it all.
+      "time.sleep(0.6)\n";
   RunResult r = RunCmd(Profile("--dump-interval 100", "python3 -c '" + script + "'", out));
   ASSERT_EQ(r.exit_code, 0);
   auto tp = Load(out);
