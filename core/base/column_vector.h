@@ -13,12 +13,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
 
+#include "core/base/async_prefault.h"
 #include "core/base/platform.h"
 
 namespace fathom {
@@ -37,7 +39,7 @@ class ColumnVector {
   using const_reference = const T&;
   // From this block size up, memory comes from platform::AllocateLarge.
   static constexpr size_t kLargeBytes = platform::kLargeBlockBytes;
-  static constexpr size_t kPrefaultBytes = size_t{2} << 20;
+  static constexpr size_t kPrefaultBytes = size_t{1} << 20;
 
   ColumnVector() = default;
   ColumnVector(size_t n, const T& v) { assign(n, v); }
@@ -102,6 +104,8 @@ class ColumnVector {
     std::swap(size_, o.size_);
     std::swap(capacity_, o.capacity_);
     std::swap(mapped_, o.mapped_);
+    std::swap(ahead_, o.ahead_);
+    std::swap(ticket_, o.ticket_);
   }
 
  private:
@@ -120,13 +124,25 @@ class ColumnVector {
 
   // A large block is mapped ahead of use (mapped_) but made usable (capacity_) a step at
   // a time, each step's pages faulted in with one call (platform::PrefaultLarge) instead
-  // of one trap per page as appends first write them.
+  // of one trap per page as appends first write them. The step after the one being made
+  // usable is handed to the prefault thread (async_prefault.h), so a writer that keeps
+  // appending finds its pages already there: faulting is ~40 % of a table writer's time.
   void Prefault(size_t at_least) {
     size_t step = kPrefaultBytes / sizeof(T);
     size_t n = capacity_ + step > at_least ? capacity_ + step : at_least;
     if (n > mapped_) n = mapped_;
-    platform::PrefaultLarge(data_ + capacity_, (n - capacity_) * sizeof(T));
+    // What the prefault thread was asked for and has not done yet, this thread does: on
+    // busy cores it would otherwise take one page fault per page.
+    size_t from = ahead_ > capacity_ && platform::AsyncPrefaultDone(ticket_) ? ahead_ : capacity_;
+    if (from > n) from = n;
+    if (from < n) platform::PrefaultLarge(data_ + from, (n - from) * sizeof(T));
     capacity_ = n;
+    if (ahead_ < n) ahead_ = n;
+    size_t next = ahead_ + step < mapped_ ? ahead_ + step : mapped_;
+    if (next > ahead_ && platform::AsyncPrefaultForThisThread()) {
+      ticket_ = platform::PrefaultLargeAsync(data_ + ahead_, (next - ahead_) * sizeof(T));
+      ahead_ = next;
+    }
   }
 
   void SetCapacity(size_t n) {
@@ -146,6 +162,7 @@ class ColumnVector {
       if (p) {
         std::memcpy(p, data_, (size_ < n ? size_ : n) * sizeof(T));
         Release(data_, mapped_);
+        ahead_ = 0;  // fresh pages: nothing of the new block was asked for
       }
     }
     if (new_bytes && !p) throw std::bad_alloc();  // the old block is still ours and intact
@@ -153,6 +170,7 @@ class ColumnVector {
     // Small blocks are usable at once; a large one keeps what was usable (Prefault).
     capacity_ = new_bytes >= kLargeBytes && capacity_ < n ? capacity_ : n;
     mapped_ = n;
+    if (ahead_ > n) ahead_ = n;
     if (size_ > n) size_ = n;
   }
 
@@ -177,6 +195,11 @@ class ColumnVector {
   size_t size_ = 0;
   size_t capacity_ = 0;  // elements usable without calling Grow
   size_t mapped_ = 0;    // elements the block holds
+  // Elements whose pages were asked for (Prefault): the ones past capacity_ are the
+  // prefault thread's. Page mappings move with the block (mremap), so this survives
+  // growing; a fresh block starts over.
+  size_t ahead_ = 0;
+  uint64_t ticket_ = 0;  // the prefault thread's request for [.., ahead_)
 };
 
 }  // namespace fathom

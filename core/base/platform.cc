@@ -1,6 +1,5 @@
 #include "core/base/platform.h"
 
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +13,7 @@
 #endif
 #if defined(__linux__)
 #include <dirent.h>
+#include <sched.h>
 #include <sys/mman.h>
 #endif
 
@@ -144,15 +144,41 @@ void FreeLarge(void* p, size_t bytes) {
   if (p) munmap(p, RoundForBlocks(bytes));
 }
 
+// Whether the kernel knows MADV_POPULATE_WRITE (5.14+), asked once on a page of our own:
+// an error from a real request may come from the range (asynchronous requests can name
+// memory that has since been unmapped or reused) and must not switch prefaulting off.
+static bool KernelPopulatesWrites() {
+#if defined(MADV_POPULATE_WRITE)
+  static const bool works = [] {
+    size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    void* m = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return false;
+    bool ok = madvise(m, page, MADV_POPULATE_WRITE) == 0;
+    munmap(m, page);
+    return ok;
+  }();
+  return works;
+#else
+  return false;
+#endif
+}
+
+bool PrefaultLargeWorks() { return KernelPopulatesWrites(); }
+
+void RunOnlyWhenIdle() {
+  sched_param param{};
+  param.sched_priority = 0;
+  (void)sched_setscheduler(0, SCHED_IDLE, &param);  // 0: the calling thread
+}
+
 void PrefaultLarge(void* p, size_t bytes) {
 #if defined(MADV_POPULATE_WRITE)
-  static std::atomic<bool> unsupported{false};  // kernels before 5.14
-  if (bytes == 0 || unsupported.load(std::memory_order_relaxed)) return;
+  if (bytes == 0 || !KernelPopulatesWrites()) return;
   static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
   uintptr_t lo = reinterpret_cast<uintptr_t>(p) & ~(page - 1);
   uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + bytes + page - 1) & ~(page - 1);
-  if (madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
-    unsupported.store(true, std::memory_order_relaxed);
+  // A hint: on failure (out of memory, a range no longer mapped) pages fault on first write.
+  (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE);
 #else
   (void)p;
   (void)bytes;
@@ -163,6 +189,8 @@ void* AllocateLarge(size_t bytes, size_t) { return std::malloc(bytes); }
 void* ReallocateLarge(void* p, size_t, size_t new_bytes) { return std::realloc(p, new_bytes); }
 void FreeLarge(void* p, size_t) { std::free(p); }
 void PrefaultLarge(void*, size_t) {}
+bool PrefaultLargeWorks() { return false; }
+void RunOnlyWhenIdle() {}
 bool VirtioBalloonReportsFreePages(const char*) { return false; }
 const char* LargeBlockPages() { return "malloc (huge pages only on Linux)"; }
 #endif

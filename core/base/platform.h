@@ -34,6 +34,11 @@ void FreeLarge(void* p, size_t bytes);
 // Faults in [p, p + bytes) of a large block for writing in one call, instead of one page
 // fault per page as it is first written (Linux 5.14+; elsewhere nothing).
 void PrefaultLarge(void* p, size_t bytes);
+// Lets the calling thread run only on a core nothing else wants (Linux SCHED_IDLE;
+// elsewhere nothing): for helpers whose work is an optimisation, never a dependency.
+void RunOnlyWhenIdle();
+// Whether PrefaultLarge does anything here (false once the kernel has refused it).
+bool PrefaultLargeWorks();
 // How AllocateLarge backs blocks, for benchmarks and logs: "on", or "off (why)".
 const char* LargeBlockPages();
 // Whether a virtio balloon bound under `driver_dir` (sysfs) has free page reporting.
