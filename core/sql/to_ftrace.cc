@@ -83,8 +83,8 @@ std::string FormatFtraceEventLine(const TraceStorage& s, uint32_t row) {
   char head[160];
   snprintf(head, sizeof head,
            "%16s-%-5" PRId64 " (%5s) [%03u] %s %" PRId64 ".%06" PRId64 ": %s:", comm.c_str(), tid,
-           tgid.c_str(), ev.cpu[row], flags.c_str(), ts / 1000000000, (ts / 1000) % 1000000,
-           std::string(s.GetString(ev.name[row])).c_str());
+           tgid.c_str(), static_cast<unsigned>(ev.cpu[row]), flags.c_str(), ts / 1000000000,
+           (ts / 1000) % 1000000, std::string(s.GetString(ev.name[row])).c_str());
   std::string out = head;
   if (auto set = ev.arg_set_id.Get(row)) AppendArgs(s, *set, &out);
   return out;

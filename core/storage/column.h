@@ -342,6 +342,8 @@ class MirrorColumn final : public ColumnBase {
 using Int64Column = NumericColumn<int64_t>;
 using Int32Column = NumericColumn<int32_t>;
 using UInt32Column = NumericColumn<uint32_t>;
+// CPU numbers: importers reject any above kMaxCpus (4096), so two bytes hold them.
+using UInt16Column = NumericColumn<uint16_t>;
 using SparseUInt32Column = SparseColumn<uint32_t>;
 using DoubleColumn = NumericColumn<double>;
 

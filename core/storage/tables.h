@@ -4,6 +4,8 @@
 #pragma once
 
 #include <atomic>
+#include <cassert>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -85,16 +87,17 @@ struct SchedSliceTable : Table {
   IdColumn id{this, "id"};
   Int64Column ts{this, "ts", kSorted};
   Int64Column dur{this, "dur"};
-  UInt32Column cpu{this, "cpu"};
+  UInt16Column cpu{this, "cpu"};  // 2 bytes: see UInt16Column
   UInt32Column utid{this, "utid"};
   StringColumn end_state{this, "end_state"};
   Int32Column priority{this, "priority"};
-  MirrorColumn<UInt32Column> ucpu{this, "ucpu", &cpu};
+  MirrorColumn<UInt16Column> ucpu{this, "ucpu", &cpu};
 
   uint32_t Insert(int64_t t, int64_t d, uint32_t c, uint32_t u, StringId state, int32_t prio) {
+    assert(c <= UINT16_MAX);
     ts.Append(t);
     dur.Append(d);
-    cpu.Append(c);
+    cpu.Append(static_cast<uint16_t>(c));
     utid.Append(u);
     end_state.Append(state);
     priority.Append(prio);
@@ -265,11 +268,12 @@ struct FtraceEventTable : Table {
   IdColumn id{this, "id"};
   Int64Column ts{this, "ts"};
   StringColumn name{this, "name"};
-  UInt32Column cpu{this, "cpu"};
+  UInt16Column cpu{this, "cpu"};  // 2 bytes: see UInt16Column
   UInt32Column utid{this, "utid"};
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
-  UInt32Column common_flags{this, "common_flags", kNullable};
-  MirrorColumn<UInt32Column> ucpu{this, "ucpu", &cpu};
+  // Sparse: compact_sched wakings carry flags, its switches (half the rows) do not.
+  SparseUInt32Column common_flags{this, "common_flags"};
+  MirrorColumn<UInt16Column> ucpu{this, "ucpu", &cpu};
 
   uint32_t Insert(int64_t t, StringId n, uint32_t c, uint32_t u, optional<uint32_t> args,
                   optional<uint32_t> flags) {
@@ -279,9 +283,10 @@ struct FtraceEventTable : Table {
   // The importer's form (see ThreadStateTable::kNone): presence as flags.
   uint32_t Insert(int64_t t, StringId n, uint32_t c, uint32_t u, bool has_args, uint32_t args,
                   bool has_flags, uint32_t flags) {
+    assert(c <= UINT16_MAX);
     ts.Append(t);
     name.Append(n);
-    cpu.Append(c);
+    cpu.Append(static_cast<uint16_t>(c));
     utid.Append(u);
     if (has_args) {
       arg_set_id.Append(args);
