@@ -87,7 +87,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     std::shared_ptr<ArchiveStream> archive;
   };
   std::deque<Source> sources;  // grows while loading; references stay valid
-  sources.push_back({reader, nullptr, name});
+  sources.push_back({reader, nullptr, name, false, nullptr});
   std::vector<std::unique_ptr<std::vector<uint8_t>>> container_bytes;  // sources point into these
   std::vector<std::unique_ptr<ChunkedTokenizer>> tokenizers;
   ProtoTokenizer* proto_tokenizer = nullptr;
@@ -119,7 +119,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
     return container_bytes.back().get();
   };
   auto add_member = [&](const std::string& member, const uint8_t* data, size_t size) {
-    sources.push_back({nullptr, MakeMemoryReader(data, size), member});
+    sources.push_back({nullptr, MakeMemoryReader(data, size), member, false, nullptr});
     sources.back().reader = sources.back().owned.get();
   };
 
@@ -246,7 +246,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
             sources.push_back(
                 {nullptr,
                  MakeMemoryReader(container_bytes.back()->data(), container_bytes.back()->size()),
-                 sname, true});
+                 sname, true, nullptr});
             sources.back().reader = sources.back().owned.get();
           } else if (fmt == TraceFormat::kSystraceHtml) {
             std::string err;
@@ -256,7 +256,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
             if (blocks.empty()) {
               // Older pages keep the text in a JavaScript string.
               sources.push_back(
-                  {nullptr, MakeMemoryReader(bytes.data(), bytes.size()), sname, true});
+                  {nullptr, MakeMemoryReader(bytes.data(), bytes.size()), sname, true, nullptr});
               sources.back().reader = sources.back().owned.get();
             }
             for (size_t b = 0; b < blocks.size(); ++b) {
