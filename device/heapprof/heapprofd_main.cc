@@ -197,19 +197,26 @@ class Collector {
       mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
     if (mfd >= 0) close(mfd);
     RingAccepted accepted{mem != MAP_FAILED ? 1u : 0u, 0};
+    pid_t pid = static_cast<pid_t>(hello.pid);
+    // Read the process's maps while it waits for this answer: a short-lived program let go
+    // first could exit before the collector looks, and every frame would lose its mapping.
+    std::string process_packet;
+    if (accepted.mapped)
+      process_packet = profiles_.AddProcess(pid, hello.from_startup != 0, BootNs());
     if (send(fd, &accepted, sizeof accepted, MSG_NOSIGNAL) != sizeof accepted || !accepted.mapped) {
+      if (accepted.mapped) profiles_.ForgetProcess(pid);
       if (mem != MAP_FAILED) munmap(mem, bytes);
       close(fd);
       return false;
     }
     Client c;
     c.fd = fd;
-    c.pid = static_cast<pid_t>(hello.pid);
+    c.pid = pid;
     c.ring = static_cast<RingHeader*>(mem);
     c.data = static_cast<uint8_t*>(mem) + sizeof(RingHeader);
     c.size = offer.ring_bytes;
     clients_.push_back(std::move(c));
-    writer_->AppendPacket(profiles_.AddProcess(c.pid, hello.from_startup != 0, BootNs()));
+    writer_->AppendPacket(process_packet);
     ever_connected_ = true;
     return true;
   }

@@ -42,6 +42,8 @@ class Profiles {
 
   // Reads /proc/PID/maps and cmdline; returns a serialized ProcessTree TracePacket.
   std::string AddProcess(pid_t pid, bool from_startup, uint64_t ts);
+  // Undoes AddProcess for a client whose handshake failed after it.
+  void ForgetProcess(pid_t pid) { processes_.erase(pid); }
   ProcessInfo* Info(pid_t pid);
   void OnAlloc(pid_t pid, const AllocRecord& rec, const uint64_t* pcs);
   void OnFree(pid_t pid, uint64_t addr);
