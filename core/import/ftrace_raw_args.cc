@@ -85,14 +85,26 @@ bool FtraceRawArgs::DeferEvent(uint32_t set, uint32_t event_id, proto::Bytes pay
   return true;
 }
 
+namespace {
+bool FitsInt16(int32_t v) { return v >= INT16_MIN && v <= INT16_MAX; }
+}  // namespace
+
 void FtraceRawArgs::DeferSwitch(uint32_t set, const Switch& s) {
-  auto state = static_cast<uint64_t>(s.prev_state);
-  switches_.push_back({set, s.prev_comm, s.next_comm, s.prev_pid, s.prev_prio, s.next_pid,
-                       s.next_prio, static_cast<uint32_t>(state),
-                       static_cast<uint32_t>(state >> 32)});
+  bool narrow =
+      s.prev_state >= 0 && s.prev_state < kWide && FitsInt16(s.prev_prio) && FitsInt16(s.next_prio);
+  uint32_t state = narrow ? static_cast<uint32_t>(s.prev_state) : kWide;
+  switches_.push_back({set, s.prev_comm, s.next_comm, s.prev_pid, s.next_pid,
+                       static_cast<int16_t>(narrow ? s.prev_prio : 0),
+                       static_cast<int16_t>(narrow ? s.next_prio : 0), state});
+  if (!narrow) wide_switches_.push_back({set, s});
 }
 
-void FtraceRawArgs::DeferWaking(uint32_t set, const Waking& w) { wakings_.push_back({set, w}); }
+void FtraceRawArgs::DeferWaking(uint32_t set, const Waking& w) {
+  bool narrow = FitsInt16(w.prio) && w.target_cpu >= 0 && w.target_cpu < kWide16;
+  wakings_.push_back({set, w.comm, w.pid, static_cast<int16_t>(narrow ? w.prio : 0),
+                      narrow ? static_cast<uint16_t>(w.target_cpu) : kWide16});
+  if (!narrow) wide_wakings_.push_back({set, w});
+}
 
 void FtraceRawArgs::Retain(std::vector<std::unique_ptr<TraceBlob>>* blobs) {
   if (entries_.empty()) return;
@@ -102,7 +114,9 @@ void FtraceRawArgs::Retain(std::vector<std::unique_ptr<TraceBlob>>* blobs) {
 
 size_t FtraceRawArgs::memory_bytes() const {
   size_t n = entries_.capacity() * sizeof(Entry) + switches_.capacity() * sizeof(SwitchRow) +
-             wakings_.capacity() * sizeof(WakingRow);
+             wakings_.capacity() * sizeof(WakingRow) +
+             wide_switches_.capacity() * sizeof(WideSwitch) +
+             wide_wakings_.capacity() * sizeof(WideWaking);
   for (const auto& b : blobs_) n += b->size;
   return n;
 }
@@ -147,21 +161,28 @@ void FtraceRawArgs::AppendRows(ArgsTable* t) {
     // In proto field order, every field, as the sched parser wrote them.
     using SS = SchedSwitchFtraceEvent;
     const SwitchRow& s = switches_[current_index_];
+    Switch whole{s.prev_comm, s.next_comm, s.prev_pid,  s.prev_prio,
+                 s.next_pid,  s.next_prio, s.prev_state};
+    if (s.prev_state == kWide && next_wide_switch_ < wide_switches_.size() &&
+        wide_switches_[next_wide_switch_].set == s.set)
+      whole = wide_switches_[next_wide_switch_++].s;
     auto str = [&](StringId key, StringId v) { AppendString(s.set, key, v, t); };
-    auto prev_state = static_cast<int64_t>(uint64_t{s.prev_state_hi} << 32 | s.prev_state_lo);
-    str(ss_keys_[SS::kPrevCommFieldNumber], s.prev_comm);
-    t->AppendResolved(s.set, ss_keys_[SS::kPrevPidFieldNumber], s.prev_pid, type_int_);
-    t->AppendResolved(s.set, ss_keys_[SS::kPrevPrioFieldNumber], s.prev_prio, type_int_);
-    t->AppendResolved(s.set, ss_keys_[SS::kPrevStateFieldNumber], prev_state, type_int_);
-    str(ss_keys_[SS::kNextCommFieldNumber], s.next_comm);
-    t->AppendResolved(s.set, ss_keys_[SS::kNextPidFieldNumber], s.next_pid, type_int_);
-    t->AppendResolved(s.set, ss_keys_[SS::kNextPrioFieldNumber], s.next_prio, type_int_);
+    str(ss_keys_[SS::kPrevCommFieldNumber], whole.prev_comm);
+    t->AppendResolved(s.set, ss_keys_[SS::kPrevPidFieldNumber], whole.prev_pid, type_int_);
+    t->AppendResolved(s.set, ss_keys_[SS::kPrevPrioFieldNumber], whole.prev_prio, type_int_);
+    t->AppendResolved(s.set, ss_keys_[SS::kPrevStateFieldNumber], whole.prev_state, type_int_);
+    str(ss_keys_[SS::kNextCommFieldNumber], whole.next_comm);
+    t->AppendResolved(s.set, ss_keys_[SS::kNextPidFieldNumber], whole.next_pid, type_int_);
+    t->AppendResolved(s.set, ss_keys_[SS::kNextPrioFieldNumber], whole.next_prio, type_int_);
     return;
   }
   if (current_ == Current::kWaking) {
     using SW = SchedWakingFtraceEvent;
     const WakingRow& r = wakings_[current_index_];
-    const Waking& w = r.w;
+    Waking w{r.comm, r.pid, r.prio, r.target_cpu};
+    if (r.target_cpu == kWide16 && next_wide_waking_ < wide_wakings_.size() &&
+        wide_wakings_[next_wide_waking_].set == r.set)
+      w = wide_wakings_[next_wide_waking_++].w;
     AppendString(r.set, sw_keys_[SW::kCommFieldNumber], w.comm, t);
     t->AppendResolved(r.set, sw_keys_[SW::kPidFieldNumber], w.pid, type_int_);
     t->AppendResolved(r.set, sw_keys_[SW::kPrioFieldNumber], w.prio, type_int_);
@@ -178,7 +199,9 @@ void FtraceRawArgs::Clear() {
   ColumnVector<Entry>().swap(entries_);
   ColumnVector<SwitchRow>().swap(switches_);
   ColumnVector<WakingRow>().swap(wakings_);
-  next_entry_ = next_switch_ = next_waking_ = 0;
+  std::vector<WideSwitch>().swap(wide_switches_);
+  std::vector<WideWaking>().swap(wide_wakings_);
+  next_entry_ = next_switch_ = next_waking_ = next_wide_switch_ = next_wide_waking_ = 0;
   current_ = Current::kNone;
   blobs_.clear();
 }

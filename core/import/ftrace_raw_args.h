@@ -5,7 +5,9 @@
 // interning them for every event was the largest single cost of an import.
 // At import each raw event now costs one 16-byte entry, a pointer to its
 // payload in the retained trace bytes, or for compact_sched a record of the
-// already decoded values with its set id (36 bytes a switch, 20 a waking).
+// already decoded values with its set id (28 bytes a switch, 16 a waking: prios
+// and target CPUs in 16 bits, prev_state in 32; the rare event whose values do
+// not fit keeps them whole in a side list).
 // When the args table is first read, the three lists, each in set order, are
 // merged and decoded into exactly the rows an eager import writes.
 #pragma once
@@ -80,18 +82,36 @@ class FtraceRawArgs final : public DeferredArgSets {
     uint32_t set;
     uint32_t tag;
   };
-  // A Switch without its 8-byte alignment (prev_state in halves): 36 bytes.
+  // A Switch in 28 bytes. Kernel priorities fit 16 bits and task states 32; a
+  // switch whose values do not has prev_state kWide here and is whole in
+  // wide_switches_ (in set order, like every list).
   struct SwitchRow {
     uint32_t set;
     StringId prev_comm, next_comm;
-    int32_t prev_pid, prev_prio, next_pid, next_prio;
-    uint32_t prev_state_lo, prev_state_hi;
+    int32_t prev_pid, next_pid;
+    int16_t prev_prio, next_prio;
+    uint32_t prev_state;
   };
+  // A Waking in 16 bytes; target_cpu kWide16 (CPUs stop at 4096) marks one whole in
+  // wide_wakings_.
   struct WakingRow {
+    uint32_t set;
+    StringId comm;
+    int32_t pid;
+    int16_t prio;
+    uint16_t target_cpu;
+  };
+  static constexpr uint32_t kWide = UINT32_MAX;
+  static constexpr uint16_t kWide16 = UINT16_MAX;
+  struct WideSwitch {
+    uint32_t set;
+    Switch s;
+  };
+  struct WideWaking {
     uint32_t set;
     Waking w;
   };
-  static_assert(sizeof(SwitchRow) == 36 && sizeof(WakingRow) == 20);
+  static_assert(sizeof(SwitchRow) == 28 && sizeof(WakingRow) == 16);
   static_assert(sizeof(Entry) == 16);
   static constexpr uint32_t kIdBits = 11;
   static constexpr uint32_t kIdMask = (1u << kIdBits) - 1;
@@ -105,6 +125,9 @@ class FtraceRawArgs final : public DeferredArgSets {
   ColumnVector<Entry> entries_;  // grows without copies (column_vector.h)
   ColumnVector<SwitchRow> switches_;
   ColumnVector<WakingRow> wakings_;
+  std::vector<WideSwitch> wide_switches_;
+  std::vector<WideWaking> wide_wakings_;
+  size_t next_wide_switch_ = 0, next_wide_waking_ = 0;
   // NextSet's walk: the next unread position of each list, and the current set.
   enum class Current : uint8_t { kNone, kEntry, kSwitch, kWaking };
   size_t next_entry_ = 0, next_switch_ = 0, next_waking_ = 0;

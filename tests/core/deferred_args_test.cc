@@ -187,5 +187,74 @@ TEST(DeferredArgs, CompactSchedArgsMatchPackedArrays) {
   count_rows("sched_switch", "next_pid", switch_pids);
 }
 
+// Deferred compact_sched records keep prios in 16 bits and prev_state in 32; values that
+// do not fit (corrupt or future kernels) go whole to a side list. Both kinds, interleaved,
+// must come back exactly as the packed arrays held them.
+TEST(DeferredArgs, CompactSchedValuesTooWideForTheNarrowRecordsComeBackWhole) {
+  perfetto::protos::Trace trace;
+  auto* bundle = trace.add_packet()->mutable_ftrace_events();
+  bundle->set_cpu(1);
+  auto* cs = bundle->mutable_compact_sched();
+  cs->add_intern_table("a");
+  cs->add_intern_table("b");
+  // (next_pid, next_prio, prev_state): the first switch only primes the CPU.
+  const std::vector<std::tuple<int32_t, int32_t, int64_t>> switches = {
+      {10, 120, 0},     {11, 100000, 1},      {12, 120, int64_t{1} << 40},
+      {13, -70000, -1}, {14, 98, 4294967295}, {15, 120, 2}};
+  uint64_t ts = 1000;
+  for (const auto& [pid, prio, state] : switches) {
+    cs->add_switch_timestamp(ts == 1000 ? ts : 10);
+    ts += 10;
+    cs->add_switch_next_pid(pid);
+    cs->add_switch_next_prio(prio);
+    cs->add_switch_prev_state(state);
+    cs->add_switch_next_comm_index(pid % 2);
+  }
+  // (pid, prio, target_cpu), after the first switch so each has a waker.
+  const std::vector<std::tuple<int32_t, int32_t, int32_t>> wakings = {
+      {20, 120, 3}, {21, 40000, 2}, {22, 120, 70000}, {23, -40000, 0}, {24, 110, 1}};
+  for (size_t i = 0; i < wakings.size(); ++i) {
+    cs->add_waking_timestamp(i == 0 ? 1005 : 10);
+    cs->add_waking_pid(std::get<0>(wakings[i]));
+    cs->add_waking_prio(std::get<1>(wakings[i]));
+    cs->add_waking_target_cpu(std::get<2>(wakings[i]));
+    cs->add_waking_comm_index(0);
+  }
+  std::string bytes = trace.SerializeAsString();
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadBuffer(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()).ok());
+
+  auto sw =
+      Rows(tp,
+           "SELECT EXTRACT_ARG(arg_set_id, 'prev_pid'), EXTRACT_ARG(arg_set_id, 'prev_prio'), "
+           "EXTRACT_ARG(arg_set_id, 'prev_state'), EXTRACT_ARG(arg_set_id, 'next_pid'), "
+           "EXTRACT_ARG(arg_set_id, 'next_prio'), EXTRACT_ARG(arg_set_id, 'next_comm') "
+           "FROM ftrace_event WHERE name = 'sched_switch' ORDER BY ts");
+  ASSERT_EQ(sw.size(), switches.size() - 1);
+  for (size_t i = 1; i < switches.size(); ++i) {
+    const auto& [prev_pid, prev_prio, unused] = switches[i - 1];
+    const auto& [next_pid, next_prio, prev_state] = switches[i];
+    const auto& c = sw[i - 1].cells;
+    EXPECT_EQ(c[0], std::to_string(prev_pid)) << i;
+    EXPECT_EQ(c[1], std::to_string(prev_prio)) << i;
+    EXPECT_EQ(c[2], std::to_string(prev_state)) << i;
+    EXPECT_EQ(c[3], std::to_string(next_pid)) << i;
+    EXPECT_EQ(c[4], std::to_string(next_prio)) << i;
+    EXPECT_EQ(c[5], next_pid % 2 ? "b" : "a") << i;
+  }
+  auto wk = Rows(tp,
+                 "SELECT EXTRACT_ARG(arg_set_id, 'pid'), EXTRACT_ARG(arg_set_id, 'prio'), "
+                 "EXTRACT_ARG(arg_set_id, 'target_cpu'), EXTRACT_ARG(arg_set_id, 'comm') "
+                 "FROM ftrace_event WHERE name = 'sched_waking' ORDER BY ts");
+  ASSERT_EQ(wk.size(), wakings.size());
+  for (size_t i = 0; i < wakings.size(); ++i) {
+    const auto& [pid, prio, target_cpu] = wakings[i];
+    EXPECT_EQ(wk[i].cells[0], std::to_string(pid)) << i;
+    EXPECT_EQ(wk[i].cells[1], std::to_string(prio)) << i;
+    EXPECT_EQ(wk[i].cells[2], std::to_string(target_cpu)) << i;
+    EXPECT_EQ(wk[i].cells[3], "a") << i;
+  }
+}
+
 }  // namespace
 }  // namespace fathom
