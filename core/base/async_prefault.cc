@@ -12,8 +12,8 @@
 namespace fathom::platform {
 namespace {
 
-// One thread for the process: requests are few (one per 2 MiB of column growth) and
-// the work is the kernel's, serialised per mm anyway.
+// One thread for the process: requests are few (one per prefault step, 1 MiB, of a
+// column's growth) and the work is the kernel's.
 class Prefaulter {
  public:
   uint64_t Post(void* p, size_t bytes) {

@@ -37,7 +37,7 @@ void PrefaultLarge(void* p, size_t bytes);
 // Lets the calling thread run only on a core nothing else wants (Linux SCHED_IDLE;
 // elsewhere nothing): for helpers whose work is an optimisation, never a dependency.
 void RunOnlyWhenIdle();
-// Whether PrefaultLarge does anything here (false once the kernel has refused it).
+// Whether PrefaultLarge does anything here (Linux 5.14+; asked of the kernel once).
 bool PrefaultLargeWorks();
 // How AllocateLarge backs blocks, for benchmarks and logs: "on", or "off (why)".
 const char* LargeBlockPages();

@@ -67,11 +67,16 @@ TEST(SparseColumn, LargeColumnKeepsEveryValue) {
   ExpectSame(t.col, ref);
 }
 
+// The real compact_sched trace both SQL tests read.
+void LoadCompactSchedTrace(TraceProcessor* tp) {
+  ASSERT_TRUE(
+      tp->LoadFile(testing::TestData("linux_compact_sched_perf_samples.pftrace").string()).ok());
+}
+
 TEST(SparseColumn, ThreadStateWakersAndCpusThroughSql) {
   // Running rows have a cpu, other rows none; a waker only on runnable rows.
   TraceProcessor tp;
-  ASSERT_TRUE(
-      tp.LoadFile(testing::TestData("linux_compact_sched_perf_samples.pftrace").string()).ok());
+  ASSERT_NO_FATAL_FAILURE(LoadCompactSchedTrace(&tp));
   auto it = tp.Query(
       "SELECT SUM(state = 'Running' AND cpu IS NULL), SUM(state != 'Running' AND cpu IS NOT NULL), "
       "SUM(waker_utid IS NOT NULL AND state != 'R' AND state != 'R+'), "
@@ -88,12 +93,9 @@ TEST(SparseColumn, ThreadStateWakersAndCpusThroughSql) {
   EXPECT_EQ(it->Get(5).i, with_cpu);
   EXPECT_LT(with_cpu + with_waker, rows);  // sparse for real
   // Filtering on the sparse column sees the same rows as scanning it.
-  auto eq = tp.Query("SELECT COUNT(*) FROM thread_state WHERE cpu = 2");
-  auto scan = tp.Query("SELECT SUM(COALESCE(cpu, -1) = 2) FROM thread_state");
-  ASSERT_TRUE(eq->NextResultSet() && eq->NextRow());
-  ASSERT_TRUE(scan->NextResultSet() && scan->NextRow());
-  EXPECT_EQ(eq->Get(0).i, scan->Get(0).i);
-  EXPECT_GT(eq->Get(0).i, 0);
+  int64_t eq = testing::QueryInt(tp, "SELECT COUNT(*) FROM thread_state WHERE cpu = 2");
+  EXPECT_EQ(eq, testing::QueryInt(tp, "SELECT SUM(COALESCE(cpu, -1) = 2) FROM thread_state"));
+  EXPECT_GT(eq, 0);
 }
 
 // ftrace_event.common_flags is sparse (compact_sched wakings carry flags, nothing else in
@@ -101,8 +103,7 @@ TEST(SparseColumn, ThreadStateWakersAndCpusThroughSql) {
 // come out as they went in.
 TEST(SparseColumn, FtraceEventFlagsAndCpusThroughSql) {
   TraceProcessor tp;
-  ASSERT_TRUE(
-      tp.LoadFile(testing::TestData("linux_compact_sched_perf_samples.pftrace").string()).ok());
+  ASSERT_NO_FATAL_FAILURE(LoadCompactSchedTrace(&tp));
   auto it = tp.Query(
       "SELECT SUM(name = 'sched_waking'), SUM(common_flags IS NOT NULL), "
       "SUM(name = 'sched_waking' AND common_flags IS NOT NULL), COUNT(DISTINCT cpu), MAX(cpu), "
@@ -118,12 +119,10 @@ TEST(SparseColumn, FtraceEventFlagsAndCpusThroughSql) {
   EXPECT_EQ(it->Get(5).i, it->Get(6).i);
   EXPECT_GT(it->Get(7).i, 0);  // real flag values, not just presence
   // Per-CPU counts agree between the raw rows and the sched slices they made.
-  auto raw = tp.Query("SELECT COUNT(*) FROM ftrace_event WHERE name = 'sched_switch' AND cpu = 3");
-  auto slices = tp.Query("SELECT COUNT(*) FROM sched_slice WHERE cpu = 3");
-  ASSERT_TRUE(raw->NextResultSet() && raw->NextRow());
-  ASSERT_TRUE(slices->NextResultSet() && slices->NextRow());
-  EXPECT_GT(raw->Get(0).i, 0);
-  EXPECT_EQ(raw->Get(0).i, slices->Get(0).i);
+  int64_t raw = testing::QueryInt(
+      tp, "SELECT COUNT(*) FROM ftrace_event WHERE name = 'sched_switch' AND cpu = 3");
+  EXPECT_GT(raw, 0);
+  EXPECT_EQ(raw, testing::QueryInt(tp, "SELECT COUNT(*) FROM sched_slice WHERE cpu = 3"));
 }
 
 }  // namespace
