@@ -1,11 +1,13 @@
 // fathom-bench-load: loads one trace with TraceProcessor and reports load
 // throughput, peak memory and time to first query. Linux-only (getrusage).
 //
-//   fathom-bench-load TRACE [--csv] [--require-rows table,table...]
+//   fathom-bench-load TRACE [--csv] [--require-rows table,table...] [--load-only]
 //
 // --csv prints one line: file,MB,load_s,MB/s,events,events/s,bytes/event,
 // peak_rss_MB,first_query_s,sched_rows,counter_rows,slice_rows.
 // --require-rows fails (exit 1) when any listed table is empty (smoke tests).
+// --load-only stops after the load figures (for perf stat / perf record of the load
+// alone: the queries and the first args read after it are left out).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -57,12 +59,14 @@ int64_t CountRows(fathom::TraceProcessor& tp, const std::string& table) {
 int main(int argc, char** argv) {
   using Clock = std::chrono::steady_clock;
   std::string path;
-  bool csv = false;
+  bool csv = false, load_only = false;
   std::vector<std::string> required;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--csv") {
       csv = true;
+    } else if (a == "--load-only") {
+      load_only = true;
     } else if (a == "--require-rows" && i + 1 < argc) {
       std::stringstream ss(argv[++i]);
       std::string t;
@@ -70,12 +74,14 @@ int main(int argc, char** argv) {
     } else if (path.empty() && a[0] != '-') {
       path = a;
     } else {
-      fprintf(stderr, "usage: fathom-bench-load TRACE [--csv] [--require-rows t1,t2]\n");
+      fprintf(stderr,
+              "usage: fathom-bench-load TRACE [--csv] [--require-rows t1,t2] [--load-only]\n");
       return 2;
     }
   }
   if (path.empty()) {
-    fprintf(stderr, "usage: fathom-bench-load TRACE [--csv] [--require-rows t1,t2]\n");
+    fprintf(stderr,
+            "usage: fathom-bench-load TRACE [--csv] [--require-rows t1,t2] [--load-only]\n");
     return 2;
   }
 
@@ -98,6 +104,12 @@ int main(int argc, char** argv) {
   if (!st.ok()) {
     fprintf(stderr, "load failed: %s\n", st.message().c_str());
     return 1;
+  }
+  if (load_only) {
+    double s = std::chrono::duration<double>(t1 - t0).count();
+    printf("load             %.2f s\ncpu              %.2f s\npeak RSS         %.0f MB\n", s,
+           load_cpu_s, PeakRssMb());
+    return 0;
   }
   int64_t sched_rows = CountRows(tp, "sched");
   auto t2 = Clock::now();
