@@ -115,6 +115,7 @@ void ReserveColumns(Table& table, size_t rows) {
     if (auto* i64 = dynamic_cast<Int64Column*>(c)) i64->Reserve(rows);
     if (auto* u32 = dynamic_cast<UInt32Column*>(c)) u32->Reserve(rows);
     if (auto* u16 = dynamic_cast<UInt16Column*>(c)) u16->Reserve(rows);
+    if (auto* small = dynamic_cast<SmallUInt32Column*>(c)) small->Reserve(rows);
     if (auto* sparse = dynamic_cast<SparseUInt32Column*>(c)) sparse->Reserve(rows);
     if (auto* i32 = dynamic_cast<Int32Column*>(c)) i32->Reserve(rows);
     if (auto* dbl = dynamic_cast<DoubleColumn*>(c)) dbl->Reserve(rows);

@@ -87,8 +87,8 @@ struct SchedSliceTable : Table {
   IdColumn id{this, "id"};
   Int64Column ts{this, "ts", kSorted};
   Int64Column dur{this, "dur"};
-  UInt16Column cpu{this, "cpu"};  // 2 bytes: see UInt16Column
-  UInt32Column utid{this, "utid"};
+  UInt16Column cpu{this, "cpu"};         // 2 bytes: see UInt16Column
+  SmallUInt32Column utid{this, "utid"};  // 2 bytes while utids fit
   StringColumn end_state{this, "end_state"};
   Int32Column priority{this, "priority"};
   MirrorColumn<UInt16Column> ucpu{this, "ucpu", &cpu};
@@ -113,7 +113,7 @@ struct ThreadStateTable : Table {
   // Only Running rows have a cpu, only runnable rows after a wakeup a waker:
   // both stored sparsely (see SparseColumn).
   SparseUInt32Column cpu{this, "cpu"};
-  UInt32Column utid{this, "utid"};
+  SmallUInt32Column utid{this, "utid"};  // 2 bytes while utids fit
   StringColumn state{this, "state"};
   Int64Column io_wait{this, "io_wait", kNullable};
   StringColumn blocked_function{this, "blocked_function"};
@@ -268,8 +268,8 @@ struct FtraceEventTable : Table {
   IdColumn id{this, "id"};
   Int64Column ts{this, "ts"};
   StringColumn name{this, "name"};
-  UInt16Column cpu{this, "cpu"};  // 2 bytes: see UInt16Column
-  UInt32Column utid{this, "utid"};
+  UInt16Column cpu{this, "cpu"};         // 2 bytes: see UInt16Column
+  SmallUInt32Column utid{this, "utid"};  // 2 bytes while utids fit
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
   // Sparse: compact_sched wakings carry flags, its switches (half the rows) do not.
   SparseUInt32Column common_flags{this, "common_flags"};

@@ -1,8 +1,10 @@
-// StringColumn stores one byte per row while it has seen at most 256 distinct ids and
-// widens to 4-byte ids on the 257th. Checked against a plain vector of ids through
-// appends, Sets and the widening (random patterns, NULLs included), and on real traces:
-// the big tables' name and state columns stay narrow, a trace with over a thousand slice
-// names widens, and SQL sees the same strings either way.
+// Columns that store less while their values allow: StringColumn keeps one byte per
+// row while it has seen at most 256 distinct ids and widens to 4-byte ids on the 257th;
+// SmallUInt32Column (utids) keeps two bytes while every value fits in 16 bits. Checked
+// against plain vectors through appends, Sets and the widening (random patterns, NULLs
+// included), and on real traces: the big tables' name, state and utid columns stay
+// narrow, a trace with over a thousand slice names widens, and SQL sees the same
+// values either way.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -21,6 +23,51 @@ class OneStringTable : public Table {
   OneStringTable() : Table("t") {}
   StringColumn col{this, "col"};
 };
+
+class OneSmallTable : public Table {
+ public:
+  OneSmallTable() : Table("t") {}
+  SmallUInt32Column col{this, "col"};
+};
+
+void ExpectSame(const SmallUInt32Column& col, const std::vector<uint32_t>& ref) {
+  ASSERT_EQ(col.size(), ref.size());
+  for (uint32_t row = 0; row < ref.size(); ++row) {
+    ASSERT_EQ(col[row], ref[row]) << row;
+    ASSERT_EQ(col.GetInt(row), static_cast<int64_t>(ref[row])) << row;
+  }
+}
+
+TEST(SmallUInt32Column, TwoBytesUntilAValueNeedsMoreByAppendOrSet) {
+  for (bool by_set : {false, true}) {
+    OneSmallTable t;
+    std::vector<uint32_t> ref;
+    std::mt19937 rng(by_set);
+    for (uint32_t i = 0; i < 100000; ++i) {
+      uint32_t v = rng() % 65536;  // 0xFFFF included
+      t.col.Append(v);
+      ref.push_back(v);
+    }
+    EXPECT_EQ(t.col.bytes_per_row(), 2u);
+    ExpectSame(t.col, ref);
+    if (by_set) {
+      t.col.Set(777, 65536);
+      ref[777] = 65536;
+    } else {
+      t.col.Append(0xFFFFFFFFu);
+      ref.push_back(0xFFFFFFFFu);
+    }
+    EXPECT_EQ(t.col.bytes_per_row(), 4u);
+    ExpectSame(t.col, ref);
+    for (uint32_t i = 0; i < 1000; ++i) {  // wide from here on, small values too
+      t.col.Append(i * 100003u);
+      ref.push_back(i * 100003u);
+      t.col.Set(i, i);
+      ref[i] = i;
+    }
+    ExpectSame(t.col, ref);
+  }
+}
 
 void ExpectSame(const StringColumn& col, const std::vector<StringId>& ref) {
   ASSERT_EQ(col.size(), ref.size());
@@ -93,6 +140,19 @@ TEST(StringColumn, BigTablesNamesAndStatesStayNarrowOnARealTrace) {
   EXPECT_EQ(s.ftrace_event.name.bytes_per_row(), 1u);
   EXPECT_EQ(s.thread_state.state.bytes_per_row(), 1u);
   EXPECT_EQ(s.sched.end_state.bytes_per_row(), 1u);
+  EXPECT_EQ(s.ftrace_event.utid.bytes_per_row(), 2u);
+  EXPECT_EQ(s.thread_state.utid.bytes_per_row(), 2u);
+  EXPECT_EQ(s.sched.utid.bytes_per_row(), 2u);
+  // The two-byte utids join the thread table as the 4-byte ones did: every sched row's
+  // thread exists, and the idle rows are utid 0 (swapper), as upstream.
+  EXPECT_EQ(testing::QueryInt(tp,
+                              "SELECT COUNT(*) FROM sched_slice s LEFT JOIN thread t USING (utid) "
+                              "WHERE t.utid IS NULL"),
+            0);
+  EXPECT_EQ(testing::QueryInt(tp, "SELECT COUNT(*) FROM sched_slice WHERE utid = 0"),
+            testing::QueryInt(tp,
+                              "SELECT COUNT(*) FROM sched_slice s JOIN thread t USING (utid) "
+                              "WHERE t.tid = 0"));
   // The narrow codes read back as the right strings: the trace's 3656 compact_sched
   // wakings (counted in its columns, see sparse_column_test), one raw switch per sched
   // slice, and the other six event names (irq, softirq, exit) make up the rest.
