@@ -74,7 +74,9 @@ TEST(FlamegraphModel, CumulativeValuesAndPreOrder) {
   EXPECT_EQ(fg.name(3), "d");
   EXPECT_EQ(fg.map_name(1), "lib.so");
   for (uint32_t i = 0; i < fg.size(); ++i)
-    if (fg.node(i).parent) EXPECT_LT(*fg.node(i).parent, i);
+    if (fg.node(i).parent) {
+      EXPECT_LT(*fg.node(i).parent, i);
+    }
 }
 
 TEST(FlamegraphModel, InvertedPutsLeavesAtTheRoot) {

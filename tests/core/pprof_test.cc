@@ -266,7 +266,9 @@ std::vector<ProfileDump> ExportAndReload(TraceProcessor& orig, const ProfileDump
   // Every frame read back is one of the original's (by name).
   std::set<std::string> before = FrameNames(orig);
   for (const std::string& n : FrameNames(*back))
-    if (n != "[unknown]") EXPECT_TRUE(before.count(n)) << n;  // exporter's unsymbolized name
+    if (n != "[unknown]") {  // the exporter's name for unsymbolized frames
+      EXPECT_TRUE(before.count(n)) << n;
+    }
   return ListProfiles(back->storage());
 }
 

@@ -43,8 +43,9 @@ TEST(FormatDetect, EveryPerfettoTraceIsDetectedAsPerfetto) {
       // The loader sees the first chunk only, and a truncated trace must stay
       // a (truncated) trace.
       for (size_t cut : {size_t{2}, size_t{7}, size_t{64}, size_t{4096}}) {
-        if (cut < b.size())
+        if (cut < b.size()) {
           EXPECT_EQ(Detect(b.substr(0, cut)), TraceFormat::kProto) << e.path() << " cut " << cut;
+        }
       }
       ++checked;
     }

@@ -68,7 +68,9 @@ TEST(ProtoReader, ReadsWhatLibprotobufWrites) {
   int fields = 0;
   for (device::ProtoField f; r.Next(&f);) {
     fields++;
-    if (f.number == pf::TraceConfig::kDurationMsFieldNumber) EXPECT_EQ(f.value, 1234u);
+    if (f.number == pf::TraceConfig::kDurationMsFieldNumber) {
+      EXPECT_EQ(f.value, 1234u);
+    }
   }
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(fields, 2);
