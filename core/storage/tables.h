@@ -302,7 +302,7 @@ struct FtraceEventTable : Table {
   }
 };
 
-class ArgsTable;
+struct ArgsTable;
 
 // Arg sets whose rows are written on first read instead of at import: the raw
 // ftrace events' args are most of a trace's rows and few queries read them.
