@@ -8,7 +8,9 @@
 // of every process of the run (adds the collector and helpers), the slowdown of each
 // and the peak RSS. On a shared, loaded machine the wall time mostly measures waiting
 // for a core; the CPU-time ratios are the overhead the profiler adds and are the
-// figures to compare.
+// figures to compare. "paired" is the median of per-round ratios of workload CPU to
+// the same round's unprofiled run, "vs floor" the same against the floor row, "least"
+// the least workload CPU of the configuration over the unprofiled run's least.
 //
 // The "LD_PRELOAD forwarder (floor)" row runs the workload with a preload whose hooks
 // only jump to glibc's allocator (heapprof_floor.cc): what interposition alone costs,
@@ -86,13 +88,41 @@ std::string Dir(const char* argv0) {
 
 bool Exists(const std::string& path) { return access(path.c_str(), R_OK) == 0; }
 
-// Median of one figure over the successful runs.
-double Median(const std::vector<Measure>& runs, double Measure::*field) {
-  std::vector<double> v;
-  for (const Measure& m : runs) v.push_back(m.*field);
+double MedianOf(std::vector<double> v) {
+  if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Median of one figure over the successful runs.
+double Median(const std::vector<Measure>& runs, double Measure::*field) {
+  std::vector<double> v;
+  for (const Measure& m : runs)
+    if (m.ok) v.push_back(m.*field);
+  return MedianOf(v);
+}
+
+// Least of one figure over the successful runs: load on a shared machine only ever adds
+// time, so the least run is the closest to the cost itself.
+double Least(const std::vector<Measure>& runs, double Measure::*field) {
+  double least = 0;
+  for (const Measure& m : runs)
+    if (m.ok && (least == 0 || m.*field < least)) least = m.*field;
+  return least;
+}
+
+// Median over the rounds of runs[r].field / base[r].field, for the rounds where both
+// succeeded: each ratio compares two runs made a few seconds apart, so load that
+// comes and goes on a shared machine cancels out of it better than out of a ratio
+// of two medians.
+double PairedRatio(const std::vector<Measure>& runs, const std::vector<Measure>& base,
+                   double Measure::*field) {
+  std::vector<double> v;
+  for (size_t r = 0; r < runs.size() && r < base.size(); r++)
+    if (runs[r].ok && base[r].ok && base[r].*field > 0)
+      v.push_back(runs[r].*field / base[r].*field);
+  return MedianOf(v);
 }
 
 }  // namespace
@@ -167,8 +197,9 @@ int main(int argc, char** argv) {
 
   printf("workload: 2 threads x %llu malloc/free pairs, median of %d runs\n",
          static_cast<unsigned long long>(allocs), repeat);
-  printf("%-29s %8s %8s %8s %8s %8s %8s %9s %9s\n", "configuration", "wall s", "slowdown",
-         "wl CPU s", "slowdown", "all CPU", "slowdown", "allocs/s", "RSS MB");
+  printf("%-29s %8s %8s %8s %8s %8s %8s %9s %9s %8s %8s %8s\n", "configuration", "wall s",
+         "slowdown", "wl CPU s", "slowdown", "all CPU", "slowdown", "allocs/s", "RSS MB", "paired",
+         "vs floor", "least");
   double base_wall = 0, base_self = 0, base_cpu = 0;
   // Round robin (every configuration once per round): load that comes and goes on a
   // shared machine then hits all configurations alike instead of biasing one.
@@ -176,8 +207,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < repeat; r++) {
     for (size_t i = 0; i < configs.size(); i++) {
       if (!configs[i].skip.empty()) continue;
-      Measure m = RunOnce(configs[i].cmd);
-      if (m.ok) runs[i].push_back(m);
+      runs[i].push_back(RunOnce(configs[i].cmd));  // failed runs too: rounds stay aligned
     }
   }
   for (size_t i = 0; i < configs.size(); i++) {
@@ -186,7 +216,7 @@ int main(int argc, char** argv) {
       printf("%-29s %s\n", c.name.c_str(), c.skip.c_str());
       continue;
     }
-    if (runs[i].empty()) {
+    if (std::none_of(runs[i].begin(), runs[i].end(), [](const Measure& m) { return m.ok; })) {
       printf("%-29s failed\n", c.name.c_str());
       continue;
     }
@@ -195,9 +225,15 @@ int main(int argc, char** argv) {
     long rss = 0;
     for (const Measure& m : runs[i]) rss = std::max(rss, m.max_rss_kb);
     if (base_wall == 0) base_wall = wall, base_self = self, base_cpu = cpu;
-    printf("%-29s %8.3f %7.2fx %8.3f %7.2fx %8.3f %7.2fx %8.2fM %9.1f\n", c.name.c_str(), wall,
-           wall / base_wall, self, self / base_self, cpu, cpu / base_cpu,
-           2.0 * static_cast<double>(allocs) / workload / 1e6, rss / 1024.0);
+    // Workload CPU, round by round, against the unprofiled run and against the floor
+    // (what any LD_PRELOAD interposer pays).
+    double paired = PairedRatio(runs[i], runs[0], &Measure::self_cpu);
+    double vs_floor = PairedRatio(runs[i], runs[1], &Measure::self_cpu);
+    double least = Least(runs[i], &Measure::self_cpu) / Least(runs[0], &Measure::self_cpu);
+    printf("%-29s %8.3f %7.2fx %8.3f %7.2fx %8.3f %7.2fx %8.2fM %9.1f %7.2fx %7.2fx %7.2fx\n",
+           c.name.c_str(), wall, wall / base_wall, self, self / base_self, cpu, cpu / base_cpu,
+           2.0 * static_cast<double>(allocs) / workload / 1e6, rss / 1024.0, paired, vs_floor,
+           least);
   }
   unlink(trace.c_str());
   system("rm -f /tmp/fathom-bench-heaptrack*");
