@@ -109,21 +109,6 @@ void FtraceParser::OnBundlePreviousEnd(uint32_t cpu, int64_t ts) {
   if (ts > soft_drop_before_ts_) soft_drop_before_ts_ = ts;
 }
 
-namespace {
-void ReserveColumns(Table& table, size_t rows) {
-  for (ColumnBase* c : table.columns()) {
-    if (auto* i64 = dynamic_cast<Int64Column*>(c)) i64->Reserve(rows);
-    if (auto* u32 = dynamic_cast<UInt32Column*>(c)) u32->Reserve(rows);
-    if (auto* u16 = dynamic_cast<UInt16Column*>(c)) u16->Reserve(rows);
-    if (auto* small = dynamic_cast<SmallUInt32Column*>(c)) small->Reserve(rows);
-    if (auto* sparse = dynamic_cast<SparseUInt32Column*>(c)) sparse->Reserve(rows);
-    if (auto* i32 = dynamic_cast<Int32Column*>(c)) i32->Reserve(rows);
-    if (auto* dbl = dynamic_cast<DoubleColumn*>(c)) dbl->Reserve(rows);
-    if (auto* str = dynamic_cast<StringColumn*>(c)) str->Reserve(rows);
-  }
-}
-}  // namespace
-
 void FtraceParser::ReserveTables() {
   // Reserving from the file size avoids re-copying the biggest columns as
   // they double (a large share of load time on sched-heavy traces). Untouched
@@ -131,7 +116,7 @@ void FtraceParser::ReserveTables() {
   uint64_t bytes = std::min<uint64_t>(ctx_->trace_size_bytes, uint64_t{1} << 30);
   if (bytes < (uint64_t{1} << 20)) return;
   // (No args: the raw events' args are deferred, see FtraceRawArgs.)
-  ReserveColumns(storage_->sched, bytes / 60);
+  storage_->sched.ReserveRows(bytes / 60);
   ReserveWorkerTables();
 }
 
@@ -142,8 +127,8 @@ void FtraceParser::ReserveWorkerTables() {
   uint64_t bytes = std::min<uint64_t>(ctx_->trace_size_bytes, uint64_t{1} << 30);
   if (bytes < (uint64_t{1} << 20)) return;
   raw_args_->Reserve(bytes / 60, bytes / 60);
-  ReserveColumns(storage_->ftrace_event, bytes / 20);
-  ReserveColumns(storage_->thread_state, bytes / 30);
+  storage_->ftrace_event.ReserveRows(bytes / 20);
+  storage_->thread_state.ReserveRows(bytes / 30);
 }
 
 void FtraceParser::StartTableWorker() {

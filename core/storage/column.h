@@ -45,6 +45,10 @@ class ColumnBase {
   bool sorted() const { return flags_ & kSorted; }
   bool is_id() const { return is_id_; }
 
+  // Room for `rows` rows before a big import, so the biggest columns are not grown
+  // (and re-faulted) step by step. A hint: columns that store nothing ignore it.
+  virtual void Reserve(size_t rows) {}
+
   virtual bool IsNull(uint32_t row) const = 0;
   virtual int64_t GetInt(uint32_t row) const = 0;
   virtual double GetDouble(uint32_t row) const = 0;
@@ -135,7 +139,7 @@ class NumericColumn final : public ColumnBase {
     return data_;
   }
   size_t size() const { return lazy_ ? lazy_rows_ : data_.size(); }
-  void Reserve(size_t n) {
+  void Reserve(size_t n) override {
     if (lazy_) {
       reserve_hint_ = n;
       return;
@@ -222,7 +226,7 @@ class SparseColumn final : public ColumnBase {
   T operator[](uint32_t row) const { return IsNull(row) ? T{} : values_[Rank(row)]; }
   size_t size() const { return rows_; }
   size_t non_null_count() const { return values_.size(); }
-  void Reserve(size_t n) {
+  void Reserve(size_t n) override {
     bits_.reserve(n / 64 + 1);
     ranks_.reserve(n / 64 + 1);
   }
@@ -310,7 +314,7 @@ class StringColumn final : public ColumnBase {
   size_t size() const {
     return form_ == kNarrow ? codes_.size() : form_ == kWide ? wide_.size() : lazy_rows_;
   }
-  void Reserve(size_t n) {
+  void Reserve(size_t n) override {
     reserve_hint_ = std::max(reserve_hint_, n);
     if (form_ == kNarrow) codes_.reserve(n);
     if (form_ == kWide) wide_.reserve(n);
@@ -321,7 +325,7 @@ class StringColumn final : public ColumnBase {
   }
   // Moves the values out as ids (NULLs included), leaving the column empty.
   ColumnVector<StringId> Take() {
-    if (form_ == kLazy) Materialize();
+    if (form_ == kLazy) wide_.assign(lazy_rows_, kNullStringId);
     if (form_ == kNarrow) Widen();
     ColumnVector<StringId> out;
     out.swap(wide_);
@@ -329,8 +333,7 @@ class StringColumn final : public ColumnBase {
     lazy_rows_ = 0;
     return out;
   }
-  // Bytes per row of the current form (0 while only NULLs were seen): for tests and
-  // the memory figures.
+  // Bytes per row of the current form (0 while only NULLs were seen), for tests.
   size_t bytes_per_row() const {
     return form_ == kNarrow ? sizeof(uint8_t) : form_ == kWide ? sizeof(StringId) : 0;
   }
@@ -434,7 +437,7 @@ class SmallUInt32Column final : public ColumnBase {
   }
   uint32_t operator[](uint32_t row) const { return wide_form_ ? wide_[row] : narrow_[row]; }
   size_t size() const { return wide_form_ ? wide_.size() : narrow_.size(); }
-  void Reserve(size_t n) {
+  void Reserve(size_t n) override {
     reserve_hint_ = std::max(reserve_hint_, n);
     if (wide_form_) {
       wide_.reserve(n);
@@ -512,6 +515,10 @@ class Table {
   virtual void PrepareForRead() const {}
 
   void RegisterColumn(ColumnBase* c) { columns_.push_back(c); }
+  // ColumnBase::Reserve on every column.
+  void ReserveRows(size_t rows) {
+    for (ColumnBase* c : columns_) c->Reserve(rows);
+  }
 
  protected:
   // Called by each table's Insert after appending one value to every column.

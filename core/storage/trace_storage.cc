@@ -74,29 +74,10 @@ void TraceStorage::ReserveForImport(size_t ftrace_events, size_t compact_switche
                                     size_t compact_wakings, size_t packets) {
   size_t raw = ftrace_events + compact_switches + compact_wakings;
   size_t switches = ftrace_events / 2 + compact_switches;
-  sched.ts.Reserve(switches);
-  sched.dur.Reserve(switches);
-  sched.cpu.Reserve(switches);
-  sched.utid.Reserve(switches);
-  sched.end_state.Reserve(switches);
-  sched.priority.Reserve(switches);
+  sched.ReserveRows(switches);
   size_t states = 2 * switches + compact_wakings + ftrace_events / 4;
-  thread_state.ts.Reserve(states);
-  thread_state.dur.Reserve(states);
-  thread_state.cpu.Reserve(states);
-  thread_state.utid.Reserve(states);
-  thread_state.state.Reserve(states);
-  thread_state.io_wait.Reserve(states);
-  thread_state.blocked_function.Reserve(states);
-  thread_state.waker_utid.Reserve(states);
-  thread_state.waker_id.Reserve(states);
-  thread_state.irq_context.Reserve(states);
-  ftrace_event.ts.Reserve(raw);
-  ftrace_event.name.Reserve(raw);
-  ftrace_event.cpu.Reserve(raw);
-  ftrace_event.utid.Reserve(raw);
-  ftrace_event.arg_set_id.Reserve(raw);
-  ftrace_event.common_flags.Reserve(raw);
+  thread_state.ReserveRows(states);
+  ftrace_event.ReserveRows(raw);
   // Raw events' args are deferred (DeferredArgSets): only other args here.
   args.Reserve(packets * 4);
 }
