@@ -77,20 +77,20 @@ TEST(SparseColumn, ThreadStateWakersAndCpusThroughSql) {
   // Running rows have a cpu, other rows none; a waker only on runnable rows.
   TraceProcessor tp;
   ASSERT_NO_FATAL_FAILURE(LoadCompactSchedTrace(&tp));
-  auto it = tp.Query(
+  std::vector<int64_t> v = testing::QueryRowInts(
+      tp,
       "SELECT SUM(state = 'Running' AND cpu IS NULL), SUM(state != 'Running' AND cpu IS NOT NULL), "
       "SUM(waker_utid IS NOT NULL AND state != 'R' AND state != 'R+'), "
       "SUM(cpu IS NOT NULL), SUM(waker_utid IS NOT NULL), SUM(ucpu = cpu), COUNT(*) "
       "FROM thread_state");
-  ASSERT_TRUE(it->NextResultSet()) << it->status().message();
-  ASSERT_TRUE(it->NextRow());
-  EXPECT_EQ(it->Get(0).i, 0);
-  EXPECT_EQ(it->Get(1).i, 0);
-  EXPECT_EQ(it->Get(2).i, 0);
-  int64_t with_cpu = it->Get(3).i, with_waker = it->Get(4).i, rows = it->Get(6).i;
+  ASSERT_EQ(v.size(), 7u);
+  EXPECT_EQ(v[0], 0);
+  EXPECT_EQ(v[1], 0);
+  EXPECT_EQ(v[2], 0);
+  int64_t with_cpu = v[3], with_waker = v[4], rows = v[6];
   EXPECT_GT(with_cpu, 1000);  // 3259 and 2312 of 8841 rows
   EXPECT_GT(with_waker, 100);
-  EXPECT_EQ(it->Get(5).i, with_cpu);
+  EXPECT_EQ(v[5], with_cpu);
   EXPECT_LT(with_cpu + with_waker, rows);  // sparse for real
   // Filtering on the sparse column sees the same rows as scanning it.
   int64_t eq = testing::QueryInt(tp, "SELECT COUNT(*) FROM thread_state WHERE cpu = 2");
@@ -104,20 +104,20 @@ TEST(SparseColumn, ThreadStateWakersAndCpusThroughSql) {
 TEST(SparseColumn, FtraceEventFlagsAndCpusThroughSql) {
   TraceProcessor tp;
   ASSERT_NO_FATAL_FAILURE(LoadCompactSchedTrace(&tp));
-  auto it = tp.Query(
+  std::vector<int64_t> v = testing::QueryRowInts(
+      tp,
       "SELECT SUM(name = 'sched_waking'), SUM(common_flags IS NOT NULL), "
       "SUM(name = 'sched_waking' AND common_flags IS NOT NULL), COUNT(DISTINCT cpu), MAX(cpu), "
       "SUM(ucpu = cpu), COUNT(*), SUM(common_flags > 0) FROM ftrace_event");
-  ASSERT_TRUE(it->NextResultSet()) << it->status().message();
-  ASSERT_TRUE(it->NextRow());
-  int64_t wakings = it->Get(0).i;
+  ASSERT_EQ(v.size(), 8u);
+  int64_t wakings = v[0];
   EXPECT_EQ(wakings, 3656);
-  EXPECT_EQ(it->Get(1).i, wakings);
-  EXPECT_EQ(it->Get(2).i, wakings);
-  EXPECT_EQ(it->Get(3).i, 22);
-  EXPECT_EQ(it->Get(4).i, 21);
-  EXPECT_EQ(it->Get(5).i, it->Get(6).i);
-  EXPECT_GT(it->Get(7).i, 0);  // real flag values, not just presence
+  EXPECT_EQ(v[1], wakings);
+  EXPECT_EQ(v[2], wakings);
+  EXPECT_EQ(v[3], 22);
+  EXPECT_EQ(v[4], 21);
+  EXPECT_EQ(v[5], v[6]);
+  EXPECT_GT(v[7], 0);  // real flag values, not just presence
   // Per-CPU counts agree between the raw rows and the sched slices they made.
   int64_t raw = testing::QueryInt(
       tp, "SELECT COUNT(*) FROM ftrace_event WHERE name = 'sched_switch' AND cpu = 3");

@@ -147,6 +147,19 @@ inline int64_t QueryInt(TraceProcessor& tp, const std::string& sql) {
   return it->Get(0).i;
 }
 
+// Every column of the first row of `sql` as integers (NULL as 0); a query without a row
+// fails the test and gives no values.
+inline std::vector<int64_t> QueryRowInts(TraceProcessor& tp, const std::string& sql) {
+  std::vector<int64_t> out;
+  auto it = tp.Query(sql);
+  if (!it->NextResultSet() || !it->NextRow()) {
+    ADD_FAILURE() << sql << ": " << it->status().message();
+    return out;
+  }
+  for (int i = 0; i < it->column_count(); ++i) out.push_back(it->Get(i).i);
+  return out;
+}
+
 // Every row of `sql`, columns joined with '|'; NULL as `null_text`, doubles with %f. A failing
 // query fails the test.
 inline std::vector<std::string> JoinedRows(TraceProcessor& tp, const std::string& sql,
