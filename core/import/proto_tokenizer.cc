@@ -1,5 +1,7 @@
 #include "core/import/proto_tokenizer.h"
 
+#include <bit>
+#include <cstring>
 #include <string>
 
 #include "core/import/chunk_reader.h"
@@ -507,16 +509,40 @@ bool CountVarints(const Field& f, size_t* n) {
     return true;
   }
   if (f.type != WireType::kLengthDelimited) return false;
-  unsigned continuation = 0;
-  for (const uint8_t *p = f.bytes.data, *end = p + f.bytes.size; p < end; ++p) {
-    if (*p & 0x80) {
-      if (++continuation >= 10) return false;
-    } else {
-      continuation = 0;
-      ++*n;
+  // Varints end at bytes without the continuation bit (0x80); more than nine
+  // continuation bytes in a row is no varint. The bytes of a bundle's columns are
+  // most of a compact_sched trace and this count is on the tokenizer's critical
+  // path, so it takes 8 bytes a step: their continuation bits gathered into one
+  // byte (a multiply moves bit 7 of byte i to bit 56 + i), counted,
+  // and a run of continuation bytes carried across steps (a run inside 8 bytes
+  // is at most 8, so only runs that cross a step boundary can reach 10).
+  const uint8_t* p = f.bytes.data;
+  const uint8_t* end = p + f.bytes.size;
+  unsigned run = 0;  // continuation bytes since the last varint ended
+  size_t ended = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; end - p >= 8; p += 8) {
+      uint64_t w;
+      memcpy(&w, p, sizeof w);
+      uint64_t high = w & 0x8080808080808080ull;
+      auto cont = static_cast<uint8_t>((high * 0x0002040810204081ull) >> 56);
+      if (run + static_cast<unsigned>(std::countr_one(cont)) >= 10) return false;
+      run = cont == 0xff ? run + 8 : static_cast<unsigned>(std::countl_one(cont));
+      // Bytes with the bit set: a multiply sums the eight 0/1 bytes into the top
+      // byte (std::popcount is a libgcc call on baseline x86-64).
+      ended += 8 - static_cast<size_t>(((high >> 7) * 0x0101010101010101ull) >> 56);
     }
   }
-  return continuation == 0;
+  for (; p < end; ++p) {
+    if (*p & 0x80) {
+      if (++run >= 10) return false;
+    } else {
+      run = 0;
+      ++ended;
+    }
+  }
+  *n += ended;
+  return run == 0;
 }
 
 // Walks a delta-coded timestamp column: count, first and last absolute ts,
