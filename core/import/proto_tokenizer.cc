@@ -510,12 +510,12 @@ bool CountVarints(const Field& f, size_t* n) {
   }
   if (f.type != WireType::kLengthDelimited) return false;
   // Varints end at bytes without the continuation bit (0x80); more than nine
-  // continuation bytes in a row is no varint. The bytes of a bundle's columns are
-  // most of a compact_sched trace and this count is on the tokenizer's critical
-  // path, so it takes 8 bytes a step: their continuation bits gathered into one
-  // byte (a multiply moves bit 7 of byte i to bit 56 + i), counted,
-  // and a run of continuation bytes carried across steps (a run inside 8 bytes
-  // is at most 8, so only runs that cross a step boundary can reach 10).
+  // continuation bytes in a row is no varint. A bundle's columns are most of a
+  // compact_sched trace and this count is on the tokenizer's critical path, so it
+  // takes 8 bytes a step: their continuation bits are gathered into one byte (a
+  // multiply moves bit 7 of byte i to bit 56 + i) and counted, and the run of
+  // continuation bytes is carried across steps (a run inside 8 bytes is at most 8,
+  // so only a run crossing a step boundary can reach 10).
   const uint8_t* p = f.bytes.data;
   const uint8_t* end = p + f.bytes.size;
   unsigned run = 0;  // continuation bytes since the last varint ended
