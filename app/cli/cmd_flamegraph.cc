@@ -150,7 +150,9 @@ int RunFlamegraph(const std::vector<std::string>& args) {
   }
   // A view names its kind when --kind is not given (retained-size: java-graph).
   std::optional<ProfileKind> kind = o.kind;
-  std::optional<FlamegraphView> view_opt = o.view;
+  // (Not a copy of o.view: GCC 12 then warns of reading its disengaged payload.)
+  std::optional<FlamegraphView> view_opt;
+  if (o.view) view_opt = *o.view;
   // With --kind pprof, a view name such as "samples" is a sample type.
   if (kind == ProfileKind::kAggregate && o.view && *o.view != FlamegraphView::kValue) {
     o.sample_type = o.view_name;

@@ -381,8 +381,9 @@ Flamegraph BuildAllocFlamegraph(const TraceStorage& s, const std::vector<uint32_
   Flamegraph fg;
   // A heap name absent from the pool matches nothing (Find gives NULL, and
   // heap_name is never NULL for heapprofd rows).
-  std::optional<StringId> only = heap ? std::optional(s.strings.Find(*heap)) : std::nullopt;
-  if (only && *only == kNullStringId) return fg;
+  const bool one_heap = heap.has_value();
+  const StringId only = one_heap ? s.strings.Find(*heap) : kNullStringId;
+  if (one_heap && only == kNullStringId) return fg;
   StringId skip = exclude_heap ? s.strings.Find(*exclude_heap) : kNullStringId;
   // Sum per callsite first (a sequential pass over the rows into a compact
   // array), then create one node per touched callsite: the tree is touched
@@ -399,7 +400,7 @@ Flamegraph BuildAllocFlamegraph(const TraceStorage& s, const std::vector<uint32_
       continue;
     if (!ts.Matches(allocs.ts[row])) continue;
     StringId h = allocs.heap_name[row];
-    if ((only && h != *only) || (skip != kNullStringId && h == skip)) continue;
+    if ((one_heap && h != only) || (skip != kNullStringId && h == skip)) continue;
     uint32_t cs = allocs.callsite_id[row];
     if (cs >= callsite_rows) continue;  // dangling id (counted at import)
     int64_t count = allocs.count[row], size = allocs.size[row];

@@ -136,7 +136,7 @@ void MetadataParser::SetUuid(int64_t msb, int64_t lsb) {
   uint64_t m = static_cast<uint64_t>(msb), l = static_cast<uint64_t>(lsb);
   char buf[40];
   snprintf(buf, sizeof buf, "%08" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%04" PRIx64 "-%012" PRIx64,
-           m >> 32, (m >> 16) & 0xffff, m & 0xffff, l >> 48, l & 0xffffffffffffULL);
+           m >> 32, (m >> 16) & 0xffff, m & 0xffff, l >> 48, l & uint64_t{0xffffffffffff});
   writer_.SetString("trace_uuid", buf);
 }
 
@@ -151,8 +151,13 @@ void MetadataParser::ParseTraceConfig(proto::Bytes payload) {
     writer_.SetString("trace_config_pbtxt", text);
     if (cfg.has_unique_session_name())
       writer_.SetString("unique_session_name", cfg.unique_session_name());
+      // Deprecated upstream in favour of the TraceUuid packet, but traces from before it
+      // carry their uuid only here, and upstream still reads it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     if (!has_uuid_packet_ && (cfg.has_trace_uuid_msb() || cfg.has_trace_uuid_lsb()))
       SetUuid(cfg.trace_uuid_msb(), cfg.trace_uuid_lsb());
+#pragma GCC diagnostic pop
   } else {
     ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
   }

@@ -205,12 +205,12 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
   } else if (name == "sched_wakeup" || name == "sched_waking" || name == "sched_wakeup_new") {
     // The three messages share field numbers 1..5 (comm, pid, prio, success, target_cpu).
     using E = pb::SchedWakeupFtraceEvent;
-    static_assert(E::kTargetCpuFieldNumber == pb::SchedWakingFtraceEvent::kTargetCpuFieldNumber &&
-                  E::kTargetCpuFieldNumber ==
-                      pb::SchedWakeupNewFtraceEvent::kTargetCpuFieldNumber &&
-                  E::kCommFieldNumber == pb::SchedWakingFtraceEvent::kCommFieldNumber &&
-                  E::kPrioFieldNumber == pb::SchedWakingFtraceEvent::kPrioFieldNumber &&
-                  E::kPidFieldNumber == pb::SchedWakingFtraceEvent::kPidFieldNumber);
+    static_assert(+E::kTargetCpuFieldNumber == +pb::SchedWakingFtraceEvent::kTargetCpuFieldNumber &&
+                  +E::kTargetCpuFieldNumber ==
+                      +pb::SchedWakeupNewFtraceEvent::kTargetCpuFieldNumber &&
+                  +E::kCommFieldNumber == +pb::SchedWakingFtraceEvent::kCommFieldNumber &&
+                  +E::kPrioFieldNumber == +pb::SchedWakingFtraceEvent::kPrioFieldNumber &&
+                  +E::kPidFieldNumber == +pb::SchedWakingFtraceEvent::kPidFieldNumber);
     event_field = name == "sched_wakeup"   ? FE::kSchedWakeupFieldNumber
                   : name == "sched_waking" ? FE::kSchedWakingFieldNumber
                                            : FE::kSchedWakeupNewFieldNumber;

@@ -15,15 +15,22 @@ std::string CsvCell(const SqlValue& v) {
       snprintf(buf, sizeof buf, "%" PRId64, v.i);
       return buf;
     case SqlValue::kDouble: {
-      // %f of a huge double can be long: size the buffer to fit.
-      int n = snprintf(nullptr, 0, "%f", v.d);
-      std::string s(static_cast<size_t>(n) + 1, '\0');
-      snprintf(s.data(), s.size(), "%f", v.d);
-      s.resize(static_cast<size_t>(n));
-      return s;
+      // %f of a huge double is long: up to 309 integer digits, a sign, a point and 6
+      // decimals.
+      char wide[400];
+      snprintf(wide, sizeof wide, "%f", v.d);
+      return wide;
     }
-    case SqlValue::kString:
-      return "\"" + std::string(v.s) + "\"";
+    case SqlValue::kString: {
+      // Appended, not `"\"" + std::string(...)`: GCC 12 warns (-Wrestrict, a false
+      // positive) on that form.
+      std::string quoted;
+      quoted.reserve(v.s.size() + 2);
+      quoted += '"';
+      quoted += v.s;
+      quoted += '"';
+      return quoted;
+    }
     case SqlValue::kBlob:
       return "\"<raw bytes>\"";
   }
@@ -151,7 +158,9 @@ Status PrintResults(QueryIterator* it, ResultFormat format, std::string* out) {
         for (int i = 0; i < n; ++i) *out += (i ? "-+-" : "") + std::string(width[i], '-');
         *out += "\n";
         for (const auto& r : rows) line(r);
-        *out += "(" + std::to_string(rows.size()) + " row" + (rows.size() == 1 ? "" : "s") + ")\n";
+        *out += '(';  // appended piece by piece: see CsvCell
+        *out += std::to_string(rows.size());
+        *out += rows.size() == 1 ? " row)\n" : " rows)\n";
         break;
       }
     }

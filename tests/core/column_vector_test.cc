@@ -63,7 +63,9 @@ TEST(ColumnVectorTest, GrowsAcrossTheThresholdKeepingValues) {
   ASSERT_EQ(v.size(), n);
 #if defined(__linux__)
   const bool huge = std::string(platform::LargeBlockPages()).rfind("on", 0) == 0;
-  if (huge) EXPECT_EQ(reinterpret_cast<uintptr_t>(v.data()) % (2u << 20), 0u);
+  if (huge) {
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(v.data()) % (2u << 20), 0u);
+  }
   std::string smaps = SmapsOf(v.data());
   ASSERT_FALSE(smaps.empty());
   // "hg": the mapping was advised MADV_HUGEPAGE.

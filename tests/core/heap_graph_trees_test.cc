@@ -42,8 +42,9 @@ RandomGraph MakeGraph(std::mt19937* rng, TraceStorage* s, bool chain, bool inter
   std::vector<uint32_t> row(g.n), other;
   for (int i = 0; i < g.n; ++i) {
     if (interleave && (*rng)() % 3 == 0) other.push_back(objects.Insert(0, 2));  // another dump
-    uint32_t cls =
-        s->profile.heap_graph_class.Insert(s->Intern("C" + std::to_string(i)), kNullStringId, kind);
+    std::string name = "C";  // appended: GCC 12 warns (-Wrestrict) on "C" + std::string
+    name += std::to_string(i);
+    uint32_t cls = s->profile.heap_graph_class.Insert(s->Intern(name), kNullStringId, kind);
     row[i] = objects.Insert(0, 1);
     objects.type_id.Set(row[i], cls);
     objects.self_size.Set(row[i], 1 + i);
@@ -88,18 +89,6 @@ std::vector<int> ParentsFromTree(const Flamegraph& fg, int n) {
     EXPECT_EQ(fg.node(i).count, 1);
   }
   return parent;
-}
-
-std::vector<int> ReachableFromRoots(const RandomGraph& g) {
-  std::vector<int> reach(g.n, 0), stack(g.roots);
-  for (int r : g.roots) reach[r] = 1;
-  while (!stack.empty()) {
-    int v = stack.back();
-    stack.pop_back();
-    for (int w : g.succ[v])
-      if (!reach[w]) reach[w] = 1, stack.push_back(w);
-  }
-  return reach;
 }
 
 // Immediate dominators by the dataflow definition; -1 = the virtual root

@@ -125,8 +125,9 @@ TEST_F(JvmtiAgentTest, ByteIntervalModeFindsTheKnownSitesWithPlausibleTotals) {
   // only the innermost frame is checked), and the worker allocates no Point.
   for (const auto& [stack_id, n] : p.samples()) {
     const std::vector<int64_t>& ids = *p.Stack(stack_id);
-    if (ids.size() > 1 && p.Type(ids[0])->class_signature == "[B")
+    if (ids.size() > 1 && p.Type(ids[0])->class_signature == "[B") {
       EXPECT_NE(*p.Frame(ids.back()), "AllocWorkload.makePoints(I)V");
+    }
   }
   EXPECT_EQ(Totals(p, "LAllocWorkload$Point;", "AllocWorkload.fillBuffers(I)V").samples, 0);
 

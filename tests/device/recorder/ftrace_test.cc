@@ -407,7 +407,9 @@ TEST_P(FtraceKernels, DecodesPagesWrittenFromTheRealLayouts) {
     EXPECT_EQ(g.ts, e.ts);
     EXPECT_EQ(g.name, e.name);
     bool compacted = compact && (e.name == "sched_switch" || e.name == "sched_waking");
-    if (!compacted) EXPECT_EQ(g.pid, e.pid);
+    if (!compacted) {
+      EXPECT_EQ(g.pid, e.pid);
+    }
     for (const auto& [k, s] : e.strs) {
       if (compacted && g.strs.count(k) == 0) continue;  // compact drops prev_*
       EXPECT_EQ(g.strs.at(k), s) << k;

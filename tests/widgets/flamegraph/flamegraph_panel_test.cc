@@ -41,7 +41,8 @@ struct Opened {
 };
 
 void settle(FlamegraphPanel* p) {
-  QTest::qWaitFor([&] { return !p->isBusy() && p->tree(); }, 20000);
+  if (!QTest::qWaitFor([&] { return !p->isBusy() && p->tree(); }, 20000))
+    qWarning("settle: the panel is still busy or has no tree after 20 s");
   QCoreApplication::processEvents();
 }
 
@@ -54,7 +55,8 @@ Opened openPath(const QString& path) {
   o.panel->resize(1400, 700);
   o.panel->show();
   o.session->open(path);
-  QTest::qWaitFor([&] { return o.session->isLoaded() || !o.session->isLoading(); }, 30000);
+  if (!QTest::qWaitFor([&] { return o.session->isLoaded() || !o.session->isLoading(); }, 30000))
+    qWarning("openPath: the trace is still loading after 30 s");
   settle(o.panel.get());
   return o;
 }
@@ -459,7 +461,7 @@ void FlamegraphPanelTest::pprofSampleTypes() {
   o.panel->resize(1400, 700);
   o.panel->show();
   o.session->open(QStringLiteral(FATHOM_PPROF_DATA_DIR "/heap.pb.gz"));
-  QTest::qWaitFor([&] { return o.session->isLoaded() || !o.session->isLoading(); }, 30000);
+  QVERIFY(QTest::qWaitFor([&] { return o.session->isLoaded() || !o.session->isLoading(); }, 30000));
   settle(o.panel.get());
   QVERIFY(o.panel->tree());
   QCOMPARE(o.panel->source().kind, ProfileKind::kAggregate);

@@ -48,13 +48,17 @@ Opened open(const QString& name, QSize size = QSize(1400, 900)) {
   o.view = std::make_unique<TimelineView>(o.session.get());
   o.view->resize(size);
   o.view->show();
-  QTest::qWaitFor([&] { return o.view->trackModel()->rowCount() > 0 || !o.view->isBusy(); }, 10000);
-  QTest::qWaitFor([&] { return !o.view->isBusy(); }, 10000);
+  if (!QTest::qWaitFor([&] { return o.view->trackModel()->rowCount() > 0 || !o.view->isBusy(); },
+                       10000))
+    qWarning("open: no tracks after 10 s");
+  if (!QTest::qWaitFor([&] { return !o.view->isBusy(); }, 10000))
+    qWarning("open: the view is still busy after 10 s");
   return o;
 }
 
 void settle(TimelineView* v) {
-  QTest::qWaitFor([&] { return !v->isBusy(); }, 10000);
+  if (!QTest::qWaitFor([&] { return !v->isBusy(); }, 10000))
+    qWarning("settle: the view is still busy after 10 s");
   QCoreApplication::processEvents();
 }
 
