@@ -29,15 +29,17 @@ bool WriteOut(const std::string& path, const std::string& data) {
 void SymbolizeUsage() {
   fprintf(stderr,
           "usage: fathom-cli symbolize TRACE -o SYMBOLS [--binary-path DIR[:DIR...]]\n"
-          "                            [--index DIR]... [--no-local]\n"
+          "                            [--index DIR]... [--debug-dir DIR]... [--no-local]\n"
           "  Resolves unsymbolized native frames with llvm-symbolizer and writes\n"
           "  ModuleSymbols packets; then: cat TRACE SYMBOLS > symbolized.pftrace\n"
           "  Binaries are looked up (build id must match) in each directory of\n"
           "  --binary-path, FATHOM_BINARY_PATH and PERFETTO_BINARY_PATH as\n"
           "  DIR/<mapping path>, DIR/<file name>, DIR/.build-id/xx/yyyy.debug; then\n"
           "  by build id among the ELF files under every --index DIR (or under every\n"
-          "  path directory when PERFETTO_SYMBOLIZER_MODE=index); then at the mapping\n"
-          "  path on this machine (unless --no-local). FATHOM_LLVM_SYMBOLIZER\n"
+          "  path directory when PERFETTO_SYMBOLIZER_MODE=index); then as separate\n"
+          "  debug files DIR/.build-id/xx/yyyy.debug in each --debug-dir DIR\n"
+          "  (default /usr/lib/debug, where -dbgsym packages put them); then at the\n"
+          "  mapping path on this machine (unless --no-local). FATHOM_LLVM_SYMBOLIZER\n"
           "  overrides the llvm-symbolizer program.\n");
 }
 
@@ -56,6 +58,7 @@ void SplitPath(const std::string& v, std::vector<std::string>* out) {
 int RunSymbolize(const std::vector<std::string>& args) {
   std::string trace, out;
   symbols::SymbolizeOptions opt;
+  bool debug_dir_given = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     bool has_value = i + 1 < args.size();
@@ -68,6 +71,10 @@ int RunSymbolize(const std::vector<std::string>& args) {
       SplitPath(args[++i], &opt.binary_path);
     } else if (a == "--index" && has_value) {
       opt.index_dirs.push_back(args[++i]);
+    } else if (a == "--debug-dir" && has_value) {
+      if (!debug_dir_given) opt.debug_dirs.clear();  // the first one replaces the default
+      debug_dir_given = true;
+      opt.debug_dirs.push_back(args[++i]);
     } else if (a == "--no-local") {
       opt.use_local_path = false;
     } else if (trace.empty() && !a.empty() && a[0] != '-') {

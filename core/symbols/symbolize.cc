@@ -31,7 +31,7 @@ Result<SymbolizeResult> SymbolizeTrace(const TraceStorage& s, const SymbolizeOpt
 
   SymbolizeResult result;
   std::vector<std::string> roots = options.binary_path;
-  BinaryFinder finder(roots, options.index_dirs, options.use_local_path);
+  BinaryFinder finder(roots, options.index_dirs, options.use_local_path, options.debug_dirs);
   perfetto::protos::Trace trace;
   for (const auto& [key, pcs] : todo) {
     const auto& [path, stored_id] = key;

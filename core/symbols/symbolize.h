@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/symbols/binary_finder.h"
 
 namespace fathom {
 class TraceStorage;
@@ -21,7 +22,9 @@ struct SymbolizeOptions {
   std::vector<std::string> binary_path;  // roots searched by path (BinaryPathFromEnvironment)
   std::vector<std::string> index_dirs;   // trees indexed by build id
   bool use_local_path = true;            // also the mapping's own path on this machine
-  std::string llvm_symbolizer;           // empty: DefaultLlvmSymbolizer()
+  // Separate debug files by build id (BinaryFinder), searched before the mapping's path.
+  std::vector<std::string> debug_dirs = DefaultDebugFileDirectories();
+  std::string llvm_symbolizer;  // empty: DefaultLlvmSymbolizer()
 };
 
 // One library (mapping path + build id) with unsymbolized frames.

@@ -13,7 +13,7 @@
 
 namespace fathom::heapprof {
 
-ElfSymbols::ElfSymbols(const std::string& path) {
+ElfSymbols::ElfSymbols(const std::string& path, const std::string& debug_dir) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
   struct stat st;
@@ -61,6 +61,7 @@ ElfSymbols::ElfSymbols(const std::string& path) {
     }
   }
   const auto* sh = reinterpret_cast<const Elf64_Shdr*>(base + eh->e_shoff);
+  bool full_table = false;  // names from .symtab, not only the exported ones of .dynsym
   for (uint32_t want : {uint32_t{SHT_SYMTAB}, uint32_t{SHT_DYNSYM}}) {
     for (int i = 0; i < eh->e_shnum && syms_.empty(); i++) {
       if (sh[i].sh_type != want || sh[i].sh_link >= eh->e_shnum) continue;
@@ -75,15 +76,39 @@ ElfSymbols::ElfSymbols(const std::string& path) {
           continue;
         const char* name = reinterpret_cast<const char*>(base + strtab.sh_offset + sym[k].st_name);
         size_t len = strnlen(name, strtab.sh_size - sym[k].st_name);
-        syms_.push_back({sym[k].st_value, sym[k].st_size, static_cast<uint32_t>(names_.size())});
-        names_.append(name, len);
+        full_table = full_table || want == SHT_SYMTAB;
+        uint8_t bind = ELF64_ST_BIND(sym[k].st_info);
+        uint8_t rank = bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
+        syms_.push_back(
+            {sym[k].st_value, sym[k].st_size, static_cast<uint32_t>(names_.size()), rank});
+        // A .symtab names versioned definitions "name@@VERSION": the name is what callers see.
+        const char* at = static_cast<const char*>(memchr(name, '@', len));
+        names_.append(name, at ? static_cast<size_t>(at - name) : len);
         names_.push_back('\0');
       }
     }
   }
-  std::sort(syms_.begin(), syms_.end(),
-            [](const Sym& a, const Sym& b) { return a.start < b.start; });
+  // Aliases (a debug file's .symtab has libc's __GI_* and *_impl beside the exported
+  // names): the exported one sorts last, where Lookup's walk back meets it first.
+  std::sort(syms_.begin(), syms_.end(), [](const Sym& a, const Sym& b) {
+    return a.start != b.start ? a.start < b.start : a.rank < b.rank;
+  });
   munmap(map, size);
+  if (!full_table && !debug_dir.empty() && build_id_.size() > 1) {
+    // A debug file keeps the binary's addresses: its .symtab serves as is.
+    static const char kHex[] = "0123456789abcdef";
+    std::string hex;
+    for (unsigned char c : build_id_) {
+      hex += kHex[c >> 4];
+      hex += kHex[c & 15];
+    }
+    ElfSymbols debug(debug_dir + "/.build-id/" + hex.substr(0, 2) + "/" + hex.substr(2) + ".debug",
+                     "");
+    if (debug.valid_ && debug.build_id_ == build_id_ && !debug.syms_.empty()) {
+      syms_.swap(debug.syms_);
+      names_.swap(debug.names_);
+    }
+  }
 }
 
 uint64_t ElfSymbols::FileOffsetToVaddr(uint64_t offset) const {

@@ -1,5 +1,8 @@
 // Function names and build ids from an ELF file's own tables (.symtab, else .dynsym;
 // .note.gnu.build-id), read once per file by the collector for online symbolization.
+// A stripped file (no .symtab) takes its names from its separate debug file when one
+// with the same build id is installed: DEBUG_DIR/.build-id/xx/yyyy.debug, where Debian's
+// -dbgsym packages put them.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +13,10 @@ namespace fathom::heapprof {
 
 class ElfSymbols {
  public:
+  static constexpr const char* kDefaultDebugDir = "/usr/lib/debug";
   // Reads `path`; on any failure the object is empty (names unknown, no build id).
-  explicit ElfSymbols(const std::string& path);
+  // `debug_dir`: where to look for a stripped file's debug file ("" = nowhere).
+  explicit ElfSymbols(const std::string& path, const std::string& debug_dir = kDefaultDebugDir);
 
   bool valid() const { return valid_; }
   const std::string& build_id() const { return build_id_; }  // raw bytes
@@ -26,6 +31,7 @@ class ElfSymbols {
   struct Sym {
     uint64_t start, size;
     uint32_t name;  // offset into names_
+    uint8_t rank;   // among aliases of one address the highest names it: global, weak, local
   };
   struct Load {
     uint64_t offset, vaddr, filesz;

@@ -310,6 +310,31 @@ TEST_F(SymbolizeCli, IndexModeFindsBinaryByBuildId) {
   EXPECT_EQ(syms, ExpectedSymbols()) << run.output;
 }
 
+// Debian's -dbgsym packages install a stripped program's symbols as a separate debug
+// file named by its build id (/usr/lib/debug/.build-id/xx/yyyy.debug): symbolize finds it
+// there with no binary path at all.
+TEST_F(SymbolizeCli, FindsSeparateDebugFileByBuildId) {
+  auto id = fathom::symbols::ReadElfBuildId(kProg);
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  std::string hex = fathom::symbols::BuildIdToHex(*id);
+  fs::path debug_dir = dir_.path() / "debug";
+  fs::path debug_file = debug_dir / ".build-id" / hex.substr(0, 2) / (hex.substr(2) + ".debug");
+  fs::create_directories(debug_file.parent_path());
+  RunResult split =
+      RunCmd("objcopy --only-keep-debug " + Quote(kProg) + " " + Quote(debug_file.string()));
+  ASSERT_EQ(split.code, 0) << split.output;
+  RunResult run;
+  auto syms = SymbolizeAndReload("FATHOM_BINARY_PATH= PERFETTO_BINARY_PATH=",
+                                 "--debug-dir " + Quote(debug_dir.string()), &run);
+  EXPECT_EQ(syms, ExpectedSymbols()) << run.output;
+  EXPECT_NE(run.output.find("3 of 4"), std::string::npos) << run.output;
+  // A debug directory without the file: nothing resolves, and the report says so.
+  syms = SymbolizeAndReload("FATHOM_BINARY_PATH= PERFETTO_BINARY_PATH=",
+                            "--debug-dir " + Quote((dir_.path() / "empty").string()), &run);
+  EXPECT_TRUE(syms.empty());
+  EXPECT_NE(run.output.find("0 of 4"), std::string::npos) << run.output;
+}
+
 TEST_F(SymbolizeCli, MissingLlvmSymbolizerIsAClearError) {
   Place(kProg, "bin/libsymtest.so");
   RunResult run = RunCmd("FATHOM_LLVM_SYMBOLIZER=/nonexistent/llvm-symbolizer FATHOM_BINARY_PATH=" +
