@@ -34,12 +34,12 @@ void SymbolizeUsage() {
           "  ModuleSymbols packets; then: cat TRACE SYMBOLS > symbolized.pftrace\n"
           "  Binaries are looked up (build id must match) in each directory of\n"
           "  --binary-path, FATHOM_BINARY_PATH and PERFETTO_BINARY_PATH as\n"
-          "  DIR/<mapping path>, DIR/<file name>, DIR/.build-id/xx/yyyy.debug; then\n"
-          "  by build id among the ELF files under every --index DIR (or under every\n"
-          "  path directory when PERFETTO_SYMBOLIZER_MODE=index); then as separate\n"
-          "  debug files DIR/.build-id/xx/yyyy.debug in each --debug-dir DIR\n"
-          "  (default /usr/lib/debug, where -dbgsym packages put them); then at the\n"
-          "  mapping path on this machine (unless --no-local). FATHOM_LLVM_SYMBOLIZER\n"
+          "  DIR/<mapping path>, DIR/<file name>, DIR/.build-id/xx/yyyy.debug, and\n"
+          "  the same in each --debug-dir DIR (default /usr/lib/debug, where -dbgsym\n"
+          "  packages put separate debug files); then by build id among the ELF\n"
+          "  files under every --index DIR (or under every path directory when\n"
+          "  PERFETTO_SYMBOLIZER_MODE=index); then at the mapping path on this\n"
+          "  machine (unless --no-local). FATHOM_LLVM_SYMBOLIZER\n"
           "  overrides the llvm-symbolizer program.\n");
 }
 

@@ -151,10 +151,10 @@ void MetadataParser::ParseTraceConfig(proto::Bytes payload) {
     writer_.SetString("trace_config_pbtxt", text);
     if (cfg.has_unique_session_name())
       writer_.SetString("unique_session_name", cfg.unique_session_name());
-      // Deprecated upstream in favour of the TraceUuid packet, but traces from before it
-      // carry their uuid only here, and upstream still reads it.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    // Deprecated upstream in favour of the TraceUuid packet, but traces from before it
+    // carry their uuid only here, and upstream still reads it.
     if (!has_uuid_packet_ && (cfg.has_trace_uuid_msb() || cfg.has_trace_uuid_lsb()))
       SetUuid(cfg.trace_uuid_msb(), cfg.trace_uuid_lsb());
 #pragma GCC diagnostic pop

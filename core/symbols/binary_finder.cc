@@ -43,10 +43,8 @@ std::vector<std::string> BinaryPathFromEnvironment() {
 }
 
 BinaryFinder::BinaryFinder(std::vector<std::string> roots, std::vector<std::string> index_dirs,
-                           bool use_local_path, std::vector<std::string> debug_dirs)
-    : roots_(std::move(roots)),
-      use_local_path_(use_local_path),
-      debug_dirs_(std::move(debug_dirs)) {
+                           bool use_local_path)
+    : roots_(std::move(roots)), use_local_path_(use_local_path) {
   for (const std::string& d : index_dirs) Index(d);
 }
 
@@ -99,14 +97,6 @@ FindResult BinaryFinder::Find(const std::string& mapping_path, const std::string
   if (auto it = by_build_id_.find(build_id); it != by_build_id_.end()) {
     r.path = it->second;
     return r;
-  }
-  for (const std::string& dir : debug_dirs_) {
-    if (hex.size() <= 2) break;
-    std::string c = dir + "/.build-id/" + hex.substr(0, 2) + "/" + hex.substr(2) + ".debug";
-    if (Matches(c, build_id, &r)) {
-      r.path = c;
-      return r;
-    }
   }
   if (use_local_path_ && !mapping_path.empty() && mapping_path[0] == '/' &&
       Matches(mapping_path, build_id, &r))

@@ -5,11 +5,10 @@
 //   ROOT/base.apk!libfoo.so                ROOT/libfoo.so
 //   ROOT/.build-id/ab/cdef....debug
 // then the files indexed by build id (roots that are directory trees given
-// with --index, every ELF file under them), then the system's separate debug
-// files (DEBUG_DIR/.build-id/ab/cdef....debug, as Debian's -dbgsym packages
-// install them under /usr/lib/debug), and last the mapping path itself on this
-// machine (profiles of this computer; often stripped, hence after the debug
-// files). A candidate is used only when
+// with --index, every ELF file under them), and last the mapping path itself
+// on this machine (profiles of this computer; often stripped, so the system's
+// separate debug files come first: the caller passes /usr/lib/debug as a root,
+// see DefaultDebugFileDirectories). A candidate is used only when
 // its build id is the mapping's; a mismatch is remembered for the report.
 #pragma once
 
@@ -28,10 +27,9 @@ struct FindResult {
 class BinaryFinder {
  public:
   // `roots`: directories searched by path (FATHOM_BINARY_PATH etc.);
-  // `index_dirs`: directory trees whose ELF files are indexed by build id;
-  // `debug_dirs`: directories holding .build-id/ trees of separate debug files.
+  // `index_dirs`: directory trees whose ELF files are indexed by build id.
   BinaryFinder(std::vector<std::string> roots, std::vector<std::string> index_dirs,
-               bool use_local_path = true, std::vector<std::string> debug_dirs = {});
+               bool use_local_path = true);
 
   // `build_id`: raw bytes. Mappings without a build id are never matched:
   // nothing could tell a stale file from the profiled one.
@@ -45,7 +43,6 @@ class BinaryFinder {
 
   std::vector<std::string> roots_;
   bool use_local_path_;
-  std::vector<std::string> debug_dirs_;
   std::map<std::string, std::string> by_build_id_;  // raw build id -> first file seen
 };
 
@@ -53,8 +50,9 @@ class BinaryFinder {
 // ';' on Windows) into directories, FATHOM's first.
 std::vector<std::string> BinaryPathFromEnvironment();
 
-// Where this platform keeps separate debug files by build id: /usr/lib/debug on
-// Linux (what gdb and llvm-symbolizer search by default), none elsewhere.
+// Where this platform keeps separate debug files (ROOT/.build-id/ab/cdef....debug,
+// as Debian's -dbgsym packages install them): /usr/lib/debug on Linux (what gdb
+// and llvm-symbolizer search by default), none elsewhere. Searched as roots.
 std::vector<std::string> DefaultDebugFileDirectories();
 
 }  // namespace fathom::symbols

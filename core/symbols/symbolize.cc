@@ -30,8 +30,11 @@ Result<SymbolizeResult> SymbolizeTrace(const TraceStorage& s, const SymbolizeOpt
   }
 
   SymbolizeResult result;
+  // Debug directories are roots after the binary path: their .build-id/ candidate is
+  // the one that matches, and they come before the (often stripped) local file.
   std::vector<std::string> roots = options.binary_path;
-  BinaryFinder finder(roots, options.index_dirs, options.use_local_path, options.debug_dirs);
+  roots.insert(roots.end(), options.debug_dirs.begin(), options.debug_dirs.end());
+  BinaryFinder finder(roots, options.index_dirs, options.use_local_path);
   perfetto::protos::Trace trace;
   for (const auto& [key, pcs] : todo) {
     const auto& [path, stored_id] = key;

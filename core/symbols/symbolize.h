@@ -22,7 +22,7 @@ struct SymbolizeOptions {
   std::vector<std::string> binary_path;  // roots searched by path (BinaryPathFromEnvironment)
   std::vector<std::string> index_dirs;   // trees indexed by build id
   bool use_local_path = true;            // also the mapping's own path on this machine
-  // Separate debug files by build id (BinaryFinder), searched before the mapping's path.
+  // Separate debug files by build id, searched as roots after binary_path.
   std::vector<std::string> debug_dirs = DefaultDebugFileDirectories();
   std::string llvm_symbolizer;  // empty: DefaultLlvmSymbolizer()
 };

@@ -76,7 +76,6 @@ ElfSymbols::ElfSymbols(const std::string& path, const std::string& debug_dir) {
           continue;
         const char* name = reinterpret_cast<const char*>(base + strtab.sh_offset + sym[k].st_name);
         size_t len = strnlen(name, strtab.sh_size - sym[k].st_name);
-        full_table = full_table || want == SHT_SYMTAB;
         uint8_t bind = ELF64_ST_BIND(sym[k].st_info);
         uint8_t rank = bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
         syms_.push_back(
@@ -87,6 +86,7 @@ ElfSymbols::ElfSymbols(const std::string& path, const std::string& debug_dir) {
         names_.push_back('\0');
       }
     }
+    if (want == SHT_SYMTAB && !syms_.empty()) full_table = true;
   }
   // Aliases (a debug file's .symtab has libc's __GI_* and *_impl beside the exported
   // names): the exported one sorts last, where Lookup's walk back meets it first.
