@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/storage/column.h"
+#include "core/storage/compact_int64_column.h"
 
 namespace fathom {
 
@@ -85,8 +86,8 @@ struct ThreadTable : Table {
 struct SchedSliceTable : Table {
   SchedSliceTable() : Table("sched_slice") {}
   IdColumn id{this, "id"};
-  Int64Column ts{this, "ts", kSorted};
-  Int64Column dur{this, "dur"};
+  TimestampColumn ts{this, "ts", kSorted};  // 4 bytes a row: compact_int64_column.h
+  DurationColumn dur{this, "dur"};
   UInt16Column cpu{this, "cpu"};         // 2 bytes: see UInt16Column
   SmallUInt32Column utid{this, "utid"};  // 2 bytes while utids fit
   StringColumn end_state{this, "end_state"};
@@ -108,8 +109,8 @@ struct SchedSliceTable : Table {
 struct ThreadStateTable : Table {
   ThreadStateTable() : Table("thread_state") {}
   IdColumn id{this, "id"};
-  Int64Column ts{this, "ts"};
-  Int64Column dur{this, "dur"};
+  TimestampColumn ts{this, "ts"};
+  DurationColumn dur{this, "dur"};
   // Only Running rows have a cpu, only runnable rows after a wakeup a waker:
   // both stored sparsely (see SparseColumn).
   SparseUInt32Column cpu{this, "cpu"};
@@ -266,7 +267,7 @@ struct FlowTable : Table {
 struct FtraceEventTable : Table {
   FtraceEventTable() : Table("ftrace_event") {}
   IdColumn id{this, "id"};
-  Int64Column ts{this, "ts"};
+  TimestampColumn ts{this, "ts"};
   StringColumn name{this, "name"};
   UInt16Column cpu{this, "cpu"};         // 2 bytes: see UInt16Column
   SmallUInt32Column utid{this, "utid"};  // 2 bytes while utids fit

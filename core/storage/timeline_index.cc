@@ -97,9 +97,9 @@ TimelineIndex::TimelineIndex(const TraceStorage& storage)
         std::stable_sort(rows.begin(), rows.end(), by_ts(slice.ts));
 }
 
-template <typename EndFn>
+template <typename TsColumn, typename EndFn>
 std::vector<TimelineSpan> TimelineIndex::Spans(const std::vector<uint32_t>& rows,
-                                               const Int64Column& ts, EndFn end, int64_t t0,
+                                               const TsColumn& ts, EndFn end, int64_t t0,
                                                int64_t t1, uint32_t pixels) const {
   std::vector<TimelineSpan> out;
   if (rows.empty() || t1 <= t0 || pixels == 0) return out;
@@ -208,8 +208,8 @@ std::vector<TimelineSpan> TimelineIndex::SliceSpans(uint32_t track_id, uint32_t 
       pixels);
 }
 
-template <typename EndFn>
-void TimelineIndex::AppendOverlapping(const std::vector<uint32_t>& rows, const Int64Column& ts,
+template <typename TsColumn, typename EndFn>
+void TimelineIndex::AppendOverlapping(const std::vector<uint32_t>& rows, const TsColumn& ts,
                                       EndFn end, int64_t t0, int64_t t1,
                                       std::vector<uint32_t>* out) {
   if (t1 <= t0) return;

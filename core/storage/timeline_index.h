@@ -94,19 +94,19 @@ class TimelineIndex {
   int64_t SchedEnd(uint32_t row) const;
   int64_t BusyBefore(uint32_t cpu, int64_t t) const;  // non-idle ns of `cpu` before t
   // Appends the rows (sorted by start, not overlapping) that overlap [t0, t1).
-  template <typename EndFn>
-  static void AppendOverlapping(const std::vector<uint32_t>& rows, const Int64Column& ts, EndFn end,
+  template <typename TsColumn, typename EndFn>
+  static void AppendOverlapping(const std::vector<uint32_t>& rows, const TsColumn& ts, EndFn end,
                                 int64_t t0, int64_t t1, std::vector<uint32_t>* out);
   // Rows sorted by start and not overlapping each other; `end(row)`.
-  template <typename EndFn>
-  std::vector<TimelineSpan> Spans(const std::vector<uint32_t>& rows, const Int64Column& ts,
-                                  EndFn end, int64_t t0, int64_t t1, uint32_t pixels) const;
+  template <typename TsColumn, typename EndFn>
+  std::vector<TimelineSpan> Spans(const std::vector<uint32_t>& rows, const TsColumn& ts, EndFn end,
+                                  int64_t t0, int64_t t1, uint32_t pixels) const;
 
   const TraceStorage& storage_;
   int64_t trace_end_;
-  std::vector<std::vector<uint32_t>> cpu_rows_;    // cpu -> sched rows by ts
+  std::vector<std::vector<uint32_t>> cpu_rows_;        // cpu -> sched rows by ts
   std::vector<std::vector<uint32_t>> cpu_drawn_rows_;  // the same without the idle thread
-  std::vector<std::vector<uint32_t>> track_rows_;  // track id -> counter rows by ts
+  std::vector<std::vector<uint32_t>> track_rows_;      // track id -> counter rows by ts
   // cpu -> busy ns of rows [0, 16k) of cpu_rows_[cpu], for k = 0..
   std::vector<std::vector<int64_t>> cpu_busy_prefix_;
   std::vector<std::vector<int64_t>> cpu_block_ts_;  // cpu -> ts of rows 0, 16, 32...
