@@ -60,6 +60,14 @@ class FtraceParser {
   // systrace text importer may call it too. `pid` is the writing thread.
   void ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceMarker& m);
 
+  // A raw row whose args are already written (the systrace text importer's events
+  // with no FtraceEvent field). It goes through the table writer like every other
+  // raw row: the writer's thread may be appending to ftrace_event.
+  void AddRawRow(int64_t ts, StringId name, uint32_t cpu, uint32_t utid,
+                 std::optional<uint32_t> arg_set) {
+    tables_.RawEvent(ts, name, cpu, utid, arg_set, std::nullopt);
+  }
+
   // The proto tokenizer's buffers, handed over when it is done: deferred raw
   // args (FtraceRawArgs) point into them until the args table is read.
   void RetainPayloads(std::vector<std::unique_ptr<TraceBlob>>* blobs) { raw_args_->Retain(blobs); }

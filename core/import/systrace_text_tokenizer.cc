@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/import/args_tracker.h"
+#include "core/import/ftrace_parser.h"
 #include "core/import/process_tracker.h"
 #include "core/import/proto_decoder.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
@@ -336,7 +337,8 @@ void WriteGenericTextEvent(TraceContext* ctx, int64_t ts, uint32_t cpu, const ui
       }
     }
   }
-  s->ftrace_event.Insert(ts, name, cpu, utid, b.Commit(), std::nullopt);
+  // Not straight into the table: a big trace's raw rows are written on another thread.
+  ctx->ftrace_parser->AddRawRow(ts, name, cpu, utid, b.Commit());
 }
 
 SystraceTextTokenizer::SystraceTextTokenizer(TraceContext* ctx, Sorter* sorter)

@@ -5,6 +5,7 @@
 // thread_state worker) on the real test traces.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,53 @@ TEST(ThreadedLoad, AtraceLogTraceSameTables) {
 
 TEST(ThreadedLoad, CompactSchedTraceSameTables) {
   ExpectSameTables(testing::TestData("linux_compact_sched_perf_samples.pftrace").string());
+}
+
+// Systrace text: most lines become FtraceEvent protos, the rest (events without a
+// proto field) rows of their own, and both kinds of raw row must reach ftrace_event
+// through the one writer thread (they once raced it from the parsing thread and lost
+// rows).
+TEST(ThreadedLoad, SystraceTextSameTables) {
+  // The real text trace is small; a written one has enough rows for the threads to
+  // overlap: switches and wakings (proto rows) between events the importer has no
+  // proto field for (rows of their own).
+  TempDir dir;
+  std::string text = "# tracer: nop\n#\n";
+  constexpr int kLines = 60000;
+  int generic = 0, switches = 0;
+  for (int i = 0; i < kLines; ++i) {
+    int cpu = i % 4, a = 100 + i % 16, b = 100 + (i + 1) % 16;
+    char line[256];
+    double t = 1000.0 + i * 0.00001;
+    if (i % 3 == 0) {
+      snprintf(line, sizeof line,
+               "  w-%d ( %d) [%03d] d..3 %.6f: sched_switch: prev_comm=w prev_pid=%d "
+               "prev_prio=120 prev_state=S ==> next_comm=w next_pid=%d next_prio=120\n",
+               a, a, cpu, t, a, b);
+      ++switches;
+    } else if (i % 3 == 1) {
+      snprintf(line, sizeof line,
+               "  w-%d ( %d) [%03d] d..4 %.6f: sched_waking: comm=w pid=%d prio=120 "
+               "target_cpu=%03d\n",
+               a, a, cpu, t, b, cpu);
+    } else {
+      snprintf(line, sizeof line, "  w-%d ( %d) [%03d] ...1 %.6f: fathom_test_event: n=%d\n", a, a,
+               cpu, t, i);
+      ++generic;
+    }
+    text += line;
+  }
+  auto path = dir.Write("big.systrace.txt", text);
+  ExpectSameTables(path.string());
+  TraceProcessor tp;
+  tp.set_load_tuning(ThreadedSmall());
+  ASSERT_TRUE(tp.LoadFile(path.string()).ok());
+  EXPECT_EQ(testing::QueryInt(tp, "SELECT COUNT(*) FROM ftrace_event"), kLines);
+  EXPECT_EQ(testing::QueryInt(tp,
+                              "SELECT COUNT(*) FROM ftrace_event WHERE name = "
+                              "'fathom_test_event'"),
+            generic);
+  EXPECT_EQ(testing::QueryInt(tp, "SELECT COUNT(*) FROM sched"), switches);
 }
 
 TEST(ThreadedLoad, GzipTraceSameTables) {
