@@ -1,15 +1,16 @@
 // TimestampColumn and DurationColumn: the ts and dur of the biggest tables (sched,
-// thread_state, ftrace_event) in 4 bytes a row instead of 8.
+// thread_state, ftrace_event, slice, counter) in 4 bytes a row instead of 8.
 //
 // A load of a scheduling-heavy trace writes ~90 bytes per event, and on the VMs this
 // runs on every fresh 4 KiB page costs ~1.8 us to fault in: ts and dur were 40 % of
 // those bytes. Each row stores an int32 offset from a base. For timestamps, which
 // arrive in time order, the base is the first value appended to the row's block of
-// 4096 rows (a block spans a few ms to a few s). For durations, written as -1 when a
-// row opens and set when it closes, the base is 0. A value more than ~2.1 s from its
-// base (a long sleep, a pause in a sparse trace) is an exception, kept exactly in a
-// side table; when exceptions pass 1/16 of the rows the column turns into plain 8-byte
-// values once (a sparse trace, for which the bytes do not matter).
+// 256 rows (a block spans microseconds to a second or two). For durations, written
+// as -1 when a row opens and set when it closes, the base is 0. A value more than
+// ~2.1 s from its base (a long sleep, a pause in a sparse trace) is an exception,
+// kept exactly in a side table; when exceptions pass 1/16 of the rows the column
+// turns into plain 8-byte values once (a sparse trace, for which the bytes do not
+// matter).
 #pragma once
 
 #include <algorithm>
@@ -27,7 +28,9 @@ namespace fathom {
 template <bool kBlockBases>
 class CompactInt64Column final : public ColumnBase {
  public:
-  static constexpr uint32_t kBlockShift = 12;
+  // 256 rows: a block must span under 2.1 s, so sparse tables (a few hundred slices a
+  // second) fit too; the bases cost 8 bytes per 256 rows.
+  static constexpr uint32_t kBlockShift = 8;
   static constexpr size_t kBlockRows = size_t{1} << kBlockShift;
 
   // flags: kSorted or kNoFlags (no NULLs).

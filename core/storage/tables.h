@@ -194,7 +194,7 @@ struct TrackTable : Table {
 struct CounterTable : Table {
   CounterTable() : Table("counter") {}
   IdColumn id{this, "id"};
-  Int64Column ts{this, "ts"};
+  TimestampColumn ts{this, "ts"};
   UInt32Column track_id{this, "track_id"};
   DoubleColumn value{this, "value"};
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
@@ -213,8 +213,8 @@ struct CounterTable : Table {
 struct SliceTable : Table {
   SliceTable() : Table("slice") {}
   IdColumn id{this, "id"};
-  Int64Column ts{this, "ts"};
-  Int64Column dur{this, "dur"};
+  TimestampColumn ts{this, "ts"};
+  DurationColumn dur{this, "dur"};
   UInt32Column track_id{this, "track_id"};
   StringColumn category{this, "category"};
   StringColumn name{this, "name"};

@@ -1,5 +1,5 @@
 // TimestampColumn and DurationColumn keep ts and dur of the big tables in 4 bytes a row:
-// an int32 offset from the first value of the row's 4096-row block (timestamps) or
+// an int32 offset from the first value of the row's 256-row block (timestamps) or
 // from 0 (durations), values out of range kept exactly on the side, and plain 8-byte
 // values once those pass 1/16 of the rows.
 // Checked against plain vectors (time-ordered and random values, the int32 edges,
@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/trace_processor.h"
@@ -201,6 +202,34 @@ TEST(CompactInt64Column, ThreadStateRowsTileEachThreadOnRealTraces) {
       tp.LoadFile(testing::TestData("android_sched_binder_10s.perfetto-trace").string()).ok());
   EXPECT_GT(tp.storage().thread_state.dur.exception_count(), 0u);
   EXPECT_GT(testing::QueryInt(tp, "SELECT COUNT(*) FROM thread_state WHERE dur > 2147483647"), 0);
+}
+
+// slice and counter keep their times in the same form: a child slice lies within its
+// parent and every counter within the trace, read back through the compact columns.
+TEST(CompactInt64Column, SlicesNestAndCountersStayInsideTheTrace) {
+  for (const char* name :
+       {"android_frametimeline_atrace_log.perfetto-trace", "chrome_big_trace.json"}) {
+    SCOPED_TRACE(name);
+    TraceProcessor tp;
+    ASSERT_TRUE(tp.LoadFile(testing::TestData(name).string()).ok());
+    EXPECT_EQ(tp.storage().slice.ts.bytes_per_row(), 4u);
+    EXPECT_EQ(tp.storage().slice.dur.bytes_per_row(), 4u);
+    const std::string nested =
+        "FROM slice c JOIN slice p ON c.parent_id = p.id WHERE c.dur >= 0 AND p.dur >= 0";
+    EXPECT_GT(testing::QueryInt(tp, "SELECT COUNT(*) " + nested), 500);
+    EXPECT_EQ(testing::QueryInt(tp, "SELECT COUNT(*) " + nested +
+                                        " AND (c.ts < p.ts OR c.ts + c.dur > p.ts + p.dur)"),
+              0);
+  }
+  TraceProcessor tp;
+  ASSERT_TRUE(
+      tp.LoadFile(testing::TestData("android_sched_binder_10s.perfetto-trace").string()).ok());
+  EXPECT_EQ(tp.storage().counter.ts.bytes_per_row(), 4u);
+  EXPECT_GT(testing::QueryInt(tp, "SELECT COUNT(*) FROM counter"), 30000);
+  EXPECT_EQ(testing::QueryInt(tp,
+                              "SELECT COUNT(*) FROM counter, trace_bounds WHERE ts < start_ts OR "
+                              "ts > end_ts"),
+            0);
 }
 
 // sched.ts is sorted: SQL range constraints binary-search it through the compact form
