@@ -292,10 +292,24 @@ __attribute__((noinline)) bool IsSampledPageAligned(uintptr_t p) {
   return in;
 }
 
-// The free fast path: one load and a compare for every pointer that is not page-aligned.
+// One load and a compare for every pointer that is not page-aligned.
 inline bool IsSampled(uintptr_t p) {
   if (__builtin_expect((p & kPageMask) != 0, 1)) return HeaderBelow(p)->tag == (g_cookie ^ p);
   return p && g_aligned.MaybeContains(p) && IsSampledPageAligned(p);
+}
+
+// free's test: IsSampled, except that a page-aligned sampled block leaves the set in the
+// same lock hold that finds it (FreeSampled is then told so), instead of a second hold
+// to erase it. Nobody else can be handed that address before the real free.
+__attribute__((noinline)) bool TakeSampledPageAligned(uintptr_t p) {
+  LockAligned();
+  bool in = g_aligned.Erase(p);
+  UnlockAligned();
+  return in;
+}
+inline bool TakeIfSampled(uintptr_t p) {
+  if (__builtin_expect((p & kPageMask) != 0, 1)) return HeaderBelow(p)->tag == (g_cookie ^ p);
+  return p && g_aligned.MaybeContains(p) && TakeSampledPageAligned(p);
 }
 
 // Turns a real block into a sampled one. nullptr (the real block released) when there
@@ -335,12 +349,13 @@ size_t UsableSampled(uintptr_t p) {
   return RealUsable(reinterpret_cast<void*>(p - offset)) - offset;
 }
 
-// The tag is cleared first: the memory, once reused, never looks sampled.
-void ReleaseSampled(uintptr_t p) {
+// The tag is cleared first: the memory, once reused, never looks sampled. A page-aligned
+// block leaves the set here unless free's test took it out already.
+void ReleaseSampled(uintptr_t p, bool taken) {
   BlockHeader* h = HeaderBelow(p);
   void* real = reinterpret_cast<void*>(p - h->offset);
   h->tag = 0;
-  if (!(p & kPageMask)) {
+  if (!(p & kPageMask) && !taken) {
     LockAligned();
     g_aligned.Erase(p);
     UnlockAligned();
@@ -627,8 +642,8 @@ __attribute__((noinline)) void RecordAlloc(void* p, size_t size, uint64_t sample
 
 // Records the free of a sampled block (while a session is active) and releases it. The
 // record is committed before the real free: a reuse of the address reserves a later
-// position.
-__attribute__((noinline)) void FreeSampled(void* p) {
+// position. `taken`: TakeIfSampled already removed a page-aligned block from the set.
+__attribute__((noinline)) void FreeSampled(void* p, bool taken = false) {
   uintptr_t key = reinterpret_cast<uintptr_t>(p);
   if (!t_in_profiler && g_active.load(std::memory_order_acquire)) {
     ReentryGuard guard;
@@ -640,7 +655,7 @@ __attribute__((noinline)) void FreeSampled(void* p) {
     FreeRecord rec{{kFree, sizeof(FreeRecord)}, key};
     if (reserved) Commit(pos, &rec, sizeof rec, nullptr, 0);
   }
-  ReleaseSampled(key);
+  ReleaseSampled(key, taken);
 }
 
 // The sampler's verdict depends only on the size, so it is taken before the real call:
@@ -693,7 +708,8 @@ inline void* Malloc(size_t n) {
       n, [n] { return RealMalloc(n); }, [n] { return AllocSampled(n, 0, false); });
 }
 inline void Free(void* p) {
-  if (__builtin_expect(IsSampled(reinterpret_cast<uintptr_t>(p)), 0)) return FreeSampled(p);
+  if (__builtin_expect(TakeIfSampled(reinterpret_cast<uintptr_t>(p)), 0))
+    return FreeSampled(p, true);
   RealFree(p);
 }
 inline void* Memalign(size_t align, size_t n) {
