@@ -16,8 +16,16 @@
 // only jump to glibc's allocator (heapprof_floor.cc): what interposition alone costs,
 // the least any LD_PRELOAD profiler can add.
 //
+// The "fathom, no samples" row runs the profiler connected but with an interval no
+// program reaches (1 TiB): the per-call cost of its malloc and free checks, apart from
+// what samples cost.
+//
+// Both of heapprof_workload's size profiles run, one table each: "mixed" (~580 bytes a
+// block, many samples: jemalloc's own profiler is ~11x there at 4 KiB) and "small"
+// (~80 bytes, as severe as the reference workload, where jemalloc measured 3.5x).
+//
 //   fathom-bench-heapprof [--allocs N] [--repeat R] [--smoke] [--fathom-only]
-//                         [--compare DIR]
+//                         [--workload mixed|small|both] [--compare DIR]
 //   --fathom-only  skips jemalloc and heaptrack (minutes per run at 20 M allocations)
 //   --compare DIR  adds rows for DIR/fathom-heapprofd + DIR/libfathom_heapprof.so (a copy
 //                  of an older build), interleaved with the others: an A/B in one run
@@ -125,33 +133,11 @@ double PairedRatio(const std::vector<Measure>& runs, const std::vector<Measure>&
   return MedianOf(v);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  uint64_t allocs = 5000000;
-  int repeat = 5;
-  bool fathom_only = false;
-  std::string compare;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--allocs") && i + 1 < argc)
-      allocs = strtoull(argv[++i], nullptr, 10);
-    else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
-      repeat = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--smoke"))
-      allocs = 100000, repeat = 1;
-    else if (!strcmp(argv[i], "--fathom-only"))
-      fathom_only = true;
-    else if (!strcmp(argv[i], "--compare") && i + 1 < argc)
-      compare = argv[++i];
-    else {
-      fprintf(stderr,
-              "usage: fathom-bench-heapprof [--allocs N] [--repeat R] [--smoke] "
-              "[--fathom-only] [--compare DIR]\n");
-      return 2;
-    }
-  }
-  std::string dir = Dir(argv[0]);
-  std::string workload = dir + "heapprof_workload 2 " + std::to_string(allocs);
+// One size profile: every configuration REPEAT times round robin, then its table.
+void RunProfile(const std::string& dir, const char* profile, uint64_t allocs, int repeat,
+                bool fathom_only, const std::string& compare) {
+  std::string workload =
+      dir + "heapprof_workload 2 " + std::to_string(allocs) + " " + std::string(profile);
   std::string heapprofd = dir + "fathom-heapprofd", trace = "/tmp/fathom-bench-heapprof.pftrace";
   struct Config {
     std::string name, cmd, skip;
@@ -160,6 +146,8 @@ int main(int argc, char** argv) {
       {"unprofiled", workload, ""},
       {"LD_PRELOAD forwarder (floor)",
        "LD_PRELOAD=" + dir + "libfathom_heapprof_floor.so " + workload, ""},
+      {"fathom, no samples (hooks)",
+       heapprofd + " --interval 1099511627776 -o " + trace + " -- " + workload, ""},
       {"fathom 4096 B", heapprofd + " --interval 4096 -o " + trace + " -- " + workload, ""},
       {"fathom 512 KiB", heapprofd + " --interval 524288 -o " + trace + " -- " + workload, ""},
   };
@@ -195,7 +183,7 @@ int main(int argc, char** argv) {
     configs.push_back({"heaptrack", "", "skipped: heaptrack not installed"});
   }
 
-  printf("workload: 2 threads x %llu malloc/free pairs, median of %d runs\n",
+  printf("\nworkload %s: 2 threads x %llu malloc/free pairs, median of %d runs\n", profile,
          static_cast<unsigned long long>(allocs), repeat);
   printf("%-29s %8s %8s %8s %8s %8s %8s %9s %9s %8s %8s %8s\n", "configuration", "wall s",
          "slowdown", "wl CPU s", "slowdown", "all CPU", "slowdown", "allocs/s", "RSS MB", "paired",
@@ -235,7 +223,45 @@ int main(int argc, char** argv) {
            2.0 * static_cast<double>(allocs) / workload / 1e6, rss / 1024.0, paired, vs_floor,
            least);
   }
-  unlink(trace.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  uint64_t allocs = 5000000;
+  int repeat = 5;
+  bool fathom_only = false;
+  std::string compare, profiles = "both";
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--allocs") && i + 1 < argc)
+      allocs = strtoull(argv[++i], nullptr, 10);
+    else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+      repeat = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--smoke"))
+      allocs = 100000, repeat = 1;
+    else if (!strcmp(argv[i], "--fathom-only"))
+      fathom_only = true;
+    else if (!strcmp(argv[i], "--compare") && i + 1 < argc)
+      compare = argv[++i];
+    else if (!strcmp(argv[i], "--workload") && i + 1 < argc)
+      profiles = argv[++i];
+    else {
+      fprintf(stderr,
+              "usage: fathom-bench-heapprof [--allocs N] [--repeat R] [--smoke] "
+              "[--fathom-only] [--workload mixed|small|both] [--compare DIR]\n");
+      return 2;
+    }
+  }
+  if (profiles != "mixed" && profiles != "small" && profiles != "both") {
+    fprintf(stderr, "fathom-bench-heapprof: --workload takes mixed, small or both\n");
+    return 2;
+  }
+  std::string dir = Dir(argv[0]);
+  for (const char* profile : {"mixed", "small"}) {
+    if (profiles != "both" && profiles != profile) continue;
+    RunProfile(dir, profile, allocs, repeat, fathom_only, compare);
+  }
+  unlink("/tmp/fathom-bench-heapprof.pftrace");
   system("rm -f /tmp/fathom-bench-heaptrack*");
   return 0;
 }

@@ -1,7 +1,16 @@
 // Allocation-bound workload for heapprof_bench: THREADS threads each run ALLOCS
-// malloc/free pairs (sizes 8..520 bytes, every 64th block 4..36 KiB) from a call chain 12
-// frames deep, keeping a window of 4096 live blocks. Prints its own wall time and the CPU
-// time of its own process (user + system), which excludes a collector's.
+// malloc/free pairs from a call chain 12 frames deep, keeping a window of 4096 live
+// blocks. Two size profiles:
+//   mixed (default)  8..520 bytes, every 64th block 4..36 KiB: ~580 bytes a block on
+//                    average, so a byte-interval sampler fires often (harsher than the
+//                    issue's reference workload: jemalloc's 4 KiB profiler costs ~11x here)
+//   small            16..143 bytes, the size of tree nodes and short strings: ~80 bytes a
+//                    block (jemalloc's 4 KiB profiler costs ~4x here, as on the issue's
+//                    reference workload, where it measured 3.5x)
+// Prints its own wall time and the CPU time of its own process (user + system), which
+// excludes a collector's.
+//
+//   heapprof_workload [THREADS [ALLOCS [mixed|small]]]
 #include <sys/resource.h>
 
 #include <chrono>
@@ -13,12 +22,19 @@
 
 namespace {
 
+bool g_small = false;
+
+// A template, so each profile's loop is branch-free on it (the mixed loop is the same code
+// as before the small profile existed).
+template <bool kSmall>
 __attribute__((noinline)) uint64_t Churn(uint64_t allocs, uint64_t seed) {
   std::vector<void*> window(4096, nullptr);
   uint64_t x = seed, touched = 0;
   for (uint64_t i = 0; i < allocs; i++) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
-    size_t size = (i % 64 == 0) ? 4096 + (x >> 33) % 32768 : 8 + (x >> 40) % 512;
+    size_t size = kSmall          ? 16 + (x >> 40) % 128
+                  : (i % 64 == 0) ? 4096 + (x >> 33) % 32768
+                                  : 8 + (x >> 40) % 512;
     size_t slot = (x >> 20) & 4095;
     free(window[slot]);
     char* p = static_cast<char*>(malloc(size));
@@ -31,7 +47,7 @@ __attribute__((noinline)) uint64_t Churn(uint64_t allocs, uint64_t seed) {
 }
 
 __attribute__((noinline)) uint64_t Deep(int depth, uint64_t allocs, uint64_t seed) {
-  if (depth == 0) return Churn(allocs, seed);
+  if (depth == 0) return g_small ? Churn<true>(allocs, seed) : Churn<false>(allocs, seed);
   uint64_t r = Deep(depth - 1, allocs, seed + 1);
   asm volatile("" ::: "memory");  // no tail call: keep the frames
   return r;
@@ -42,6 +58,12 @@ __attribute__((noinline)) uint64_t Deep(int depth, uint64_t allocs, uint64_t see
 int main(int argc, char** argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 2;
   uint64_t allocs = argc > 2 ? strtoull(argv[2], nullptr, 10) : 5000000;
+  if (argc > 3 && strcmp(argv[3], "small") == 0) {
+    g_small = true;
+  } else if (argc > 3 && strcmp(argv[3], "mixed") != 0) {
+    fprintf(stderr, "usage: heapprof_workload [THREADS [ALLOCS [mixed|small]]]\n");
+    return 2;
+  }
   auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
   std::vector<uint64_t> sums(static_cast<size_t>(threads));
