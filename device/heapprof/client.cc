@@ -20,6 +20,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -33,6 +34,7 @@
 #include <cstdint>
 #include <new>
 
+#include "device/heapprof/frame_rules.h"
 #include "device/heapprof/sampled_set.h"
 #include "device/heapprof/sampler.h"
 #include "device/heapprof/wire.h"
@@ -399,10 +401,82 @@ int FramePointerUnwind(uint64_t* pcs, int max) {
 
 constexpr int kRawFrames = kMaxFrames + 16;  // room for our own frames, cut below
 
+#if defined(__x86_64__)
+// The CFI walk (frame_rules.h): each frame's caller from its cached rule. Our own frames
+// keep frame pointers, so the walk starts from CfiUnwind's. -1: libunwind's turn.
+FrameRuleCache g_rules;
+bool g_cfi_unwind = false;  // libunwind is there to fall back on, and not turned off
+bool g_verify_unwind = false;
+std::atomic<uint64_t> g_verified{0}, g_fell_back{0};  // counted in verify mode only
+
+constexpr int kMemoFrames = 32;  // 512 bytes of static TLS
+TLS WalkMemo t_memo[kMemoFrames];
+
+__attribute__((noinline)) int CfiUnwind(uint64_t* pcs, int max) {
+  if (!t_stack_hi) StackBounds();
+  return WalkStack(g_rules, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), t_stack_lo,
+                   t_stack_hi, t_memo, kMemoFrames, pcs, max);
+}
+
+// FATHOM_HEAPPROF_VERIFY_UNWIND=1 (tests): every sample is unwound both ways, and a
+// difference is written to stderr ("fathom-heapprof: unwind mismatch ...").
+void VerifyUnwind(const uint64_t* cfi, int cfi_n) {
+  uint64_t lu[kRawFrames];
+  int lu_n = g_unw_backtrace(reinterpret_cast<void**>(lu), kRawFrames);
+  // Both start inside the profiler (libunwind possibly in itself): compare from the first
+  // frame outside it.
+  auto outside = [](const uint64_t* f, int n, void* unw_self) {
+    int i = 0;
+    Dl_info info;
+    while (i < n && ((f[i] >= g_self_lo && f[i] < g_self_hi) ||
+                     (dladdr(reinterpret_cast<void*>(f[i]), &info) && info.dli_fbase == unw_self)))
+      i++;
+    return i;
+  };
+  Dl_info unw;
+  void* unw_self = dladdr(reinterpret_cast<void*>(g_unw_backtrace), &unw) ? unw.dli_fbase : nullptr;
+  int a = outside(cfi, cfi_n, unw_self), b = outside(lu, lu_n, unw_self);
+  bool same = cfi_n - a == lu_n - b;
+  for (int i = 0; same && i < cfi_n - a; i++) same = cfi[a + i] == lu[b + i];
+  g_verified.fetch_add(1, std::memory_order_relaxed);
+  if (same) return;
+  char line[4096];
+  int len = snprintf(line, sizeof line, "fathom-heapprof: unwind mismatch cfi:");
+  for (int i = a; i < cfi_n && len < 2000; i++)
+    len += snprintf(line + len, sizeof line - static_cast<size_t>(len), " %lx",
+                    static_cast<unsigned long>(cfi[i]));
+  len += snprintf(line + len, sizeof line - static_cast<size_t>(len), " libunwind:");
+  for (int i = b; i < lu_n && len < 4000; i++)
+    len += snprintf(line + len, sizeof line - static_cast<size_t>(len), " %lx",
+                    static_cast<unsigned long>(lu[i]));
+  line[len < static_cast<int>(sizeof line) - 1 ? len : static_cast<int>(sizeof line) - 2] = '\n';
+  write(2, line, static_cast<size_t>(len < static_cast<int>(sizeof line) ? len + 1 : sizeof line));
+}
+
+__attribute__((destructor)) void ReportVerifiedUnwinds() {
+  if (!g_verify_unwind) return;
+  char line[160];
+  int len = snprintf(line, sizeof line,
+                     "fathom-heapprof: unwinds verified %llu, fell back to libunwind %llu\n",
+                     static_cast<unsigned long long>(g_verified.load()),
+                     static_cast<unsigned long long>(g_fell_back.load()));
+  if (len > 0) write(2, line, static_cast<size_t>(len));
+}
+#endif
+
 // Unwinds into raw[kRawFrames]; returns how many frames follow ours, from raw[*first].
 int Unwind(uint64_t* raw, int* first) {
-  int n = g_unw_backtrace ? g_unw_backtrace(reinterpret_cast<void**>(raw), kRawFrames)
-                          : FramePointerUnwind(raw, kRawFrames);
+  int n = -1;
+#if defined(__x86_64__)
+  if (g_cfi_unwind) {
+    n = CfiUnwind(raw, kRawFrames);
+    if (g_verify_unwind && n >= 0) VerifyUnwind(raw, n);
+    if (g_verify_unwind && n < 0) g_fell_back.fetch_add(1, std::memory_order_relaxed);
+  }
+#endif
+  if (n < 0)
+    n = g_unw_backtrace ? g_unw_backtrace(reinterpret_cast<void**>(raw), kRawFrames)
+                        : FramePointerUnwind(raw, kRawFrames);
   int skip = 0;
   while (skip < n && raw[skip] >= g_self_lo && raw[skip] < g_self_hi) skip++;
   *first = skip;
@@ -562,6 +636,12 @@ __attribute__((constructor)) void Init() {
     if (void* h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL))
       g_unw_backtrace = reinterpret_cast<UnwBacktrace>(dlsym(h, "unw_backtrace"));
   }
+#if defined(__x86_64__)
+  // The CFI walk needs libunwind behind it for the frames it does not handle.
+  g_cfi_unwind = g_unw_backtrace && !(unwinder && strcmp(unwinder, "libunwind") == 0);
+  const char* verify = getenv("FATHOM_HEAPPROF_VERIFY_UNWIND");
+  g_verify_unwind = g_cfi_unwind && verify && strcmp(verify, "1") == 0;
+#endif
   g_cookie = RandomCookie();
   if (g_aligned.Init()) g_aligned.SetShift(kPageShift);
   g_real_usable = reinterpret_cast<RealUsableFn>(dlsym(RTLD_NEXT, "malloc_usable_size"));

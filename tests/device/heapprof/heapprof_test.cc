@@ -230,6 +230,60 @@ TEST(HeapprofTest, SortWithoutFramePointers) {
   fs::remove(out);
 }
 
+// The client's CFI unwinder (frame_rules.h) against libunwind on programs nobody here
+// built, without frame pointers: with FATHOM_HEAPPROF_VERIFY_UNWIND=1 every sample is
+// unwound both ways and a difference printed. Every stack must agree, and the CFI walk
+// must have taken nearly all of them (libunwind only where a frame is outside its subset).
+TEST(HeapprofTest, CfiUnwindAgreesWithLibunwindOnRealPrograms) {
+  std::string out = TempPath("verify.pftrace"), input = TempPath("verify_sort.txt");
+  {
+    std::ofstream f(input);
+    for (int64_t i = 0; i < 200000; i++) f << (i * 7919) % 1000003 << " row " << i << "\n";
+  }
+  std::vector<std::string> programs;
+  if (Have("python3"))
+    programs.push_back(
+        "python3 -c 'import json, re, threading\n"
+        "def w():\n"
+        "  d = [{\"a\": i, \"b\": str(i) * 3} for i in range(60000)]\n"
+        "  s = json.dumps(d); json.loads(s); re.findall(r\"[0-9]+\", s[:100000])\n"
+        "t = [threading.Thread(target=w) for _ in range(2)]\n"
+        "[x.start() for x in t]; w(); [x.join() for x in t]'");
+  if (Have("sort")) programs.push_back("sort -n " + input);
+  if (Have("perl"))
+    programs.push_back(
+        "perl -e 'my %h; $h{\"k$_\"} = [$_, \"v\" x ($_ % 50)] for 1..100000; "
+        "my @k = sort keys %h;'");
+  if (programs.empty()) GTEST_SKIP() << "none of python3, sort, perl";
+  uint64_t verified = 0, fell_back = 0;
+  for (const std::string& program : programs) {
+    // stderr into the pipe, stdout away: the client reports on stderr.
+    RunResult r = RunCmd("FATHOM_HEAPPROF_VERIFY_UNWIND=1 " +
+                         Profile("--interval 4096", program, out) + " 2>&1 >/dev/null");
+    ASSERT_EQ(r.exit_code, 0) << program << "\n" << r.out;
+    // Mismatches are printed as they happen; the totals at exit (not after _exit, as
+    // sort ends).
+    EXPECT_EQ(r.out.find("unwind mismatch"), std::string::npos) << program << "\n" << r.out;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      unsigned long long v = 0, f = 0;
+      if (sscanf(line.c_str(),
+                 "fathom-heapprof: unwinds verified %llu, fell back to libunwind %llu", &v,
+                 &f) == 2) {
+        verified += v;
+        fell_back += f;
+      }
+    }
+  }
+  if (verified == 0 && fell_back == 0)
+    GTEST_SKIP() << "no unwind was verified: libunwind.so.8 is not installed (the CFI walk is "
+                    "off without it)";
+  EXPECT_GT(verified, 1000u);
+  EXPECT_LE(fell_back * 20, verified);
+  fs::remove(out);
+  fs::remove(input);
+}
+
 // python3: a real interpreter, a named flamegraph, several dumps over time.
 TEST(HeapprofTest, Python3ContinuousDumps) {
   if (!Have("python3")) GTEST_SKIP() << "no python3";

@@ -1,0 +1,171 @@
+// The heap profiler's CFI unwinder (frame_rules.h) on this test's own frames: the rules it
+// reads for functions with and without frame pointers and with a variable-sized frame,
+// and whole walks through such frames compared with libunwind's, the unwinder it stands
+// in for.
+#include "device/heapprof/frame_rules.h"
+
+#include <alloca.h>
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <pthread.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace fathom::heapprof {
+namespace {
+
+#if defined(__x86_64__)
+
+void StackOf(uintptr_t* lo, uintptr_t* hi) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_getattr_np(pthread_self(), &attr), 0);
+  void* addr = nullptr;
+  size_t size = 0;
+  pthread_attr_getstack(&attr, &addr, &size);
+  pthread_attr_destroy(&attr);
+  *lo = reinterpret_cast<uintptr_t>(addr);
+  *hi = *lo + size;
+}
+
+using UnwBacktrace = int (*)(void**, int);
+UnwBacktrace Libunwind() {
+  static UnwBacktrace f = [] {
+    void* h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+    return h ? reinterpret_cast<UnwBacktrace>(dlsym(h, "unw_backtrace")) : nullptr;
+  }();
+  return f;
+}
+
+struct Walks {
+  std::vector<uint64_t> cfi, libunwind;
+  int cfi_n = -2;
+};
+
+FrameRuleCache g_cache;
+WalkMemo g_memo[32];
+
+// Both walks from the same frame. Keeps a frame pointer, as the profiler's own frames do.
+__attribute__((noinline, optimize("no-omit-frame-pointer"))) void Capture(Walks* w) {
+  uintptr_t lo = 0, hi = 0;
+  StackOf(&lo, &hi);
+  w->cfi.resize(128);
+  w->cfi_n = WalkStack(g_cache, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), lo, hi,
+                       g_memo, 32, w->cfi.data(), 128);
+  w->cfi.resize(w->cfi_n > 0 ? static_cast<size_t>(w->cfi_n) : 0);
+  if (UnwBacktrace unw = Libunwind()) {
+    w->libunwind.resize(128);
+    int n = unw(reinterpret_cast<void**>(w->libunwind.data()), 128);
+    w->libunwind.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  }
+  asm volatile("" ::: "memory");
+}
+
+// Three kinds of frame: rsp-based (no frame pointer, a fixed frame), rbp-based with a
+// frame size known only at run time (alloca), and a plain frame-pointer frame.
+__attribute__((noinline, optimize("omit-frame-pointer"))) void NoFramePointer(int depth, Walks* w);
+__attribute__((noinline)) void VariableFrame(int depth, Walks* w) {
+  volatile char* buf = static_cast<volatile char*>(alloca(static_cast<size_t>(64 + depth * 48)));
+  buf[0] = static_cast<char>(depth);
+  if (depth == 0)
+    Capture(w);
+  else
+    NoFramePointer(depth - 1, w);
+  asm volatile("" ::: "memory");
+}
+__attribute__((noinline, optimize("no-omit-frame-pointer"))) void WithFramePointer(int depth,
+                                                                                   Walks* w) {
+  VariableFrame(depth, w);
+  asm volatile("" ::: "memory");
+}
+__attribute__((noinline, optimize("omit-frame-pointer"))) void NoFramePointer(int depth, Walks* w) {
+  volatile uint64_t spill[9];
+  for (int i = 0; i < 9; i++) spill[i] = static_cast<uint64_t>(depth * i);
+  WithFramePointer(depth, w);
+  asm volatile("" ::: "memory");
+  (void)spill[depth % 9];
+}
+
+TEST(FrameRules, FramePointerFunctionIsRbpBased) {
+  // WithFramePointer's call site: after `push rbp; mov rsp, rbp` the CFA is rbp + 16 and
+  // the caller's rbp is saved at CFA - 16.
+  Walks w;
+  WithFramePointer(0, &w);
+  ASSERT_GE(w.cfi_n, 3);
+  // cfi[0] returns into VariableFrame, cfi[1] into WithFramePointer.
+  FrameRule rule;
+  ASSERT_TRUE(FrameRuleCache::Compute(w.cfi[1] - 1, &rule));
+  EXPECT_EQ(rule.kind, FrameRule::kFrame);
+  EXPECT_TRUE(rule.cfa_from_rbp);
+  EXPECT_EQ(rule.cfa_offset, 16);
+  EXPECT_EQ(rule.rbp_offset, -16);
+  // VariableFrame allocates with alloca: its CFA cannot be rsp-based either.
+  ASSERT_TRUE(FrameRuleCache::Compute(w.cfi[0] - 1, &rule));
+  EXPECT_TRUE(rule.cfa_from_rbp);
+}
+
+TEST(FrameRules, FixedFrameWithoutFramePointerIsRspBased) {
+  Walks w;
+  NoFramePointer(0, &w);
+  ASSERT_GE(w.cfi_n, 4);
+  // cfi[2] returns into NoFramePointer: rsp + its frame size + the return address.
+  FrameRule rule;
+  ASSERT_TRUE(FrameRuleCache::Compute(w.cfi[2] - 1, &rule));
+  EXPECT_EQ(rule.kind, FrameRule::kFrame);
+  EXPECT_FALSE(rule.cfa_from_rbp);
+  EXPECT_GE(rule.cfa_offset, 8 + 9 * 8);  // at least the spill array above the return address
+  EXPECT_EQ(rule.cfa_offset % 8, 0);
+}
+
+TEST(FrameRules, AddressesWithoutCfiHaveNoRule) {
+  FrameRule rule;
+  EXPECT_FALSE(FrameRuleCache::Compute(0x1000, &rule));  // nothing is mapped there
+  static const char data[64] = {1};
+  EXPECT_FALSE(FrameRuleCache::Compute(reinterpret_cast<uintptr_t>(data), &rule));  // no FDE
+}
+
+// The walk through every kind of frame, several deep and twice (the second from the
+// cache and the memo), equals libunwind's, to the thread's first frame.
+TEST(FrameRules, WalkMatchesLibunwindThroughMixedFrames) {
+  if (!Libunwind()) GTEST_SKIP() << "libunwind.so.8 not installed";
+  for (int round = 0; round < 2; round++) {
+    for (int depth : {0, 1, 5, 12}) {
+      Walks w;
+      NoFramePointer(depth, &w);
+      ASSERT_GT(w.cfi_n, 3 * depth + 3) << "depth " << depth;
+      // libunwind's list starts inside Capture (where it was called): find our first frame.
+      size_t at = 0;
+      while (at < w.libunwind.size() && w.libunwind[at] != w.cfi[0]) at++;
+      ASSERT_LT(at, 3u) << "depth " << depth;
+      std::vector<uint64_t> tail(w.libunwind.begin() + static_cast<long>(at), w.libunwind.end());
+      EXPECT_EQ(w.cfi, tail) << "depth " << depth << " round " << round;
+    }
+  }
+}
+
+// A thread's walk ends at its start (clone's outermost frame), as libunwind's does.
+TEST(FrameRules, WalkOnAnotherThreadReachesItsStart) {
+  if (!Libunwind()) GTEST_SKIP() << "libunwind.so.8 not installed";
+  Walks w;
+  pthread_t t;
+  ASSERT_EQ(pthread_create(
+                &t, nullptr,
+                [](void* arg) -> void* {
+                  NoFramePointer(3, static_cast<Walks*>(arg));
+                  return nullptr;
+                },
+                &w),
+            0);
+  pthread_join(t, nullptr);
+  ASSERT_GT(w.cfi_n, 12);
+  size_t at = 0;
+  while (at < w.libunwind.size() && w.libunwind[at] != w.cfi[0]) at++;
+  ASSERT_LT(at, 3u);
+  std::vector<uint64_t> tail(w.libunwind.begin() + static_cast<long>(at), w.libunwind.end());
+  EXPECT_EQ(w.cfi, tail);
+}
+
+#endif  // __x86_64__
+
+}  // namespace
+}  // namespace fathom::heapprof
