@@ -409,7 +409,9 @@ bool g_cfi_unwind = false;  // libunwind is there to fall back on, and not turne
 bool g_verify_unwind = false;
 std::atomic<uint64_t> g_verified{0}, g_fell_back{0};  // counted in verify mode only
 
-constexpr int kMemoFrames = 32;  // 512 bytes of static TLS
+// 384 bytes of static TLS: with the rest of ours under the 512 bytes glibc keeps for
+// libraries dlopen'ed with initial-exec TLS (a preload does not need them).
+constexpr int kMemoFrames = 24;
 TLS WalkMemo t_memo[kMemoFrames];
 
 __attribute__((noinline)) int CfiUnwind(uint64_t* pcs, int max) {
