@@ -600,6 +600,9 @@ void ParentAfterFork() {
 }
 void ChildAfterFork() {
   UnlockAligned();
+#if defined(__x86_64__)
+  g_rules.AfterForkInChild();
+#endif
   if (!g_active.load()) return;
   Unlock();
   Deactivate();

@@ -468,8 +468,10 @@ inline uint32_t Home(uintptr_t ra) {
 }  // namespace
 
 void FrameRuleCache::File(uintptr_t ra, uint64_t value) {
-  while (__atomic_exchange_n(&lock_, 1, __ATOMIC_ACQUIRE)) {
-  }
+  // A try-lock: when another thread is filing, this rule is simply not kept (it is
+  // computed again next time). Nothing can then wait on a holder that a signal
+  // interrupted, or that fork left behind in the child (which also resets it).
+  if (__atomic_exchange_n(&lock_, 1, __ATOMIC_ACQUIRE)) return;
   // Up to 3/4 full: probe runs stay short.
   if (used_ < (3u << kBits) / 4) {
     uint32_t mask = (1u << kBits) - 1;

@@ -16,6 +16,10 @@
 //
 // Nothing here allocates or takes a lock but the glibc loader's (dl_iterate_phdr, on a
 // cache miss): it runs inside malloc. Memory comes from mmap.
+//
+// Rules are kept by return address for the life of the process, as libunwind's trace
+// cache keeps them: code that dlclose unmaps and other code later mapped at the same
+// addresses would be walked with the old rules (every read still stays in the stack).
 #pragma once
 
 #include <cstddef>
@@ -63,6 +67,9 @@ class FrameRuleCache {
   // The rule for return address `ra`: from the table, else from the CFI (filed). False
   // when the CFI has no usable rule (also remembered, so such a pc costs one probe).
   bool Lookup(uintptr_t ra, FrameRule* out);
+
+  // In a forked child: a filing thread of the parent's is not there to finish.
+  void AfterForkInChild() { __atomic_store_n(&lock_, 0, __ATOMIC_RELAXED); }
 
   // Parses the CFI for `pc` (a return address minus one) directly, without the table.
   static bool Compute(uintptr_t pc, FrameRule* out) { return FindFrameRule(pc, out); }
