@@ -473,7 +473,7 @@ void FrameRuleCache::File(uintptr_t ra, uint64_t value) {
   // interrupted, or that fork left behind in the child (which also resets it).
   if (__atomic_exchange_n(&lock_, 1, __ATOMIC_ACQUIRE)) return;
   // Up to 3/4 full: probe runs stay short.
-  if (used_ < (3u << kBits) / 4) {
+  if (used_ < kFull) {
     uint32_t mask = (1u << kBits) - 1;
     for (uint32_t i = 0, at = Home(ra); i < kProbes; i++, at = (at + 1) & mask) {
       uint64_t key = __atomic_load_n(&slots_[at].key, __ATOMIC_RELAXED);
@@ -481,7 +481,7 @@ void FrameRuleCache::File(uintptr_t ra, uint64_t value) {
       if (key != 0) continue;
       slots_[at].value = value;
       __atomic_store_n(&slots_[at].key, ra, __ATOMIC_RELEASE);
-      used_++;
+      __atomic_store_n(&used_, used_ + 1, __ATOMIC_RELAXED);
       break;
     }
   }
@@ -501,6 +501,10 @@ bool FrameRuleCache::Lookup(uintptr_t ra, FrameRule* out) {
     }
     if (key == 0) break;
   }
+  // A full table (a program with over 24 K call sites on its sampled stacks) files no
+  // more: a new address then goes to libunwind instead of costing a CFI search (a walk of
+  // the loaded modules and a binary search) at every sample that meets it.
+  if (__atomic_load_n(&used_, __ATOMIC_RELAXED) >= kFull) return false;
   bool found = Compute(ra - 1, out);
   File(ra, found ? out->Pack() : kNoRule);
   return found;

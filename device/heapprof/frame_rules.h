@@ -59,7 +59,7 @@ struct FrameRule {
 bool FindFrameRule(uintptr_t pc, FrameRule* out);
 
 // Rules by return address, filled on first use of each; readers take no lock. A full table
-// stops filing (lookups of new addresses then miss every time, still correct).
+// stops filing, and an address not in it then has no rule here (libunwind's turn).
 class FrameRuleCache {
  public:
   static constexpr uint32_t kBits = 15;  // 32 K call sites, 512 KiB, mapped on first use
@@ -81,6 +81,7 @@ class FrameRuleCache {
   };
   static constexpr uint64_t kNoRule = ~uint64_t{0};
   static constexpr uint32_t kProbes = 16;
+  static constexpr uint32_t kFull = (3u << kBits) / 4;
 
   bool Map();
   void File(uintptr_t ra, uint64_t value);

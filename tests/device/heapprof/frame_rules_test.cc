@@ -143,6 +143,25 @@ TEST(FrameRules, WalkMatchesLibunwindThroughMixedFrames) {
   }
 }
 
+// A full table files no more and sends new addresses to libunwind (Lookup false) instead of
+// searching the CFI at every sample; what it holds is still answered.
+TEST(FrameRules, FullCacheAnswersWhatItHoldsAndNothingNew) {
+  Walks w;
+  WithFramePointer(0, &w);
+  ASSERT_GE(w.cfi_n, 2);
+  auto* cache = new FrameRuleCache();  // 512 KiB of slots, mapped on first use
+  FrameRule rule;
+  ASSERT_TRUE(cache->Lookup(w.cfi[0], &rule));  // filed while there is room
+  // Fill it with addresses where nothing is mapped (each filed as "no rule").
+  for (uintptr_t i = 0; i < (1u << FrameRuleCache::kBits); i++)
+    cache->Lookup(0x10000 + i * 16, &rule);
+  EXPECT_TRUE(cache->Lookup(w.cfi[0], &rule));
+  EXPECT_TRUE(rule.cfa_from_rbp);
+  EXPECT_TRUE(FrameRuleCache::Compute(w.cfi[1] - 1, &rule));
+  EXPECT_FALSE(cache->Lookup(w.cfi[1], &rule));
+  delete cache;
+}
+
 // A thread's walk ends at its start (clone's outermost frame), as libunwind's does.
 TEST(FrameRules, WalkOnAnotherThreadReachesItsStart) {
   if (!Libunwind()) GTEST_SKIP() << "libunwind.so.8 not installed";
