@@ -390,7 +390,7 @@ std::string RecordingSession::SignalCommand(const std::vector<long>& pids,
   }
   std::string own;
   for (long p : pids)
-    if (p != app_pid_) own += " " + std::to_string(p);
+    if (p != app_pid_) own.append(1, ' ').append(std::to_string(p));
   if (!own.empty()) cmd += "kill -" + sig + own + " 2>/dev/null; ";
   // The shell user may not signal an app: run-as does it as the app's uid.
   if (app_ && app_pid_ > 0) cmd += app_->SignalCommand(sig) + "; ";
@@ -411,7 +411,7 @@ Status RecordingSession::Watch(const std::vector<long>& pids, const SessionEvent
   bool stopping = false, force_stopped = false;
   double stop_sent_at = 0;
   std::string all;
-  for (long pid : pids) all += " " + std::to_string(pid);
+  for (long pid : pids) all.append(1, ' ').append(std::to_string(pid));
   const std::string primary = std::to_string(pids.front());
   auto send_stop = [&](double elapsed) {
     auto r = Sh(SignalCommand(pids, "TERM"), CancelToken());

@@ -122,7 +122,10 @@ Status PushTree(record::TargetShell& shell, const fs::path& local, const std::st
   // A few hundred directories per mkdir keeps each command line short.
   for (size_t i = 0; i < empty_dirs.size();) {
     std::string cmd = "mkdir -p";
-    for (; i < empty_dirs.size() && cmd.size() < 3000; ++i) cmd += " " + ShellQuote(empty_dirs[i]);
+    for (; i < empty_dirs.size() && cmd.size() < 3000; ++i) {
+      cmd += ' ';
+      cmd += ShellQuote(empty_dirs[i]);
+    }
     auto r = shell.Run(cmd, "", deadline, cancel);
     if (!r.ok()) return r.status();
     if (r->exit_code > 0) return ErrorStatus("mkdir failed: " + r->err);

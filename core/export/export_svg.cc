@@ -153,7 +153,10 @@ std::string ExportSvg(const Flamegraph& fg, const ExportOptions& opt) {
   auto sid = [&](std::string_view s) {
     if (s.empty()) return 0;
     auto [it, inserted] = string_ids.emplace(s, static_cast<int>(string_ids.size()) + 1);
-    if (inserted) strings += "," + JsonString(s);
+    if (inserted) {
+      strings += ',';
+      strings += JsonString(s);
+    }
     return it->second;
   };
   std::string nodes = "[";
@@ -168,10 +171,23 @@ std::string ExportSvg(const Flamegraph& fg, const ExportOptions& opt) {
     out_id[i] = next++;
     max_depth = std::max(max_depth, static_cast<int>(n.depth));
     if (out_id[i]) nodes += ",";
-    nodes += "[" + std::to_string(parent) + "," + std::to_string(sid(fg.name(i))) + "," +
-             std::to_string(sid(fg.map_name(i))) + "," + std::to_string(width_of(i)) + "," +
-             std::to_string(self_of(i));
-    if (diff) nodes += "," + std::to_string(n.cumulative(m));
+    // Appended piece by piece: the string ids are handed out name first, then mapping.
+    int name_id = sid(fg.name(i));
+    int map_id = sid(fg.map_name(i));
+    nodes += '[';
+    nodes += std::to_string(parent);
+    nodes += ',';
+    nodes += std::to_string(name_id);
+    nodes += ',';
+    nodes += std::to_string(map_id);
+    nodes += ',';
+    nodes += std::to_string(width_of(i));
+    nodes += ',';
+    nodes += std::to_string(self_of(i));
+    if (diff) {
+      nodes += ',';
+      nodes += std::to_string(n.cumulative(m));
+    }
     nodes += "]";
   }
   nodes += "]";

@@ -76,7 +76,7 @@ void AndroidParser::ParseLogEvent(proto::Bytes event) {
           if (g.id == E::Arg::kIntValueFieldNumber) value = std::to_string(g.as_int64());
           if (g.id == E::Arg::kFloatValueFieldNumber) value = std::to_string(g.as_float());
           if (g.id == E::Arg::kStringValueFieldNumber)
-            value = "\"" + std::string(g.as_string()) + "\"";
+            value = std::string(1, '"').append(g.as_string()).append(1, '"');
         }
         if (!args_text.empty()) args_text += ' ';
         args_text += name + "=" + value;

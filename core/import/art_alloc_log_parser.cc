@@ -131,7 +131,7 @@ void ArtAllocLogParser::ParseComment(std::string_view line) {
     std::string_view k = word.substr(0, eq), v = word.substr(eq + 1);
     if (is_header && k == "process") {  // the last field: the rest of the line
       header_.process = std::string(v);
-      if (!line.empty()) header_.process += " " + std::string(line);
+      if (!line.empty()) header_.process.append(1, ' ').append(line);
       break;
     }
     auto n = ParseInt(v);

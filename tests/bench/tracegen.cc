@@ -147,7 +147,8 @@ class Generator {
       int32_t pid = next_pid;
       next_pid += 1 + static_cast<int32_t>(Rand(20));
       std::string name = kAppNames[i % std::size(kAppNames)];
-      if (i >= static_cast<int>(std::size(kAppNames))) name += ":" + std::to_string(i);
+      if (i >= static_cast<int>(std::size(kAppNames)))
+        name.append(1, ':').append(std::to_string(i));
       auto* proc = tree->add_processes();
       proc->set_pid(pid);
       proc->set_ppid(i == 0 ? 1 : 300);

@@ -45,7 +45,7 @@ std::vector<std::string> ToFolded(const Flamegraph& fg, Metric m = Metric::kSize
   for (uint32_t i = 0; i < fg.size(); ++i) {
     if (fg.node(i).self(m) == 0) continue;
     std::string s;
-    for (uint32_t p : fg.PathTo(i)) s += (s.empty() ? "" : ";") + std::string(fg.name(p));
+    for (uint32_t p : fg.PathTo(i)) s.append(s.empty() ? "" : ";").append(fg.name(p));
     out.push_back(s + " " + std::to_string(fg.node(i).self(m)));
   }
   std::sort(out.begin(), out.end());
@@ -55,7 +55,7 @@ std::vector<std::string> ToFolded(const Flamegraph& fg, Metric m = Metric::kSize
 std::optional<uint32_t> Find(const Flamegraph& fg, const std::string& path) {
   for (uint32_t i = 0; i < fg.size(); ++i) {
     std::string s;
-    for (uint32_t p : fg.PathTo(i)) s += (s.empty() ? "" : ";") + std::string(fg.name(p));
+    for (uint32_t p : fg.PathTo(i)) s.append(s.empty() ? "" : ";").append(fg.name(p));
     if (s == path) return i;
   }
   return std::nullopt;
@@ -231,8 +231,8 @@ TEST(FlamegraphModel, DominatorTreeMatchesNaiveFixpoint) {
     StringId kind = s.Intern("KIND_NORMAL");
     std::vector<std::vector<int>> succ(n);
     for (int i = 0; i < n; ++i) {
-      uint32_t cls =
-          s.profile.heap_graph_class.Insert(s.Intern("C" + std::to_string(i)), kNullStringId, kind);
+      uint32_t cls = s.profile.heap_graph_class.Insert(
+          s.Intern(std::string("C").append(std::to_string(i))), kNullStringId, kind);
       uint32_t o = s.profile.heap_graph_object.Insert(0, 1);
       s.profile.heap_graph_object.type_id.Set(o, cls);
       s.profile.heap_graph_object.self_size.Set(o, 1 + i);
@@ -256,7 +256,7 @@ TEST(FlamegraphModel, DominatorTreeMatchesNaiveFixpoint) {
     std::map<std::string, int64_t> retained;  // "C<i>" -> sum of sizes it dominates
     for (int v = 0; v < n; ++v)
       for (int d = 0; d < n; ++d)
-        if (reach[v] && dom[v][d]) retained["C" + std::to_string(d)] += 1 + v;
+        if (reach[v] && dom[v][d]) retained[std::string("C").append(std::to_string(d))] += 1 + v;
     Result<Flamegraph> fg = BuildHeapGraphDominatorFlamegraph(s, 0, 1);
     ASSERT_TRUE(fg.ok());
     fg->Finalize();
