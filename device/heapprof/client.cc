@@ -438,8 +438,11 @@ void VerifyUnwind(const uint64_t* cfi, int cfi_n) {
   Dl_info unw;
   void* unw_self = dladdr(reinterpret_cast<void*>(g_unw_backtrace), &unw) ? unw.dli_fbase : nullptr;
   int a = outside(cfi, cfi_n, unw_self), b = outside(lu, lu_n, unw_self);
-  bool same = cfi_n - a == lu_n - b;
-  for (int i = 0; same && i < cfi_n - a; i++) same = cfi[a + i] == lu[b + i];
+  // A walk that filled the buffer stopped early: only the frames both have are compared.
+  bool truncated = cfi_n == kRawFrames || lu_n == kRawFrames;
+  int common = cfi_n - a < lu_n - b ? cfi_n - a : lu_n - b;
+  bool same = truncated || cfi_n - a == lu_n - b;
+  for (int i = 0; same && i < common; i++) same = cfi[a + i] == lu[b + i];
   g_verified.fetch_add(1, std::memory_order_relaxed);
   if (same) return;
   char line[4096];
@@ -451,8 +454,9 @@ void VerifyUnwind(const uint64_t* cfi, int cfi_n) {
   for (int i = b; i < lu_n && len < 4000; i++)
     len += snprintf(line + len, sizeof line - static_cast<size_t>(len), " %lx",
                     static_cast<unsigned long>(lu[i]));
-  line[len < static_cast<int>(sizeof line) - 1 ? len : static_cast<int>(sizeof line) - 2] = '\n';
-  write(2, line, static_cast<size_t>(len < static_cast<int>(sizeof line) ? len + 1 : sizeof line));
+  // At most ~4020 characters were written above (each address is up to 17).
+  line[len] = '\n';
+  write(2, line, static_cast<size_t>(len) + 1);
 }
 
 __attribute__((destructor)) void ReportVerifiedUnwinds() {
