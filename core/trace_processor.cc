@@ -292,7 +292,7 @@ Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
           json_tokenizer = new JsonTokenizer(ctx_.get(), &sorter);
           tokenizers.emplace_back(tokenizer = json_tokenizer);
         } else if (fmt == TraceFormat::kSystraceText) {
-          text_tokenizer = new SystraceTextTokenizer(ctx_.get(), &sorter);
+          text_tokenizer = new SystraceTextTokenizer(&sorter);
           tokenizers.emplace_back(tokenizer = text_tokenizer);
         } else if (fmt == TraceFormat::kArtAllocLog) {
           art_log_tokenizer = new ArtAllocLogTokenizer(ctx_.get(), sname);

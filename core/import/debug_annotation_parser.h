@@ -13,8 +13,7 @@ namespace fathom {
 
 class DebugAnnotationParser {
  public:
-  DebugAnnotationParser(TraceStorage* storage, const SequenceGeneration& gen)
-      : storage_(storage), gen_(gen) {}
+  explicit DebugAnnotationParser(const SequenceGeneration& gen) : gen_(gen) {}
 
   // Adds one top-level TrackEvent.debug_annotations entry. Returns false on
   // malformed input (what could be decoded is still added).
@@ -26,7 +25,6 @@ class DebugAnnotationParser {
   // Name of a DebugAnnotation (inline or interned), empty when missing.
   std::string NameOf(proto::Bytes annotation) const;
 
-  TraceStorage* storage_;
   const SequenceGeneration& gen_;
 };
 

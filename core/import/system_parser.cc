@@ -12,8 +12,7 @@ namespace fathom {
 using perfetto::protos::TracePacket;
 
 SystemParser::SystemParser(TraceContext* ctx)
-    : ctx_(ctx),
-      process_tree_(new ProcessTreeParser(ctx)),
+    : process_tree_(new ProcessTreeParser(ctx)),
       sys_stats_(new SysStatsParser(ctx)),
       power_(new PowerParser(ctx)),
       android_(new AndroidParser(ctx)),

@@ -33,7 +33,6 @@ class SystemParser {
   MetadataParser& metadata() { return *metadata_; }
 
  private:
-  TraceContext* ctx_;
   std::unique_ptr<ProcessTreeParser> process_tree_;
   std::unique_ptr<SysStatsParser> sys_stats_;
   std::unique_ptr<PowerParser> power_;

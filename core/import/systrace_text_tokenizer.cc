@@ -341,8 +341,7 @@ void WriteGenericTextEvent(TraceContext* ctx, int64_t ts, uint32_t cpu, const ui
   ctx->ftrace_parser->AddRawRow(ts, name, cpu, utid, b.Commit());
 }
 
-SystraceTextTokenizer::SystraceTextTokenizer(TraceContext* ctx, Sorter* sorter)
-    : ctx_(ctx), sorter_(sorter) {}
+SystraceTextTokenizer::SystraceTextTokenizer(Sorter* sorter) : sorter_(sorter) {}
 
 void SystraceTextTokenizer::TokenizeLine(std::string_view line) {
   // Catapult files keep the text in a JavaScript string: lines end in "\\n\\".

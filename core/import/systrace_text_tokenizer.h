@@ -21,7 +21,7 @@ namespace fathom {
 
 class SystraceTextTokenizer : public ChunkedTokenizer {
  public:
-  SystraceTextTokenizer(TraceContext* ctx, Sorter* sorter);
+  explicit SystraceTextTokenizer(Sorter* sorter);
   Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) override;
   uint64_t units() const override { return events_; }
   size_t retained_bytes() const override { return retained_bytes_; }
@@ -31,7 +31,6 @@ class SystraceTextTokenizer : public ChunkedTokenizer {
  private:
   void TokenizeLine(std::string_view line);
 
-  TraceContext* ctx_;
   Sorter* sorter_;
   // Serialized FtraceEvents the sorter points into.
   static constexpr size_t kArenaBlock = 4 << 20;

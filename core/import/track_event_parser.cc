@@ -490,7 +490,7 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       if (ev.id_scope != kNullStringId) args.AddString("legacy_trace_source_scope", ev.id_scope);
     }
   }
-  DebugAnnotationParser annotations(storage, gen);
+  DebugAnnotationParser annotations(gen);
   for (Bytes a : ev.debug_annotations)
     if (!annotations.Parse(a, &args)) storage->stats.Increment(Stat::kTrackEventParserErrors);
   if (ev.has_legacy && kind != kEnd) {
