@@ -287,31 +287,20 @@ uint64_t RandomCookie() {
 
 BlockHeader* HeaderBelow(uintptr_t p) { return reinterpret_cast<BlockHeader*>(p - kHeaderBytes); }
 
-__attribute__((noinline)) bool IsSampledPageAligned(uintptr_t p) {
+// `take` (free's test): a page-aligned sampled block also leaves the set, in the same
+// lock hold that finds it (FreeSampled is then told so). Nobody else can be handed that
+// address before the real free.
+__attribute__((noinline)) bool IsSampledPageAligned(uintptr_t p, bool take) {
   LockAligned();
-  bool in = g_aligned.Contains(p);
+  bool in = take ? g_aligned.Erase(p) : g_aligned.Contains(p);
   UnlockAligned();
   return in;
 }
 
 // One load and a compare for every pointer that is not page-aligned.
-inline bool IsSampled(uintptr_t p) {
+inline bool IsSampled(uintptr_t p, bool take = false) {
   if (__builtin_expect((p & kPageMask) != 0, 1)) return HeaderBelow(p)->tag == (g_cookie ^ p);
-  return p && g_aligned.MaybeContains(p) && IsSampledPageAligned(p);
-}
-
-// free's test: IsSampled, except that a page-aligned sampled block leaves the set in the
-// same lock hold that finds it (FreeSampled is then told so), instead of a second hold
-// to erase it. Nobody else can be handed that address before the real free.
-__attribute__((noinline)) bool TakeSampledPageAligned(uintptr_t p) {
-  LockAligned();
-  bool in = g_aligned.Erase(p);
-  UnlockAligned();
-  return in;
-}
-inline bool TakeIfSampled(uintptr_t p) {
-  if (__builtin_expect((p & kPageMask) != 0, 1)) return HeaderBelow(p)->tag == (g_cookie ^ p);
-  return p && g_aligned.MaybeContains(p) && TakeSampledPageAligned(p);
+  return p && g_aligned.MaybeContains(p) && IsSampledPageAligned(p, take);
 }
 
 // Turns a real block into a sampled one. nullptr (the real block released) when there
@@ -731,7 +720,7 @@ __attribute__((noinline)) void RecordAlloc(void* p, size_t size, uint64_t sample
 
 // Records the free of a sampled block (while a session is active) and releases it. The
 // record is committed before the real free: a reuse of the address reserves a later
-// position. `taken`: TakeIfSampled already removed a page-aligned block from the set.
+// position. `taken`: free's IsSampled already removed a page-aligned block from the set.
 __attribute__((noinline)) void FreeSampled(void* p, bool taken = false) {
   uintptr_t key = reinterpret_cast<uintptr_t>(p);
   if (!t_in_profiler && g_active.load(std::memory_order_acquire)) {
@@ -797,7 +786,7 @@ inline void* Malloc(size_t n) {
       n, [n] { return RealMalloc(n); }, [n] { return AllocSampled(n, 0, false); });
 }
 inline void Free(void* p) {
-  if (__builtin_expect(TakeIfSampled(reinterpret_cast<uintptr_t>(p)), 0))
+  if (__builtin_expect(IsSampled(reinterpret_cast<uintptr_t>(p), /*take=*/true), 0))
     return FreeSampled(p, true);
   RealFree(p);
 }
