@@ -489,7 +489,7 @@ void FrameRuleCache::File(uintptr_t ra, uint64_t value) {
 }
 
 bool FrameRuleCache::Lookup(uintptr_t ra, FrameRule* out) {
-  if (!Map()) return Compute(ra - 1, out);
+  if (!Map()) return false;
   uint32_t mask = (1u << kBits) - 1;
   for (uint32_t i = 0, at = Home(ra); i < kProbes; i++, at = (at + 1) & mask) {
     uint64_t key = __atomic_load_n(&slots_[at].key, __ATOMIC_ACQUIRE);
@@ -505,7 +505,7 @@ bool FrameRuleCache::Lookup(uintptr_t ra, FrameRule* out) {
   // more: a new address then goes to libunwind instead of costing a CFI search (a walk of
   // the loaded modules and a binary search) at every sample that meets it.
   if (__atomic_load_n(&used_, __ATOMIC_RELAXED) >= kFull) return false;
-  bool found = Compute(ra - 1, out);
+  bool found = FindFrameRule(ra - 1, out);
   File(ra, found ? out->Pack() : kNoRule);
   return found;
 }

@@ -94,6 +94,8 @@ std::string Dir(const char* argv0) {
   return p.substr(0, p.rfind('/') + 1);
 }
 
+constexpr const char* kTracePath = "/tmp/fathom-bench-heapprof.pftrace";
+
 bool Exists(const std::string& path) { return access(path.c_str(), R_OK) == 0; }
 
 double MedianOf(std::vector<double> v) {
@@ -138,7 +140,7 @@ void RunProfile(const std::string& dir, const char* profile, uint64_t allocs, in
                 bool fathom_only, const std::string& compare) {
   std::string workload =
       dir + "heapprof_workload 2 " + std::to_string(allocs) + " " + std::string(profile);
-  std::string heapprofd = dir + "fathom-heapprofd", trace = "/tmp/fathom-bench-heapprof.pftrace";
+  std::string heapprofd = dir + "fathom-heapprofd", trace = kTracePath;
   struct Config {
     std::string name, cmd, skip;
   };
@@ -261,7 +263,7 @@ int main(int argc, char** argv) {
     if (profiles != "both" && profiles != profile) continue;
     RunProfile(dir, profile, allocs, repeat, fathom_only, compare);
   }
-  unlink("/tmp/fathom-bench-heapprof.pftrace");
+  unlink(kTracePath);
   system("rm -f /tmp/fathom-bench-heaptrack*");
   return 0;
 }

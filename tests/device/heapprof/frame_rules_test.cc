@@ -61,6 +61,14 @@ __attribute__((noinline, optimize("no-omit-frame-pointer"))) void Capture(Walks*
   asm volatile("" ::: "memory");
 }
 
+// libunwind's list starts inside Capture (where it was called): its frames from the CFI
+// walk's first on, and in *at where that frame is (the list's size when it is not there).
+std::vector<uint64_t> LibunwindFromOurFirstFrame(const Walks& w, size_t* at) {
+  *at = 0;
+  while (*at < w.libunwind.size() && (w.cfi.empty() || w.libunwind[*at] != w.cfi[0])) ++*at;
+  return std::vector<uint64_t>(w.libunwind.begin() + static_cast<long>(*at), w.libunwind.end());
+}
+
 // Three kinds of frame: rsp-based (no frame pointer, a fixed frame), rbp-based with a
 // frame size known only at run time (alloca), and a plain frame-pointer frame.
 __attribute__((noinline, optimize("omit-frame-pointer"))) void NoFramePointer(int depth, Walks* w);
@@ -94,13 +102,13 @@ TEST(FrameRules, FramePointerFunctionIsRbpBased) {
   ASSERT_GE(w.cfi_n, 3);
   // cfi[0] returns into VariableFrame, cfi[1] into WithFramePointer.
   FrameRule rule;
-  ASSERT_TRUE(FrameRuleCache::Compute(w.cfi[1] - 1, &rule));
+  ASSERT_TRUE(FindFrameRule(w.cfi[1] - 1, &rule));
   EXPECT_EQ(rule.kind, FrameRule::kFrame);
   EXPECT_TRUE(rule.cfa_from_rbp);
   EXPECT_EQ(rule.cfa_offset, 16);
   EXPECT_EQ(rule.rbp_offset, -16);
   // VariableFrame allocates with alloca: its CFA cannot be rsp-based either.
-  ASSERT_TRUE(FrameRuleCache::Compute(w.cfi[0] - 1, &rule));
+  ASSERT_TRUE(FindFrameRule(w.cfi[0] - 1, &rule));
   EXPECT_TRUE(rule.cfa_from_rbp);
 }
 
@@ -110,7 +118,7 @@ TEST(FrameRules, FixedFrameWithoutFramePointerIsRspBased) {
   ASSERT_GE(w.cfi_n, 4);
   // cfi[2] returns into NoFramePointer: rsp + its frame size + the return address.
   FrameRule rule;
-  ASSERT_TRUE(FrameRuleCache::Compute(w.cfi[2] - 1, &rule));
+  ASSERT_TRUE(FindFrameRule(w.cfi[2] - 1, &rule));
   EXPECT_EQ(rule.kind, FrameRule::kFrame);
   EXPECT_FALSE(rule.cfa_from_rbp);
   EXPECT_GE(rule.cfa_offset, 8 + 9 * 8);  // at least the spill array above the return address
@@ -119,9 +127,9 @@ TEST(FrameRules, FixedFrameWithoutFramePointerIsRspBased) {
 
 TEST(FrameRules, AddressesWithoutCfiHaveNoRule) {
   FrameRule rule;
-  EXPECT_FALSE(FrameRuleCache::Compute(0x1000, &rule));  // nothing is mapped there
+  EXPECT_FALSE(FindFrameRule(0x1000, &rule));  // nothing is mapped there
   static const char data[64] = {1};
-  EXPECT_FALSE(FrameRuleCache::Compute(reinterpret_cast<uintptr_t>(data), &rule));  // no FDE
+  EXPECT_FALSE(FindFrameRule(reinterpret_cast<uintptr_t>(data), &rule));  // no FDE
 }
 
 // The walk through every kind of frame, several deep and twice (the second from the
@@ -133,11 +141,9 @@ TEST(FrameRules, WalkMatchesLibunwindThroughMixedFrames) {
       Walks w;
       NoFramePointer(depth, &w);
       ASSERT_GT(w.cfi_n, 3 * depth + 3) << "depth " << depth;
-      // libunwind's list starts inside Capture (where it was called): find our first frame.
       size_t at = 0;
-      while (at < w.libunwind.size() && w.libunwind[at] != w.cfi[0]) at++;
+      std::vector<uint64_t> tail = LibunwindFromOurFirstFrame(w, &at);
       ASSERT_LT(at, 3u) << "depth " << depth;
-      std::vector<uint64_t> tail(w.libunwind.begin() + static_cast<long>(at), w.libunwind.end());
       EXPECT_EQ(w.cfi, tail) << "depth " << depth << " round " << round;
     }
   }
@@ -157,7 +163,7 @@ TEST(FrameRules, FullCacheAnswersWhatItHoldsAndNothingNew) {
     cache->Lookup(0x10000 + i * 16, &rule);
   EXPECT_TRUE(cache->Lookup(w.cfi[0], &rule));
   EXPECT_TRUE(rule.cfa_from_rbp);
-  EXPECT_TRUE(FrameRuleCache::Compute(w.cfi[1] - 1, &rule));
+  EXPECT_TRUE(FindFrameRule(w.cfi[1] - 1, &rule));
   EXPECT_FALSE(cache->Lookup(w.cfi[1], &rule));
   delete cache;
 }
@@ -178,9 +184,8 @@ TEST(FrameRules, WalkOnAnotherThreadReachesItsStart) {
   pthread_join(t, nullptr);
   ASSERT_GT(w.cfi_n, 12);
   size_t at = 0;
-  while (at < w.libunwind.size() && w.libunwind[at] != w.cfi[0]) at++;
+  std::vector<uint64_t> tail = LibunwindFromOurFirstFrame(w, &at);
   ASSERT_LT(at, 3u);
-  std::vector<uint64_t> tail(w.libunwind.begin() + static_cast<long>(at), w.libunwind.end());
   EXPECT_EQ(w.cfi, tail);
 }
 
