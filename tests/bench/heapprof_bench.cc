@@ -20,12 +20,14 @@
 // program reaches (1 TiB): the per-call cost of its malloc and free checks, apart from
 // what samples cost.
 //
-// Both of heapprof_workload's size profiles run, one table each: "mixed" (~580 bytes a
-// block, many samples: jemalloc's own profiler is ~11x there at 4 KiB) and "small"
-// (~80 bytes, as severe as the reference workload, where jemalloc measured 3.5x).
+// heapprof_workload's three profiles run, one table each (heapprof_workload.cc):
+// "reference" (calibrated to the reference workload: heaptrack 17x, jemalloc's
+// 4 KiB profiler 3.5x there; both rows are in its table to check that), then the harsher
+// "small" (~80-byte blocks, hardly touched) and "mixed" (~580 bytes a block, so many
+// more samples: jemalloc's 4 KiB profiler costs ~10x there).
 //
 //   fathom-bench-heapprof [--allocs N] [--repeat R] [--smoke] [--fathom-only]
-//                         [--workload mixed|small|both] [--compare DIR]
+//                         [--workload reference|small|mixed|all] [--compare DIR]
 //   --fathom-only  skips jemalloc and heaptrack (minutes per run at 20 M allocations)
 //   --compare DIR  adds rows for DIR/fathom-heapprofd + DIR/libfathom_heapprof.so (a copy
 //                  of an older build), interleaved with the others: an A/B in one run
@@ -233,7 +235,7 @@ int main(int argc, char** argv) {
   uint64_t allocs = 5000000;
   int repeat = 5;
   bool fathom_only = false;
-  std::string compare, profiles = "both";
+  std::string compare, profiles = "all";
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--allocs") && i + 1 < argc)
       allocs = strtoull(argv[++i], nullptr, 10);
@@ -250,17 +252,19 @@ int main(int argc, char** argv) {
     else {
       fprintf(stderr,
               "usage: fathom-bench-heapprof [--allocs N] [--repeat R] [--smoke] "
-              "[--fathom-only] [--workload mixed|small|both] [--compare DIR]\n");
+              "[--fathom-only] [--workload mixed|small|reference|all] [--compare DIR]\n");
       return 2;
     }
   }
-  if (profiles != "mixed" && profiles != "small" && profiles != "both") {
-    fprintf(stderr, "fathom-bench-heapprof: --workload takes mixed, small or both\n");
+  const char* const kProfiles[] = {"reference", "small", "mixed"};
+  if (profiles != "all" &&
+      std::find(std::begin(kProfiles), std::end(kProfiles), profiles) == std::end(kProfiles)) {
+    fprintf(stderr, "fathom-bench-heapprof: --workload takes reference, small, mixed or all\n");
     return 2;
   }
   std::string dir = Dir(argv[0]);
-  for (const char* profile : {"mixed", "small"}) {
-    if (profiles != "both" && profiles != profile) continue;
+  for (const char* profile : kProfiles) {
+    if (profiles != "all" && profiles != profile) continue;
     RunProfile(dir, profile, allocs, repeat, fathom_only, compare);
   }
   unlink(kTracePath);

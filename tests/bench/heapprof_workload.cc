@@ -1,16 +1,21 @@
 // Allocation-bound workload for heapprof_bench: THREADS threads each run ALLOCS
 // malloc/free pairs from a call chain 12 frames deep, keeping a window of 4096 live
-// blocks. Two size profiles:
+// blocks. Three size profiles:
 //   mixed (default)  8..520 bytes, every 64th block 4..36 KiB: ~580 bytes a block on
-//                    average, so a byte-interval sampler fires often (harsher than the
-//                    issue's reference workload: jemalloc's 4 KiB profiler costs ~11x here)
+//                    average, so a byte-interval sampler fires often (far harsher than the
+//                    issue's reference workload: jemalloc's 4 KiB profiler costs ~10x here)
 //   small            16..143 bytes, the size of tree nodes and short strings: ~80 bytes a
-//                    block (jemalloc's 4 KiB profiler costs ~4x here, as on the issue's
-//                    reference workload, where it measured 3.5x)
+//                    block, each touched at one byte (jemalloc's 4 KiB profiler ~4.1x,
+//                    heaptrack ~23x: still harsher than the reference)
+//   reference        small's sizes, each block filled when allocated, as programs fill
+//                    what they allocate: calibrated to the reference workload,
+//                    on which heaptrack measured 17x and jemalloc's 4 KiB profiler 3.5x
+//                    (the bench prints both beside Fathom's rows, so the calibration is
+//                    checked in every run)
 // Prints its own wall time and the CPU time of its own process (user + system), which
 // excludes a collector's.
 //
-//   heapprof_workload [THREADS [ALLOCS [mixed|small]]]
+//   heapprof_workload [THREADS [ALLOCS [mixed|small|reference]]]
 #include <sys/resource.h>
 
 #include <chrono>
@@ -22,12 +27,14 @@
 
 namespace {
 
-bool g_small = false;
+enum Profile { kMixed, kSmall, kReference };
+Profile g_profile = kMixed;
 
 // A template, so each profile's loop is branch-free on it (the mixed loop is the same code
-// as before the small profile existed).
-template <bool kSmall>
+// as before the other profiles existed).
+template <Profile kProfile>
 __attribute__((noinline)) uint64_t Churn(uint64_t allocs, uint64_t seed) {
+  constexpr bool kSmall = kProfile != kMixed;
   std::vector<void*> window(4096, nullptr);
   uint64_t x = seed, touched = 0;
   for (uint64_t i = 0; i < allocs; i++) {
@@ -38,7 +45,12 @@ __attribute__((noinline)) uint64_t Churn(uint64_t allocs, uint64_t seed) {
     size_t slot = (x >> 20) & 4095;
     free(window[slot]);
     char* p = static_cast<char*>(malloc(size));
-    p[0] = static_cast<char>(i);
+    if constexpr (kProfile == kReference) {
+      memset(p, static_cast<int>(i), size);  // as programs fill what they allocate
+      asm volatile("" ::"r"(p) : "memory");
+    } else {
+      p[0] = static_cast<char>(i);
+    }
     touched += static_cast<unsigned char>(p[0]);
     window[slot] = p;
   }
@@ -47,7 +59,16 @@ __attribute__((noinline)) uint64_t Churn(uint64_t allocs, uint64_t seed) {
 }
 
 __attribute__((noinline)) uint64_t Deep(int depth, uint64_t allocs, uint64_t seed) {
-  if (depth == 0) return g_small ? Churn<true>(allocs, seed) : Churn<false>(allocs, seed);
+  if (depth == 0) {
+    switch (g_profile) {
+      case kSmall:
+        return Churn<kSmall>(allocs, seed);
+      case kReference:
+        return Churn<kReference>(allocs, seed);
+      default:
+        return Churn<kMixed>(allocs, seed);
+    }
+  }
   uint64_t r = Deep(depth - 1, allocs, seed + 1);
   asm volatile("" ::: "memory");  // no tail call: keep the frames
   return r;
@@ -59,9 +80,11 @@ int main(int argc, char** argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 2;
   uint64_t allocs = argc > 2 ? strtoull(argv[2], nullptr, 10) : 5000000;
   if (argc > 3 && strcmp(argv[3], "small") == 0) {
-    g_small = true;
+    g_profile = kSmall;
+  } else if (argc > 3 && strcmp(argv[3], "reference") == 0) {
+    g_profile = kReference;
   } else if (argc > 3 && strcmp(argv[3], "mixed") != 0) {
-    fprintf(stderr, "usage: heapprof_workload [THREADS [ALLOCS [mixed|small]]]\n");
+    fprintf(stderr, "usage: heapprof_workload [THREADS [ALLOCS [mixed|small|reference]]]\n");
     return 2;
   }
   auto start = std::chrono::steady_clock::now();
