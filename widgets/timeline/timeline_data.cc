@@ -33,6 +33,29 @@ void addArgs(const TraceStorage& s, std::optional<uint32_t> set, Details& d) {
   }
 }
 
+// A native dump's rows are deltas since the process's previous dump: what it holds is
+// their sum up to it; what was allocated, the sum of the positive rows. The change since
+// the previous dump is the dump's own rows.
+void addNativeDumpTotals(const TraceStorage& s, const TrackMarker& dump, Details& d) {
+  const HeapProfileAllocationTable& a = s.profile.heap_profile_allocation;
+  int64_t held = 0, allocated = 0, change = 0, held_count = 0;
+  for (uint32_t r = 0; r < a.row_count(); ++r) {
+    const int64_t ts = a.ts.Get(r).value_or(INT64_MAX);
+    if (a.upid.Get(r) != uint32_t(dump.upid) || ts > dump.ts) continue;
+    const int64_t size = a.size.Get(r).value_or(0);
+    held += size;
+    held_count += a.count.Get(r).value_or(0);
+    if (size > 0) allocated += size;
+    if (ts == dump.ts) change += size;
+  }
+  d.fields.push_back({QStringLiteral("Unreleased"),
+                      formatBytes(double(held)) + QStringLiteral(" in %1 blocks").arg(held_count)});
+  d.fields.push_back({QStringLiteral("Allocated since start"), formatBytes(double(allocated))});
+  d.fields.push_back({QStringLiteral("Change since previous dump"),
+                      (change >= 0 ? QStringLiteral("+") : QStringLiteral("-")) +
+                          formatBytes(double(std::llabs(change)))});
+}
+
 }  // namespace
 
 QRgb threadStateColor(QStringView state) {
@@ -388,10 +411,17 @@ Details computeDetails(const TraceStorage& s, const TimelineIndex& index, const 
       for (const TrackMarker& m : t.markers)
         if (!best || std::llabs(m.ts - ts) < std::llabs(best->ts - ts)) best = &m;
       if (!best) break;
-      d.title = t.kind == TrackKind::kInstants ? QStringLiteral("Low memory kill")
-                                               : QStringLiteral("Heap dump (") + best->kind + ")";
-      d.fields.push_back({QStringLiteral("Process"), best->label});
-      d.fields.push_back({QStringLiteral("Time"), when(best->ts)});
+      if (t.kind == TrackKind::kInstants) {
+        d.title = QStringLiteral("Low memory kill");
+        d.fields.push_back({QStringLiteral("Process"), best->label});  // the one killed
+        d.fields.push_back({QStringLiteral("Time"), when(best->ts)});
+      } else {
+        d.title = QStringLiteral("Heap dump (") + best->kind + ")";
+        d.fields.push_back({QStringLiteral("Process"),
+                            best->upid >= 0 ? processLabel(s, uint32_t(best->upid)) : best->label});
+        d.fields.push_back({QStringLiteral("Time"), when(best->ts)});
+        if (best->kind == QStringLiteral("native")) addNativeDumpTotals(s, *best, d);
+      }
       if (t.kind == TrackKind::kInstants && best->row < s.slice.row_count())
         addArgs(s, s.slice.arg_set_id.Get(best->row), d);
       break;

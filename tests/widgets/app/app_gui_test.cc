@@ -1,19 +1,25 @@
 // The whole window, offscreen: every real Perfetto trace opens and shows its
-// timeline, a damaged file fails with a report and stays on disk, and the
-// Record page records this computer and opens the result.
+// timeline, a damaged file fails with a report and stays on disk, the Record
+// page records this computer and opens the result, and a heap profile of a real
+// program opens its flamegraph from its diamond.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QListView>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "app/gui/main_window.h"
 #include "app/gui/trace_workspace.h"
 #include "widgets/common/trace_session.h"
+#include "widgets/flamegraph/flamegraph_panel.h"
+#include "widgets/timeline/timeline_canvas.h"
+#include "widgets/timeline/timeline_view.h"
 #if defined(FATHOM_GUI_HAVE_RECORD)
 #include "widgets/record/record_page.h"
 #include "widgets/record/target_list_model.h"
@@ -113,6 +119,99 @@ class AppGuiTest : public QObject {
     QVERIFY(QFile::exists(path));  // never deleted or rewritten
     QTRY_VERIFY(w.findChild<QWidget*>(QStringLiteral("loadReport")) != nullptr);
   }
+
+#if defined(FATHOM_HAVE_HEAPPROFD)
+  // Issue 8's end-to-end check: a real program (python3, which nobody here built) runs
+  // under Fathom's own heap profiler, the trace opens in the window with a heap-dump
+  // diamond, and a click on the diamond opens a flamegraph with the interpreter's frames
+  // whose total is what SQL says the dump holds.
+  void heapProfileOfARealProgramOpensFromItsDiamond() {
+    if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty()) QSKIP("no python3");
+    QTemporaryDir out;
+    const QString trace = out.filePath(QStringLiteral("python.pftrace"));
+    QProcess profiler;
+    profiler.setProcessChannelMode(QProcess::ForwardedChannels);
+    // Two call paths of known size, alive for several dumps (the interpreter frees
+    // everything at exit, before the last one).
+    const QString script = QStringLiteral(
+        "import json, time\n"
+        "def strings(n): return [str(i) * 20 for i in range(n)]\n"
+        "def blobs(n): return [bytearray(30000) for _ in range(n)]\n"
+        "keep = [strings(200000), blobs(400), json.dumps(list(range(100000)))]\n"
+        "time.sleep(0.5)\n");
+    profiler.start(
+        QStringLiteral(HEAPPROFD),
+        {QStringLiteral("--lib"), QStringLiteral(HEAPPROF_LIB), QStringLiteral("--dump-interval"),
+         QStringLiteral("100"), QStringLiteral("-o"), trace, QStringLiteral("--"),
+         QStringLiteral("python3"), QStringLiteral("-c"), script});
+    QVERIFY(profiler.waitForFinished(60000));
+    QCOMPARE(profiler.exitCode(), 0);
+
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY2(OpenAndWait(w, trace), qPrintable(w.session()->outcome().error));
+    TraceSession* s = w.session();
+    s->waitForIdle();
+    TimelineView* timeline = w.workspace()->timeline();
+    QTRY_VERIFY_WITH_TIMEOUT(timeline->trackModel()->rowCount() > 0 && !timeline->isBusy(), 30000);
+    const TrackLayout& layout = timeline->trackModel()->layout();
+    int track = -1;
+    for (int i = 0; i < layout.tracks.size(); ++i)
+      if (layout.tracks[i].kind == TrackKind::kHeapDumps) track = i;
+    QVERIFY2(track >= 0, "no heap-dump track");
+    const qint64 python_upid =
+        QueryNumber(s, QStringLiteral("select upid from process where name like '%python3%'"));
+    // The dump that holds the most: the program's data alive, before the exit frees it.
+    const qint64 fullest = QueryNumber(
+        s, QStringLiteral("select ts from (select ts, sum(sum(size)) over (order by ts) as held "
+                          "from heap_profile_allocation where upid = %1 group by ts) "
+                          "order by held desc limit 1")
+               .arg(python_upid));
+    const TrackMarker* diamond = nullptr;
+    for (const TrackMarker& m : layout.tracks[track].markers)
+      if (m.ts == fullest) diamond = &m;
+    QVERIFY2(diamond, "no diamond at the fullest dump");
+    QVERIFY(layout.tracks[track].markers.size() >= 3);
+    QCOMPARE(diamond->kind, QStringLiteral("native"));
+    QCOMPARE(diamond->upid, python_upid);
+
+    // A real click on the diamond, where the canvas draws it (the process open).
+    timeline->trackModel()->setExpanded(layout.tracks[track].group, true);
+    const qint64 margin = (s->traceEnd() - s->traceStart()) / 10 + 1000;
+    timeline->setVisibleRange(s->traceStart() - margin, s->traceEnd() + margin);
+    QTRY_VERIFY_WITH_TIMEOUT(!timeline->isBusy(), 10000);
+    TimelineCanvas* canvas = timeline->canvas();
+    const QRect row = canvas->trackRect(track);
+    QVERIFY(row.isValid());
+    FlamegraphPanel* flame = w.workspace()->flamegraph();
+    QSignalSpy ready(flame, &FlamegraphPanel::treeReady);
+    QTest::mouseClick(canvas, Qt::LeftButton, {},
+                      QPoint(int(canvas->xAt(diamond->ts)), row.center().y()));
+    QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() && !flame->isBusy(), 30000);
+    QCOMPARE(flame->source().upid.value_or(-1), python_upid);
+    QCOMPARE(flame->source().ts, diamond->ts);
+    const FlameTree* tree = flame->tree();
+    QVERIFY(tree);
+    // Unreleased size: the running sum of the dumps' deltas up to this one.
+    const qint64 held = QueryNumber(
+        s, QStringLiteral("select sum(size) from heap_profile_allocation where upid = %1 and "
+                          "ts <= %2")
+               .arg(python_upid)
+               .arg(diamond->ts));
+    QVERIFY(held > 400 * 30000);  // the bytearrays alone; the strings add tens of MB
+    QCOMPARE(qint64(tree->total()), held);
+    bool interpreter = false, bytearray = false;
+    for (int i = 0; i < tree->size(); ++i) {
+      interpreter |= tree->node(i).name.contains(QStringLiteral("EvalFrame"));
+      bytearray |= tree->node(i).name.contains(QStringLiteral("bytearray"), Qt::CaseInsensitive);
+    }
+    QVERIFY2(interpreter, "no interpreter frame in the flamegraph");
+    QVERIFY2(bytearray, "no bytearray frame in the flamegraph");
+    QCoreApplication::processEvents();
+    QVERIFY(w.grab().save(ShotPath(QStringLiteral("heapprof_python"))));
+  }
+#endif
 
 #if defined(FATHOM_GUI_HAVE_RECORD) && defined(FATHOM_HAVE_RECORDER)
   void recordsThisComputerFromTheRecordPage() {

@@ -259,7 +259,24 @@ void TimelineViewTest::heapDiamondOpensProfile() {
   QCOMPARE(spy[0][0].toLongLong(), 2);
   QCOMPARE(spy[0][2].toString(), QStringLiteral("native"));
   settle(o.view.get());
-  QVERIFY(o.view->detailsModel()->rowCount() >= 2);
+  QStandardItemModel* d = o.view->detailsModel();
+  QVERIFY(d->rowCount() >= 2);
+  QMap<QString, QString> fields;
+  for (int i = 0; i < d->rowCount(); ++i) fields[d->item(i, 0)->text()] = d->item(i, 1)->text();
+  // The dump's process by name, and what it holds: the sum of the deltas up to it.
+  TraceProcessor tp;
+  QVERIFY(tp.LoadFile(FATHOM_SHARED_DIR "/testdata/heapprofd_continuous_legacy.pb").ok());
+  const qint64 ts = L.tracks[track].markers[0].ts;
+  auto it = tp.Query(
+      "select p.name, (select sum(size) from heap_profile_allocation where upid = "
+      "2 and ts <= " +
+      std::to_string(ts) + ") from process p where upid = 2");
+  QVERIFY(it->NextResultSet() && it->NextRow());
+  QVERIFY2(fields["Process"].contains(QString::fromUtf8(it->Get(0).s.data())),
+           qPrintable(fields["Process"]));
+  QVERIFY2(fields["Unreleased"].startsWith(formatBytes(double(it->Get(1).i))),
+           qPrintable(fields["Unreleased"]));
+  QVERIFY(fields.contains(QStringLiteral("Allocated since start")));
 }
 
 void TimelineViewTest::clickShowsSchedDetails() {
