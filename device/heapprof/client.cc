@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <new>
 
@@ -358,6 +359,11 @@ void ReleaseSampled(uintptr_t p, bool taken) {
 
 using UnwBacktrace = int (*)(void**, int);
 UnwBacktrace g_unw_backtrace = nullptr;  // libunwind (nongnu), found with dlopen
+// unw_flush_cache(unw_local_addr_space, 0, 0): libunwind's caches by address (its
+// per-thread trace cache among them) outlive a dlclose too.
+using UnwFlushCache = void (*)(void*, uintptr_t, uintptr_t);
+UnwFlushCache g_unw_flush_cache = nullptr;
+void* g_unw_local_addr_space = nullptr;
 
 TLS uintptr_t t_stack_lo, t_stack_hi;
 
@@ -403,10 +409,12 @@ std::atomic<uint64_t> g_verified{0}, g_fell_back{0};  // counted in verify mode 
 constexpr int kMemoFrames = 24;
 TLS WalkMemo t_memo[kMemoFrames];
 
+TLS uint32_t t_memo_epoch;  // g_rules.epoch() when t_memo was started
+
 __attribute__((noinline)) int CfiUnwind(uint64_t* pcs, int max) {
   if (!t_stack_hi) StackBounds();
   return WalkStack(g_rules, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), t_stack_lo,
-                   t_stack_hi, t_memo, kMemoFrames, pcs, max);
+                   t_stack_hi, t_memo, &t_memo_epoch, kMemoFrames, pcs, max);
 }
 
 // FATHOM_HEAPPROF_VERIFY_UNWIND=1 (tests): every sample is unwound both ways, and a
@@ -485,6 +493,15 @@ uint32_t Tid() {
   return t_tid;
 }
 
+// This thread's sampler for the session `gen` (the interval, or the idle check when
+// there is no session), with a fresh seed.
+void ResetThreadSampler(uint32_t gen) {
+  t_generation = gen;
+  uint64_t seed =
+      NowNs(CLOCK_MONOTONIC) ^ (uint64_t{Tid()} << 32) ^ reinterpret_cast<uintptr_t>(&gen);
+  t_sampler.Reset(g_active.load() ? g_interval : kIdleCheckBytes, seed);
+}
+
 void Deactivate() {
   g_active.store(false, std::memory_order_release);
   g_generation.fetch_add(1, std::memory_order_relaxed);
@@ -557,7 +574,12 @@ bool Connect(const char* path, bool from_startup) {
   g_interval = config.interval_bytes;
   g_block = config.block_client != 0;
   g_active.store(true, std::memory_order_release);
-  g_generation.fetch_add(1, std::memory_order_relaxed);
+  // The connecting thread samples from its next allocation on. Its countdown may be an
+  // idle one (up to kIdleCheckBytes, from allocations made before: the loader's,
+  // libstdc++'s start-up), which it would otherwise finish first: a short program lost
+  // its first 256 KiB that way. Other threads take the new session at their next slow
+  // path.
+  ResetThreadSampler(g_generation.fetch_add(1, std::memory_order_relaxed) + 1);
   return true;
 }
 
@@ -610,6 +632,100 @@ void ChildAfterFork() {
   }
 }
 
+// ---- code unloaded (dlclose) ----------------------------------------------------------
+//
+// Return addresses are remembered by value: here the CFI rules (g_rules and each thread's
+// walk memo), in the collector each pc's frame and the stacks through it. When dlclose
+// unmaps a module, other code mapped later at the same addresses must not inherit them.
+// Before the real dlclose the collector drains what was written so far (wire.h), so those
+// frames are resolved while the module is still mapped; after it, if the loader really
+// unloaded something, the rules are dropped and a record tells the collector to read the
+// maps again and resolve pcs anew.
+
+using DlcloseFn = int (*)(void*);
+DlcloseFn g_real_dlclose = nullptr;
+pthread_mutex_t g_unload_mu = PTHREAD_MUTEX_INITIALIZER;
+unsigned long long g_unloads = 0;  // the loader's count when last looked, under g_unload_mu
+
+// The loader's count of unloaded objects; false where it does not keep one.
+bool LoaderUnloads(unsigned long long* out) {
+#if defined(__GLIBC__)
+  bool have = false;
+  struct Found {
+    unsigned long long* out;
+    bool* have;
+  } found{out, &have};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t size, void* arg) -> int {
+        auto* f = static_cast<Found*>(arg);
+        if (size >= offsetof(dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
+          *f->out = info->dlpi_subs;
+          *f->have = true;
+        }
+        return 1;  // the same in every entry
+      },
+      &found);
+  return have;
+#else
+  (void)out;
+  return false;
+#endif
+}
+
+void DrainBeforeUnmap() {
+  if (!g_active.load(std::memory_order_acquire)) return;
+  uint64_t written = g_ring->write_pos.load(std::memory_order_acquire);
+  char request = 'd';
+  if (send(g_sock, &request, 1, MSG_DONTWAIT | MSG_NOSIGNAL) != 1) return;
+  uint64_t deadline = NowNs(CLOCK_MONOTONIC) + kDrainWaitMs * 1000000ull;
+  while (g_active.load(std::memory_order_acquire) &&
+         !g_ring->collector_done.load(std::memory_order_relaxed) &&
+         g_ring->read_pos.load(std::memory_order_acquire) < written &&
+         NowNs(CLOCK_MONOTONIC) < deadline) {
+    timespec ts{0, 20000};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+void AfterUnmap() {
+  unsigned long long unloads = 0;
+  bool known = LoaderUnloads(&unloads);
+  pthread_mutex_lock(&g_unload_mu);
+  bool unloaded = !known || unloads != g_unloads;
+  g_unloads = unloads;
+  pthread_mutex_unlock(&g_unload_mu);
+  if (!unloaded) return;  // only a reference was dropped: nothing was unmapped
+#if defined(__x86_64__)
+  g_rules.Forget();
+#endif
+  if (g_unw_flush_cache && g_unw_local_addr_space) g_unw_flush_cache(g_unw_local_addr_space, 0, 0);
+  if (!g_active.load(std::memory_order_acquire)) return;
+  Lock();
+  uint64_t pos = 0;
+  bool reserved = ReserveLocked(sizeof(CodeUnloadedRecord), &pos);
+  Unlock();
+  CodeUnloadedRecord rec{{kCodeUnloaded, sizeof(CodeUnloadedRecord)}, unloads};
+  if (reserved) Commit(pos, &rec, sizeof rec, nullptr, 0);
+}
+
+// The program's dlclose. The real call runs outside the reentry guard: the loader's frees
+// of sampled blocks must still be recorded.
+int Dlclose(void* handle) {
+  if (!g_real_dlclose) {
+    ReentryGuard guard;
+    g_real_dlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
+    if (!g_real_dlclose) return -1;
+  }
+  {
+    ReentryGuard guard;
+    DrainBeforeUnmap();
+  }
+  int result = g_real_dlclose(handle);
+  ReentryGuard guard;
+  AfterUnmap();
+  return result;
+}
+
 __attribute__((constructor)) void Init() {
   ReentryGuard guard;
   // Our own executable segment: its frames are cut from every stack.
@@ -631,8 +747,14 @@ __attribute__((constructor)) void Init() {
       nullptr);
   const char* unwinder = getenv("FATHOM_HEAPPROF_UNWIND");
   if (!unwinder || strcmp(unwinder, "fp") != 0) {
-    if (void* h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL))
+    if (void* h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL)) {
       g_unw_backtrace = reinterpret_cast<UnwBacktrace>(dlsym(h, "unw_backtrace"));
+#if defined(__x86_64__)
+      g_unw_flush_cache = reinterpret_cast<UnwFlushCache>(dlsym(h, "_Ux86_64_flush_cache"));
+      if (void** as = static_cast<void**>(dlsym(h, "_ULx86_64_local_addr_space")))
+        g_unw_local_addr_space = *as;
+#endif
+    }
   }
 #if defined(__x86_64__)
   // The CFI walk needs libunwind behind it for the frames it does not handle.
@@ -641,6 +763,8 @@ __attribute__((constructor)) void Init() {
   g_verify_unwind = g_cfi_unwind && verify && strcmp(verify, "1") == 0;
 #endif
   g_cookie = RandomCookie();
+  g_real_dlclose = reinterpret_cast<DlcloseFn>(dlsym(RTLD_NEXT, "dlclose"));
+  LoaderUnloads(&g_unloads);
   if (g_aligned.Init()) g_aligned.SetShift(kPageShift);
   g_real_usable = reinterpret_cast<RealUsableFn>(dlsym(RTLD_NEXT, "malloc_usable_size"));
   pthread_atfork(PrepareFork, ParentAfterFork, ChildAfterFork);
@@ -677,12 +801,7 @@ uint64_t Decide(size_t size) {
   if (t_in_profiler) return 0;
   ReentryGuard guard;
   uint32_t gen = g_generation.load(std::memory_order_relaxed);
-  if (t_generation != gen) {
-    t_generation = gen;
-    uint64_t seed =
-        NowNs(CLOCK_MONOTONIC) ^ (uint64_t{Tid()} << 32) ^ reinterpret_cast<uintptr_t>(&gen);
-    t_sampler.Reset(g_active.load() ? g_interval : kIdleCheckBytes, seed);
-  }
+  if (t_generation != gen) ResetThreadSampler(gen);
   if (!g_active.load(std::memory_order_acquire)) {
     t_sampler.Reset(kIdleCheckBytes, 1);
     TryConnectOnRequest();
@@ -830,6 +949,7 @@ extern "C" {
 #define EXPORT __attribute__((visibility("default")))
 
 EXPORT void* malloc(size_t n) { return Malloc(n); }
+EXPORT int dlclose(void* handle) { return Dlclose(handle); }
 EXPORT void free(void* p) { Free(p); }
 EXPORT void* calloc(size_t a, size_t b) {
   size_t n = 0;

@@ -5,6 +5,7 @@
 #include "device/heapprof/frame_rules.h"
 
 #include <link.h>
+#include <sched.h>
 #include <sys/mman.h>
 
 #include <cstring>
@@ -467,19 +468,20 @@ inline uint32_t Home(uintptr_t ra) {
 }
 }  // namespace
 
-void FrameRuleCache::File(uintptr_t ra, uint64_t value) {
+void FrameRuleCache::File(uintptr_t ra, uint64_t value, uint32_t epoch) {
   // A try-lock: when another thread is filing, this rule is simply not kept (it is
   // computed again next time). Nothing can then wait on a holder that a signal
   // interrupted, or that fork left behind in the child (which also resets it).
   if (__atomic_exchange_n(&lock_, 1, __ATOMIC_ACQUIRE)) return;
-  // Up to 3/4 full: probe runs stay short.
-  if (used_ < kFull) {
+  // Up to 3/4 full: probe runs stay short. A rule read before a Forget may be from the
+  // unmapped code: not kept.
+  if (used_ < kFull && __atomic_load_n(&epoch_, __ATOMIC_RELAXED) == epoch) {
     uint32_t mask = (1u << kBits) - 1;
     for (uint32_t i = 0, at = Home(ra); i < kProbes; i++, at = (at + 1) & mask) {
       uint64_t key = __atomic_load_n(&slots_[at].key, __ATOMIC_RELAXED);
       if (key == ra) break;  // filed by another thread meanwhile
       if (key != 0) continue;
-      slots_[at].value = value;
+      __atomic_store_n(&slots_[at].value, value, __ATOMIC_RELAXED);
       __atomic_store_n(&slots_[at].key, ra, __ATOMIC_RELEASE);
       __atomic_store_n(&used_, used_ + 1, __ATOMIC_RELAXED);
       break;
@@ -488,13 +490,29 @@ void FrameRuleCache::File(uintptr_t ra, uint64_t value) {
   __atomic_store_n(&lock_, 0, __ATOMIC_RELEASE);
 }
 
+void FrameRuleCache::Forget() {
+  while (__atomic_exchange_n(&lock_, 1, __ATOMIC_ACQUIRE)) sched_yield();
+  if (Slot* slots = __atomic_load_n(&slots_, __ATOMIC_ACQUIRE)) {
+    // Keys only: a reader that still sees its key reads a value of that key (it checks
+    // the key again after the value); a cleared key ends every probe run through it.
+    for (uint32_t i = 0; i < (1u << kBits); i++)
+      __atomic_store_n(&slots[i].key, 0, __ATOMIC_RELAXED);
+  }
+  __atomic_store_n(&used_, 0, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&epoch_, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&lock_, 0, __ATOMIC_RELEASE);
+}
+
 bool FrameRuleCache::Lookup(uintptr_t ra, FrameRule* out) {
   if (!Map()) return false;
+  uint32_t epoch = __atomic_load_n(&epoch_, __ATOMIC_ACQUIRE);
   uint32_t mask = (1u << kBits) - 1;
   for (uint32_t i = 0, at = Home(ra); i < kProbes; i++, at = (at + 1) & mask) {
     uint64_t key = __atomic_load_n(&slots_[at].key, __ATOMIC_ACQUIRE);
     if (key == ra) {
-      uint64_t v = slots_[at].value;
+      uint64_t v = __atomic_load_n(&slots_[at].value, __ATOMIC_ACQUIRE);
+      // Forgotten and filed for another address meanwhile: not this key's value.
+      if (__atomic_load_n(&slots_[at].key, __ATOMIC_RELAXED) != ra) break;
       if (v == kNoRule) return false;
       *out = FrameRule::Unpack(v);
       return true;
@@ -506,7 +524,7 @@ bool FrameRuleCache::Lookup(uintptr_t ra, FrameRule* out) {
   // the loaded modules and a binary search) at every sample that meets it.
   if (__atomic_load_n(&used_, __ATOMIC_RELAXED) >= kFull) return false;
   bool found = FindFrameRule(ra - 1, out);
-  File(ra, found ? out->Pack() : kNoRule);
+  File(ra, found ? out->Pack() : kNoRule, epoch);
   return found;
 }
 

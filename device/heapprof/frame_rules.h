@@ -17,9 +17,10 @@
 // Nothing here allocates or takes a lock but the glibc loader's (dl_iterate_phdr, on a
 // cache miss): it runs inside malloc. Memory comes from mmap.
 //
-// Rules are kept by return address for the life of the process, as libunwind's trace
-// cache keeps them: code that dlclose unmaps and other code later mapped at the same
-// addresses would be walked with the old rules (every read still stays in the stack).
+// Rules are kept by return address until code is unmapped: the client's dlclose hook
+// calls Forget when the loader unloaded a module, so code mapped later at the same
+// addresses is never walked with the old module's rules (nor remembered walks through it:
+// each thread's WalkMemo carries the epoch it was made in).
 #pragma once
 
 #include <cstddef>
@@ -69,6 +70,12 @@ class FrameRuleCache {
   // when the CFI has no usable rule (also remembered, so such a pc costs one probe).
   bool Lookup(uintptr_t ra, FrameRule* out);
 
+  // Code was unmapped (dlclose): every rule is dropped and the epoch moves on. Rare, so it
+  // waits for a filing thread instead of skipping. Not from a signal handler.
+  void Forget();
+  // Changes with every Forget: a walk memo made in another epoch is stale.
+  uint32_t epoch() const { return __atomic_load_n(&epoch_, __ATOMIC_ACQUIRE); }
+
   // In a forked child: a filing thread of the parent's is not there to finish.
   void AfterForkInChild() { __atomic_store_n(&lock_, 0, __ATOMIC_RELAXED); }
 
@@ -82,12 +89,14 @@ class FrameRuleCache {
   static constexpr uint32_t kFull = (3u << kBits) / 4;
 
   bool Map();
-  void File(uintptr_t ra, uint64_t value);
+  // Files unless a Forget came after `epoch` (the rule may be the unmapped code's).
+  void File(uintptr_t ra, uint64_t value, uint32_t epoch);
 
   Slot* slots_ = nullptr;
   uint32_t used_ = 0;
   uint32_t lock_ = 0;
   uint32_t map_failed_ = 0;
+  uint32_t epoch_ = 0;
 };
 
 // One frame of a thread's previous walk (WalkStack's memo): the rules of the frames a new
@@ -103,9 +112,17 @@ struct WalkMemo {
 // one), reading only [lo, hi), the thread's stack. Fills pcs with return addresses, the
 // first being that function's own. Returns how many, or -1 when a frame has no rule of
 // the simple kind or a rule leads out of the stack: the caller then unwinds with
-// libunwind, whose answer for such a stack this never second-guesses.
+// libunwind, whose answer for such a stack this never second-guesses. The memo is
+// dropped first when it was made in an earlier epoch of the rules (*memo_epoch): code was
+// unmapped since.
 inline int WalkStack(FrameRuleCache& rules, uintptr_t fp, uintptr_t lo, uintptr_t hi,
-                     WalkMemo* memo, int memo_frames, uint64_t* pcs, int max) {
+                     WalkMemo* memo, uint32_t* memo_epoch, int memo_frames, uint64_t* pcs,
+                     int max) {
+  uint32_t epoch = rules.epoch();
+  if (__builtin_expect(*memo_epoch != epoch, 0)) {
+    for (int i = 0; i < memo_frames; i++) memo[i] = WalkMemo{0, 0};  // ra 0 matches no frame
+    *memo_epoch = epoch;
+  }
   auto in_stack = [lo, hi](uintptr_t a) { return a >= lo && a < hi && hi - a >= 8; };
   auto load = [](uintptr_t a) { return *reinterpret_cast<const uintptr_t*>(a); };
   if (!in_stack(fp) || !in_stack(fp + 8)) return -1;

@@ -265,6 +265,8 @@ class Collector {
         FreeRecord f;
         CopyOut(c, r, &f, sizeof f);
         profiles_.OnFree(c.pid, f.addr);
+      } else if (ok && h.type == kCodeUnloaded && h.bytes == sizeof(CodeUnloadedRecord)) {
+        profiles_.OnCodeUnloaded(c.pid);
       } else {
         ok = false;
       }
@@ -436,8 +438,9 @@ int Run(int argc, char** argv) {
     }
     for (size_t i = fds.size(); i-- > 2;) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char byte;
-      if (recv(fds[i].fd, &byte, 1, MSG_DONTWAIT) <= 0) collector.Disconnect(i - 2);
+      // A byte is a request to drain now (the client waits in dlclose), done below.
+      char bytes[64];
+      if (recv(fds[i].fd, bytes, sizeof bytes, MSG_DONTWAIT) <= 0) collector.Disconnect(i - 2);
     }
     busy = collector.DrainAll();
     uint64_t now = BootNs();

@@ -215,6 +215,18 @@ void Profiles::Track(Process& p, const AllocRecord& rec, Totals* t) {
 
 void Profiles::OnFree(pid_t pid, uint64_t addr) { OnFree(processes_[pid], addr); }
 
+void Profiles::OnCodeUnloaded(pid_t pid) {
+  Process& p = processes_[pid];
+  // A pc may now hold other code: its frame and the stacks through it are looked up
+  // again. The callstacks' totals stay where they are, by iid.
+  p.frame_of_pc.clear();
+  p.callstack_of_pcs.clear();
+  p.last_pcs.clear();
+  p.last_callstack = CallstackRef{0, nullptr};
+  p.info.map_reparses++;
+  ReadMaps(p);
+}
+
 void Profiles::OnFree(Process& p, uint64_t addr) {
   Live live;
   if (!p.live.Take(addr, &live)) return;

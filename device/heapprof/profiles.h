@@ -47,6 +47,8 @@ class Profiles {
   ProcessInfo* Info(pid_t pid);
   void OnAlloc(pid_t pid, const AllocRecord& rec, const uint64_t* pcs);
   void OnFree(pid_t pid, uint64_t addr);
+  // dlclose unmapped code in the process: pcs are looked up in fresh maps from now on.
+  void OnCodeUnloaded(pid_t pid);
   // A serialized TracePacket with a ProfilePacket: one process dump per process.
   std::string Dump(uint64_t ts);
 

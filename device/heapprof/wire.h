@@ -22,8 +22,9 @@
 
 namespace fathom::heapprof {
 
-// 2: records committed by their type; 3: the ring is offered after the Config
-inline constexpr uint32_t kWireVersion = 3;
+// 2: records committed by their type; 3: the ring is offered after the Config; 4: code
+// unloaded records, and a byte on the socket asks for a drain
+inline constexpr uint32_t kWireVersion = 4;
 inline constexpr uint32_t kMaxFrames = 64;
 
 struct Hello {
@@ -69,7 +70,7 @@ struct alignas(64) RingHeader {
   alignas(64) std::atomic<uint64_t> read_pos;  // bytes ever consumed (collector)
 };
 
-enum RecordType : uint32_t { kUnwritten = 0, kAlloc = 1, kFree = 2 };
+enum RecordType : uint32_t { kUnwritten = 0, kAlloc = 1, kFree = 2, kCodeUnloaded = 3 };
 
 // Records are 8-byte aligned; `bytes` is the whole record length.
 struct RecordHeader {
@@ -91,5 +92,16 @@ struct FreeRecord {
   RecordHeader h;
   uint64_t addr;
 };
+
+// dlclose unmapped code: return addresses seen from here on may belong to other code
+// mapped at the same addresses since, so the collector reads the maps again and resolves
+// pcs anew. Before the real dlclose the client sends a byte on the socket and waits (at
+// most kDrainWaitMs) until the collector has drained what was written so far, so the
+// frames of the code about to go are resolved while it is still mapped.
+struct CodeUnloadedRecord {
+  RecordHeader h;
+  uint64_t unloads;  // the loader's count of unloaded objects (dl_phdr_info::dlpi_subs)
+};
+inline constexpr uint32_t kDrainWaitMs = 100;
 
 }  // namespace fathom::heapprof

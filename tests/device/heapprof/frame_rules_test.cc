@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -44,6 +45,7 @@ struct Walks {
 
 FrameRuleCache g_cache;
 WalkMemo g_memo[32];
+uint32_t g_memo_epoch = 0;
 
 // Both walks from the same frame. Keeps a frame pointer, as the profiler's own frames do.
 __attribute__((noinline, optimize("no-omit-frame-pointer"))) void Capture(Walks* w) {
@@ -51,7 +53,7 @@ __attribute__((noinline, optimize("no-omit-frame-pointer"))) void Capture(Walks*
   StackOf(&lo, &hi);
   w->cfi.resize(128);
   w->cfi_n = WalkStack(g_cache, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)), lo, hi,
-                       g_memo, 32, w->cfi.data(), 128);
+                       g_memo, &g_memo_epoch, 32, w->cfi.data(), 128);
   w->cfi.resize(w->cfi_n > 0 ? static_cast<size_t>(w->cfi_n) : 0);
   if (UnwBacktrace unw = Libunwind()) {
     w->libunwind.resize(128);
@@ -165,6 +167,47 @@ TEST(FrameRules, FullCacheAnswersWhatItHoldsAndNothingNew) {
   EXPECT_TRUE(rule.cfa_from_rbp);
   EXPECT_TRUE(FindFrameRule(w.cfi[1] - 1, &rule));
   EXPECT_FALSE(cache->Lookup(w.cfi[1], &rule));
+  delete cache;
+}
+
+// dlclose: Forget drops every rule (a full table files again) and every walk remembered
+// before it (a memo entry for the same return address is no longer trusted).
+__attribute__((noinline)) void WalkFromOneCallSite(Walks* w) {
+  WithFramePointer(0, w);
+  asm volatile("" ::: "memory");
+}
+// The frames up to WalkFromOneCallSite's (the same in every walk from it).
+std::vector<uint64_t> Head(const Walks& w) {
+  return std::vector<uint64_t>(w.cfi.begin(), w.cfi.begin() + std::min<size_t>(3, w.cfi.size()));
+}
+
+TEST(FrameRules, ForgetDropsRulesAndRememberedWalks) {
+  Walks first;
+  WalkFromOneCallSite(&first);
+  ASSERT_GE(first.cfi_n, 4);
+  // The memo now holds this walk; spoil its rules (a CFA 1 MiB above rsp) while
+  // keeping the addresses: a walk that trusts it leaves the stack and fails.
+  for (WalkMemo& m : g_memo)
+    if (m.ra) m.rule = FrameRule{FrameRule::kFrame, false, 0, 1 << 20}.Pack();
+  Walks spoiled;
+  WalkFromOneCallSite(&spoiled);
+  EXPECT_EQ(spoiled.cfi_n, -1);
+  g_cache.Forget();
+  Walks after;
+  WalkFromOneCallSite(&after);
+  EXPECT_EQ(after.cfi_n, first.cfi_n);
+  EXPECT_EQ(Head(after), Head(first));
+
+  auto* cache = new FrameRuleCache();
+  FrameRule rule;
+  for (uintptr_t i = 0; i < (1u << FrameRuleCache::kBits); i++)
+    cache->Lookup(0x10000 + i * 16, &rule);
+  EXPECT_FALSE(cache->Lookup(first.cfi[1], &rule));  // full
+  uint32_t epoch = cache->epoch();
+  cache->Forget();
+  EXPECT_NE(cache->epoch(), epoch);
+  EXPECT_TRUE(cache->Lookup(first.cfi[1], &rule));  // filed again
+  EXPECT_TRUE(rule.cfa_from_rbp);
   delete cache;
 }
 

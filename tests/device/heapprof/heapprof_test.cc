@@ -196,6 +196,78 @@ TEST(HeapprofTest, EveryApiBehavesOnSampledBlocks) {
   }
 }
 
+// A short program: at --interval 1 every block it allocates from the start of main is in
+// the profile. The thread that connects had counted down an idle interval (256 KiB) from
+// what it allocated before the profiler's constructor ran, and used to finish that first,
+// so this program's 100 blocks were all missed.
+TEST(HeapprofTest, ShortProgramIsProfiledFromItsFirstAllocation) {
+  std::string out = TempPath("startup.pftrace");
+  RunResult r = RunCmd(Profile("--interval 1", STARTUP_PROG, out));
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "startup ok\n");
+  auto tp = Load(out);
+  std::string fg = Flamegraph("select upid from process where name like '%heapprof_startup%'");
+  auto rows = Query(*tp, "select sum(cumulative_size), sum(cumulative_count) from " + fg +
+                             " where name = 'AllocateAtStart()'");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][0], "6400");
+  EXPECT_EQ(rows[0][1], "100");
+  fs::remove(out);
+}
+
+#if defined(DLCLOSE_PROG)
+// dlclose: module A is unloaded and module B loaded at the same addresses, with the same
+// code layout but other frames (dlclose_lib.S), so B's call to malloc returns to the
+// address A's did. Nothing remembered by that address may carry over from A to B: not the
+// client's CFI rules (the shared table, used by a new thread, and the memo of the last
+// walk, used by the thread that walked A), nor the collector's frame for the pc. A stale
+// rule walks B's frame as A's and meets a decoy return address, whose frame then lands in
+// the trace; a stale frame names A's module for B's blocks. (libunwind is no reference
+// here: its per-thread trace cache keeps A's frame on the thread that walked A, even after
+// unw_flush_cache, so verify mode would report B's 100 samples on that thread.)
+TEST(HeapprofTest, CodeUnloadedByDlcloseIsForgotten) {
+  std::string out = TempPath("dlclose.pftrace");
+  std::string program = std::string(DLCLOSE_PROG) + " " + DL_MODULE_A + " " + DL_MODULE_B;
+  RunResult r = RunCmd(Profile("--interval 1", program, out) + " 2>&1");
+  if (r.exit_code == 3) GTEST_SKIP() << "module B was not loaded where A was: " << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto tp = Load(out);
+  // Each block's innermost frame is fathom_dl_alloc, in the module that allocated it: A's
+  // 100 blocks of 64 bytes, B's 2 x 100 of 96.
+  auto rows = Query(*tp,
+                    "select m.name, sum(a.count), sum(a.size) from heap_profile_allocation a "
+                    "join stack_profile_callsite c on a.callsite_id = c.id "
+                    "join stack_profile_frame f on c.frame_id = f.id "
+                    "join stack_profile_mapping m on f.mapping = m.id "
+                    "where a.size > 0 and f.name = 'fathom_dl_alloc' group by m.name "
+                    "order by m.name");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_NE(rows[0][0].find("heapprof_dl_a"), std::string::npos) << rows[0][0];
+  EXPECT_EQ(rows[0][1], "100");
+  EXPECT_EQ(rows[0][2], "6400");
+  EXPECT_NE(rows[1][0].find("heapprof_dl_b"), std::string::npos) << rows[1][0];
+  EXPECT_EQ(rows[1][1], "200");
+  EXPECT_EQ(rows[1][2], "19200");
+  // Every one was called from AllocateThrough, with no decoy frame between.
+  EXPECT_EQ(QueryInt(*tp,
+                     "select count(*) from heap_profile_allocation a "
+                     "join stack_profile_callsite c on a.callsite_id = c.id "
+                     "join stack_profile_frame f on c.frame_id = f.id "
+                     "join stack_profile_callsite pc on c.parent_id = pc.id "
+                     "join stack_profile_frame pf on pc.frame_id = pf.id "
+                     "where a.size > 0 and f.name = 'fathom_dl_alloc' and "
+                     "pf.name like '%AllocateThrough%'"),
+            QueryInt(*tp,
+                     "select count(*) from heap_profile_allocation a "
+                     "join stack_profile_callsite c on a.callsite_id = c.id "
+                     "join stack_profile_frame f on c.frame_id = f.id "
+                     "where a.size > 0 and f.name = 'fathom_dl_alloc'"));
+  EXPECT_EQ(
+      QueryInt(*tp, "select count(*) from stack_profile_frame where name = 'fathom_dl_decoy'"), 0);
+  fs::remove(out);
+}
+#endif
+
 TEST(HeapprofTest, ZeroIntervalIsAnErrorNotACrash) {
   std::string out = TempPath("zero.pftrace");
   RunResult r = RunCmd(Profile("--interval 0", "true", out) + " 2>&1");
