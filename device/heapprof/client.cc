@@ -708,6 +708,15 @@ void AfterUnmap() {
   if (reserved) Commit(pos, &rec, sizeof rec, nullptr, 0);
 }
 
+// At exit, before the loader unmaps anything: frames first seen since the collector's
+// last drain (up to 10 ms of samples) are resolved while their modules are still mapped.
+// A module dlopen'ed after the connection was "[unknown]" in every such frame, since the
+// collector reads the maps of a process that is gone. (_exit skips this.)
+__attribute__((destructor)) void DrainAtExit() {
+  ReentryGuard guard;
+  DrainBeforeUnmap();
+}
+
 // The program's dlclose. The real call runs outside the reentry guard: the loader's frees
 // of sampled blocks must still be recorded.
 int Dlclose(void* handle) {

@@ -266,6 +266,30 @@ TEST(HeapprofTest, CodeUnloadedByDlcloseIsForgotten) {
       QueryInt(*tp, "select count(*) from stack_profile_frame where name = 'fathom_dl_decoy'"), 0);
   fs::remove(out);
 }
+
+// A program that exits right after allocating through a module it dlopen'ed: the frames
+// first seen since the collector's last drain are resolved at exit, while the module is
+// still mapped (they were "[unknown]": the collector read the maps of a process that was
+// gone).
+TEST(HeapprofTest, ModuleFramesSurviveAnImmediateExit) {
+  std::string out = TempPath("exit.pftrace");
+  std::string program = std::string(DLCLOSE_PROG) + " " + DL_MODULE_A + " " + DL_MODULE_B + " exit";
+  RunResult r = RunCmd(Profile("--interval 1", program, out) + " 2>&1");
+  if (r.exit_code == 3) GTEST_SKIP() << "module B was not loaded where A was: " << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto tp = Load(out);
+  auto rows = Query(*tp,
+                    "select m.name, sum(a.count) from heap_profile_allocation a "
+                    "join stack_profile_callsite c on a.callsite_id = c.id "
+                    "join stack_profile_frame f on c.frame_id = f.id "
+                    "join stack_profile_mapping m on f.mapping = m.id "
+                    "where a.size > 0 and a.size = 96 * a.count and "
+                    "(f.name = 'fathom_dl_alloc' or m.name like '%unknown%') group by m.name");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_NE(rows[0][0].find("heapprof_dl_b"), std::string::npos) << rows[0][0];
+  EXPECT_EQ(rows[0][1], "200");
+  fs::remove(out);
+}
 #endif
 
 TEST(HeapprofTest, ZeroIntervalIsAnErrorNotACrash) {
