@@ -10,9 +10,13 @@ void TrackListModel::setLayout(TrackLayout layout) {
   hidden_.fill(false, layout_.tracks.size());
   pinned_.fill(false, layout_.tracks.size());
   expanded_.fill(false, layout_.groups.size());
-  // System-wide groups start open; process groups closed (there are hundreds).
+  // System-wide groups start open; process groups closed (a system trace has hundreds),
+  // unless there are only a few: a profile of one program (its heap dumps, its threads)
+  // opens with them in view.
+  int processes = 0;
+  for (const TrackGroup& g : layout_.groups) processes += g.kind == GroupKind::kProcess;
   for (int g = 0; g < layout_.groups.size(); ++g)
-    expanded_[g] = layout_.groups[g].kind != GroupKind::kProcess;
+    expanded_[g] = layout_.groups[g].kind != GroupKind::kProcess || processes <= kOpenProcesses;
   endResetModel();
   emit tracksChanged();
 }

@@ -16,6 +16,8 @@ class TrackListModel : public QAbstractItemModel {
   Q_OBJECT
  public:
   enum Role { PinnedRole = Qt::UserRole + 1, ExpandedRole, KindRole, RowsRole, TrackIndexRole };
+  // Process groups start open when a trace has at most this many (else closed).
+  static constexpr int kOpenProcesses = 3;
 
   explicit TrackListModel(QObject* parent = nullptr);
 

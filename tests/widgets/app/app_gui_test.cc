@@ -176,8 +176,9 @@ class AppGuiTest : public QObject {
     QCOMPARE(diamond->kind, QStringLiteral("native"));
     QCOMPARE(diamond->upid, python_upid);
 
-    // A real click on the diamond, where the canvas draws it (the process open).
-    timeline->trackModel()->setExpanded(layout.tracks[track].group, true);
+    // A real click on the diamond, where the canvas draws it: a trace of one program opens
+    // with its process's tracks in view.
+    QVERIFY(timeline->trackModel()->isExpanded(layout.tracks[track].group));
     const qint64 margin = (s->traceEnd() - s->traceStart()) / 10 + 1000;
     timeline->setVisibleRange(s->traceStart() - margin, s->traceEnd() + margin);
     QTRY_VERIFY_WITH_TIMEOUT(!timeline->isBusy(), 10000);
