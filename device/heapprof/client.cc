@@ -711,10 +711,16 @@ void AfterUnmap() {
 // At exit, before the loader unmaps anything: frames first seen since the collector's
 // last drain (up to 10 ms of samples) are resolved while their modules are still mapped.
 // A module dlopen'ed after the connection was "[unknown]" in every such frame, since the
-// collector reads the maps of a process that is gone. (_exit skips this.)
+// collector reads the maps of a process that is gone. exit() gets here through the
+// destructor, _exit() and _Exit() through their hooks.
 __attribute__((destructor)) void DrainAtExit() {
   ReentryGuard guard;
   DrainBeforeUnmap();
+}
+
+[[noreturn]] void ExitNow(int status) {
+  DrainAtExit();
+  for (;;) syscall(SYS_exit_group, status);
 }
 
 // The program's dlclose. The real call runs outside the reentry guard: the loader's frees
@@ -959,6 +965,8 @@ extern "C" {
 
 EXPORT void* malloc(size_t n) { return Malloc(n); }
 EXPORT int dlclose(void* handle) { return Dlclose(handle); }
+EXPORT void _exit(int status) { ExitNow(status); }
+EXPORT void _Exit(int status) { ExitNow(status); }
 EXPORT void free(void* p) { Free(p); }
 EXPORT void* calloc(size_t a, size_t b) {
   size_t n = 0;

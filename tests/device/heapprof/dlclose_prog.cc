@@ -1,9 +1,10 @@
 // Loads module A (dlclose_lib.S), allocates through it, unloads it, loads module B at the
 // same address and allocates through B on this thread and on a new one. The profile must
 // show B's allocations in B's frames, unwound with B's rules. Exits 3 when B did not land
-// where A was (nothing to test then). With a third argument "exit" it exits right after
-// B's allocations, B still loaded.
+// where A was (nothing to test then). With a third argument "exit" (or "_exit") it exits
+// right after B's allocations, B still loaded, through exit (or _exit).
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -33,7 +34,8 @@ AllocFn Load(const char* path, void** handle) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool exit_loaded = argc == 4 && std::string(argv[3]) == "exit";
+  std::string how = argc == 4 ? argv[3] : "";
+  bool exit_loaded = how == "exit" || how == "_exit";
   if (argc != 3 && !exit_loaded) {
     fprintf(stderr, "usage: %s MODULE_A MODULE_B [exit]\n", argv[0]);
     return 2;
@@ -55,7 +57,8 @@ int main(int argc, char** argv) {
   AllocateThrough(alloc_b, 100, &keep);  // this thread remembers its walk through A
   std::thread t([&] { AllocateThrough(alloc_b, 100, &keep_thread); });  // the shared rules
   t.join();
-  if (exit_loaded) return 0;  // the blocks and module B are left to the exit
+  if (how == "_exit") _exit(0);  // no destructors, no flush
+  if (exit_loaded) return 0;     // the blocks and module B are left to the exit
   for (void* p : keep) free(p);
   for (void* p : keep_thread) free(p);
   dlclose(b);

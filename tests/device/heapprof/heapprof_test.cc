@@ -267,13 +267,14 @@ TEST(HeapprofTest, CodeUnloadedByDlcloseIsForgotten) {
   fs::remove(out);
 }
 
-// A program that exits right after allocating through a module it dlopen'ed: the frames
-// first seen since the collector's last drain are resolved at exit, while the module is
-// still mapped (they were "[unknown]": the collector read the maps of a process that was
-// gone).
-TEST(HeapprofTest, ModuleFramesSurviveAnImmediateExit) {
+// A program that exits (exit or _exit) right after allocating through a module it
+// dlopen'ed: the frames first seen since the collector's last drain are resolved at exit,
+// while the module is still mapped (they were "[unknown]": the collector read the maps of
+// a process that was gone).
+void ModuleFramesSurviveExit(const std::string& how) {
   std::string out = TempPath("exit.pftrace");
-  std::string program = std::string(DLCLOSE_PROG) + " " + DL_MODULE_A + " " + DL_MODULE_B + " exit";
+  std::string program =
+      std::string(DLCLOSE_PROG) + " " + DL_MODULE_A + " " + DL_MODULE_B + " " + how;
   RunResult r = RunCmd(Profile("--interval 1", program, out) + " 2>&1");
   if (r.exit_code == 3) GTEST_SKIP() << "module B was not loaded where A was: " << r.out;
   ASSERT_EQ(r.exit_code, 0) << r.out;
@@ -289,6 +290,13 @@ TEST(HeapprofTest, ModuleFramesSurviveAnImmediateExit) {
   EXPECT_NE(rows[0][0].find("heapprof_dl_b"), std::string::npos) << rows[0][0];
   EXPECT_EQ(rows[0][1], "200");
   fs::remove(out);
+}
+
+TEST(HeapprofTest, ModuleFramesSurviveAnImmediateExit) {
+  for (const char* how : {"exit", "_exit"}) {
+    SCOPED_TRACE(how);
+    ModuleFramesSurviveExit(how);
+  }
 }
 #endif
 
