@@ -795,7 +795,7 @@ __attribute__((constructor)) void Init() {
   if (!g_active.load()) {
     // Started with the preload but without a collector: attach later on request
     // (fathom-heapprofd --pid), unless the program handles that signal itself.
-    int sig = SIGRTMIN + 4;
+    int sig = kAttachSignal;
     struct sigaction old {};
     if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) {
       struct sigaction sa {};

@@ -456,12 +456,16 @@ int Run(int argc, char** argv) {
       // to connect again while it runs.
       bool waiting = o.pid && (!collector.ever_connected() || ProcessAlive(o.pid));
       if (o.pid && collector.ever_connected() && !waiting) stop = true;
+      if (o.pid && !collector.ever_connected() && !ProcessAlive(o.pid)) {
+        fprintf(stderr, "fathom-heapprofd: process %d ended before it connected\n", o.pid);
+        unlink(sock_path.c_str());
+        return 1;
+      }
       if (waiting && now >= next_signal) {
         // Again until it connects (an exec in between resets the handler), and only while
-        // the library's handler is installed: the default action of the signal is to
-        // terminate, so a process without the preload (or still in a shell wrapper
-        // before exec) is left alone.
-        if (CatchesSignal(o.pid, SIGRTMIN + 4)) kill(o.pid, SIGRTMIN + 4);
+        // a handler is installed: a process without the preload is not disturbed (wire.h:
+        // the signal is one whose default action is to ignore it).
+        if (CatchesSignal(o.pid, kAttachSignal)) kill(o.pid, kAttachSignal);
         next_signal = now + 100000000ull;
       }
       if (o.pid && !collector.ever_connected() && now - start_ns > 10000000000ull) {

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <atomic>
+#include <csignal>
 #include <cstdint>
 
 namespace fathom::heapprof {
@@ -103,5 +104,13 @@ struct CodeUnloadedRecord {
   uint64_t unloads;  // the loader's count of unloaded objects (dl_phdr_info::dlpi_subs)
 };
 inline constexpr uint32_t kDrainWaitMs = 100;
+
+// Attach (fathom-heapprofd --pid): the signal that asks a process started with the preload
+// to connect. Its default action must be to ignore it: the collector signals only while
+// /proc/PID/status shows it caught, but an exec between that check and the kill (a pyenv
+// shim or a wrapper script exec'ing the real program) resets the handler, and the
+// SIGRTMIN+4 used before then killed the new image (2-3 attaches in 10 to a pyenv
+// python3). A dropped request is simply sent again.
+inline constexpr int kAttachSignal = SIGURG;
 
 }  // namespace fathom::heapprof

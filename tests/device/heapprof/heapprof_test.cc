@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/trace_processor.h"
+#include "device/heapprof/wire.h"
 
 namespace fathom {
 namespace {
@@ -436,6 +437,26 @@ TEST(HeapprofTest, FollowChildren) {
     EXPECT_EQ(pythons, follow ? 2 : 0);
     fs::remove(out);
   }
+}
+
+// --pid: the collector asks only a process whose /proc status shows the signal caught,
+// but the process may exec between that check and the kill (a pyenv shim or a wrapper
+// script exec'ing the real program), and the new image has no handler yet. The request
+// must then be dropped, not fatal: with SIGRTMIN+4 2-3 attaches in 10 to pyenv's python3
+// killed it.
+TEST(HeapprofTest, AttachRequestAfterAnExecDoesNotKill) {
+  pid_t child = fork();
+  if (child == 0) {
+    execlp("sleep", "sleep", "5", nullptr);
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // exec'd: no handler
+  ASSERT_EQ(kill(child, heapprof::kAttachSignal), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  int status = 0;
+  EXPECT_EQ(waitpid(child, &status, WNOHANG), 0) << "killed by signal " << WTERMSIG(status);
+  kill(child, SIGKILL);
+  waitpid(child, &status, 0);
 }
 
 // --pid: a process started with the preload alone is attached later, on request.
