@@ -259,6 +259,18 @@ void Commit(uint64_t pos, const void* head, size_t head_n, const void* tail, siz
   __atomic_store_n(type, h->type, __ATOMIC_RELEASE);
 }
 
+// A record without frames (a free, code unloaded): reserved, then written unlocked. A full
+// ring drops it (counted) unless block_client.
+template <typename Record>
+inline void WriteRecord(const Record& rec) {
+  PrefetchForRecord(sizeof rec);
+  Lock();
+  uint64_t pos = 0;
+  bool reserved = ReserveLocked(sizeof rec, &pos);
+  Unlock();
+  if (reserved) Commit(pos, &rec, sizeof rec, nullptr, 0);
+}
+
 // ---- sampled blocks: wrapping --------------------------------------------------------
 
 void LockAligned() {
@@ -700,12 +712,8 @@ void AfterUnmap() {
 #endif
   if (g_unw_flush_cache && g_unw_local_addr_space) g_unw_flush_cache(g_unw_local_addr_space, 0, 0);
   if (!g_active.load(std::memory_order_acquire)) return;
-  Lock();
-  uint64_t pos = 0;
-  bool reserved = ReserveLocked(sizeof(CodeUnloadedRecord), &pos);
-  Unlock();
   CodeUnloadedRecord rec{{kCodeUnloaded, sizeof(CodeUnloadedRecord)}, unloads};
-  if (reserved) Commit(pos, &rec, sizeof rec, nullptr, 0);
+  WriteRecord(rec);
 }
 
 // At exit, before the loader unmaps anything: frames first seen since the collector's
@@ -859,13 +867,7 @@ __attribute__((noinline)) void FreeSampled(void* p, bool taken = false) {
   uintptr_t key = reinterpret_cast<uintptr_t>(p);
   if (!t_in_profiler && g_active.load(std::memory_order_acquire)) {
     ReentryGuard guard;
-    PrefetchForRecord(sizeof(FreeRecord));
-    Lock();
-    uint64_t pos = 0;
-    bool reserved = ReserveLocked(sizeof(FreeRecord), &pos);
-    Unlock();
-    FreeRecord rec{{kFree, sizeof(FreeRecord)}, key};
-    if (reserved) Commit(pos, &rec, sizeof rec, nullptr, 0);
+    WriteRecord(FreeRecord{{kFree, sizeof(FreeRecord)}, key});
   }
   ReleaseSampled(key, taken);
 }

@@ -226,22 +226,34 @@ TEST(HeapprofTest, ShortProgramIsProfiledFromItsFirstAllocation) {
 // the trace; a stale frame names A's module for B's blocks. (libunwind is no reference
 // here: its per-thread trace cache keeps A's frame on the thread that walked A, even after
 // unw_flush_cache, so verify mode would report B's 100 samples on that thread.)
-TEST(HeapprofTest, CodeUnloadedByDlcloseIsForgotten) {
-  std::string out = TempPath("dlclose.pftrace");
-  std::string program = std::string(DLCLOSE_PROG) + " " + DL_MODULE_A + " " + DL_MODULE_B;
+// Allocation rows (a) with their innermost frame (f) and its mapping (m).
+constexpr const char* kLeafFrames =
+    " from heap_profile_allocation a join stack_profile_callsite c on a.callsite_id = c.id "
+    "join stack_profile_frame f on c.frame_id = f.id "
+    "join stack_profile_mapping m on f.mapping = m.id ";
+
+// dlclose_prog.cc at --interval 1 (every block sampled) into *tp; left null when it could
+// not be run (the test has failed or been skipped then).
+void ProfileDlcloseProg(const std::string& mode, const std::string& out,
+                        std::unique_ptr<TraceProcessor>* tp) {
+  std::string program =
+      std::string(DLCLOSE_PROG) + " " + DL_MODULE_A + " " + DL_MODULE_B + " " + mode;
   RunResult r = RunCmd(Profile("--interval 1", program, out) + " 2>&1");
   if (r.exit_code == 3) GTEST_SKIP() << "module B was not loaded where A was: " << r.out;
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  auto tp = Load(out);
+  *tp = Load(out);
+}
+
+TEST(HeapprofTest, CodeUnloadedByDlcloseIsForgotten) {
+  std::string out = TempPath("dlclose.pftrace");
+  std::unique_ptr<TraceProcessor> tp;
+  ProfileDlcloseProg("", out, &tp);
+  if (!tp) return;
   // Each block's innermost frame is fathom_dl_alloc, in the module that allocated it: A's
   // 100 blocks of 64 bytes, B's 2 x 100 of 96.
-  auto rows = Query(*tp,
-                    "select m.name, sum(a.count), sum(a.size) from heap_profile_allocation a "
-                    "join stack_profile_callsite c on a.callsite_id = c.id "
-                    "join stack_profile_frame f on c.frame_id = f.id "
-                    "join stack_profile_mapping m on f.mapping = m.id "
-                    "where a.size > 0 and f.name = 'fathom_dl_alloc' group by m.name "
-                    "order by m.name");
+  auto rows = Query(*tp, std::string("select m.name, sum(a.count), sum(a.size)") + kLeafFrames +
+                             "where a.size > 0 and f.name = 'fathom_dl_alloc' group by m.name "
+                             "order by m.name");
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_NE(rows[0][0].find("heapprof_dl_a"), std::string::npos) << rows[0][0];
   EXPECT_EQ(rows[0][1], "100");
@@ -250,19 +262,13 @@ TEST(HeapprofTest, CodeUnloadedByDlcloseIsForgotten) {
   EXPECT_EQ(rows[1][1], "200");
   EXPECT_EQ(rows[1][2], "19200");
   // Every one was called from AllocateThrough, with no decoy frame between.
-  EXPECT_EQ(QueryInt(*tp,
-                     "select count(*) from heap_profile_allocation a "
-                     "join stack_profile_callsite c on a.callsite_id = c.id "
-                     "join stack_profile_frame f on c.frame_id = f.id "
-                     "join stack_profile_callsite pc on c.parent_id = pc.id "
-                     "join stack_profile_frame pf on pc.frame_id = pf.id "
-                     "where a.size > 0 and f.name = 'fathom_dl_alloc' and "
-                     "pf.name like '%AllocateThrough%'"),
-            QueryInt(*tp,
-                     "select count(*) from heap_profile_allocation a "
-                     "join stack_profile_callsite c on a.callsite_id = c.id "
-                     "join stack_profile_frame f on c.frame_id = f.id "
-                     "where a.size > 0 and f.name = 'fathom_dl_alloc'"));
+  EXPECT_EQ(QueryInt(*tp, std::string("select count(*)") + kLeafFrames +
+                              "join stack_profile_callsite pc on c.parent_id = pc.id "
+                              "join stack_profile_frame pf on pc.frame_id = pf.id "
+                              "where a.size > 0 and f.name = 'fathom_dl_alloc' and "
+                              "pf.name like '%AllocateThrough%'"),
+            QueryInt(*tp, std::string("select count(*)") + kLeafFrames +
+                              "where a.size > 0 and f.name = 'fathom_dl_alloc'"));
   EXPECT_EQ(
       QueryInt(*tp, "select count(*) from stack_profile_frame where name = 'fathom_dl_decoy'"), 0);
   fs::remove(out);
@@ -274,19 +280,14 @@ TEST(HeapprofTest, CodeUnloadedByDlcloseIsForgotten) {
 // a process that was gone).
 void ModuleFramesSurviveExit(const std::string& how) {
   std::string out = TempPath("exit.pftrace");
-  std::string program =
-      std::string(DLCLOSE_PROG) + " " + DL_MODULE_A + " " + DL_MODULE_B + " " + how;
-  RunResult r = RunCmd(Profile("--interval 1", program, out) + " 2>&1");
-  if (r.exit_code == 3) GTEST_SKIP() << "module B was not loaded where A was: " << r.out;
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  auto tp = Load(out);
-  auto rows = Query(*tp,
-                    "select m.name, sum(a.count) from heap_profile_allocation a "
-                    "join stack_profile_callsite c on a.callsite_id = c.id "
-                    "join stack_profile_frame f on c.frame_id = f.id "
-                    "join stack_profile_mapping m on f.mapping = m.id "
-                    "where a.size > 0 and a.size = 96 * a.count and "
-                    "(f.name = 'fathom_dl_alloc' or m.name like '%unknown%') group by m.name");
+  std::unique_ptr<TraceProcessor> tp;
+  ProfileDlcloseProg(how, out, &tp);
+  if (!tp) return;
+  // B's blocks (96 bytes), named or not.
+  auto rows = Query(*tp, std::string("select m.name, sum(a.count)") + kLeafFrames +
+                             "where a.size > 0 and a.size = 96 * a.count and "
+                             "(f.name = 'fathom_dl_alloc' or m.name like '%unknown%') "
+                             "group by m.name");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_NE(rows[0][0].find("heapprof_dl_b"), std::string::npos) << rows[0][0];
   EXPECT_EQ(rows[0][1], "200");
