@@ -17,6 +17,7 @@ PACKAGES=(
   openjdk-17-jdk-headless
   desktop-file-utils shared-mime-info libxml2-utils
   libunwind8 libjemalloc2 heaptrack python3
+  g++-aarch64-linux-gnu
   llvm
   chromium
 )

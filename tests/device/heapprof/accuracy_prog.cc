@@ -4,6 +4,8 @@
 // live until exit. Built with frame pointers, noinline/noclone functions and a barrier
 // after each call (no tail calls), so every frame is present and named. Prints the exact
 // totals so the test compares the profile against the truth.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
