@@ -687,6 +687,7 @@ bool LoaderUnloads(unsigned long long* out) {
 void DrainBeforeUnmap() {
   if (!g_active.load(std::memory_order_acquire)) return;
   uint64_t written = g_ring->write_pos.load(std::memory_order_acquire);
+  if (g_ring->read_pos.load(std::memory_order_acquire) >= written) return;  // nothing pending
   char request = 'd';
   if (send(g_sock, &request, 1, MSG_DONTWAIT | MSG_NOSIGNAL) != 1) return;
   uint64_t deadline = NowNs(CLOCK_MONOTONIC) + kDrainWaitMs * 1000000ull;
