@@ -438,7 +438,8 @@ int Run(int argc, char** argv) {
     }
     for (size_t i = fds.size(); i-- > 2;) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      // A byte is a request to drain now (the client waits in dlclose), done below.
+      // A byte is a request to drain now (the client waits in dlclose and at exit): done
+      // below.
       char bytes[64];
       if (recv(fds[i].fd, bytes, sizeof bytes, MSG_DONTWAIT) <= 0) collector.Disconnect(i - 2);
     }
