@@ -178,7 +178,7 @@ int64_t ProfileDump::Total(FlamegraphView view) const {
   return 0;
 }
 
-std::vector<ProfileDump> ListProfiles(const TraceStorage& s) {
+std::vector<ProfileDump> ListHeapprofdProfiles(const TraceStorage& s) {
   std::vector<ProfileDump> out;
   // heapprofd rows: per (upid, heap) the per-ts deltas; a dump's values are
   // everything up to and including its ts.
@@ -237,6 +237,14 @@ std::vector<ProfileDump> ListProfiles(const TraceStorage& s) {
     }
     out.push_back(std::move(d));
   }
+  return out;
+}
+
+std::vector<ProfileDump> ListProfiles(const TraceStorage& s) {
+  std::vector<ProfileDump> out = ListHeapprofdProfiles(s);
+  struct Sums {
+    int64_t count = 0, size = 0;
+  };
 
   // Java heap graphs: reachable objects per (upid, ts).
   const auto& objects = s.profile.heap_graph_object;

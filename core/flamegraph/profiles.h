@@ -81,6 +81,10 @@ struct ProfileDump {
 
 // Every dump, ordered by (kind, upid, ts, heap).
 std::vector<ProfileDump> ListProfiles(const TraceStorage& storage);
+// Only those from heap_profile_allocation (native dumps per heap, and the ART heap's Java
+// allocation samples), in the same order: what a heap-dump diamond needs, without the
+// heap graphs and CPU samples.
+std::vector<ProfileDump> ListHeapprofdProfiles(const TraceStorage& storage);
 // The largest dump (by its default view) of `kind` (any kind when nullopt:
 // native first, then java graph, java samples, cpu) and optional process.
 std::optional<ProfileDump> PickLargestProfile(const std::vector<ProfileDump>& dumps,

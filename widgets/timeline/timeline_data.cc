@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "core/flamegraph/profiles.h"
 #include "core/storage/trace_storage.h"
 #include "widgets/common/format.h"
 #include "widgets/common/storage_text.h"
@@ -33,24 +34,30 @@ void addArgs(const TraceStorage& s, std::optional<uint32_t> set, Details& d) {
   }
 }
 
-// A native dump's rows are deltas since the process's previous dump: what it holds is
-// their sum up to it; what was allocated, the sum of the positive rows. The change since
-// the previous dump is the dump's own rows.
+// A native dump holds, per heap, the latest dump of that heap up to its ts (the core's
+// ListHeapprofdProfiles, as the flamegraph it opens: every heap but ART's Java samples);
+// the change is against the same sums just before it.
 void addNativeDumpTotals(const TraceStorage& s, const TrackMarker& dump, Details& d) {
-  const HeapProfileAllocationTable& a = s.profile.heap_profile_allocation;
-  int64_t held = 0, allocated = 0, change = 0, held_count = 0;
-  for (uint32_t r = 0; r < a.row_count(); ++r) {
-    const int64_t ts = a.ts.Get(r).value_or(INT64_MAX);
-    if (a.upid.Get(r) != uint32_t(dump.upid) || ts > dump.ts) continue;
-    const int64_t size = a.size.Get(r).value_or(0);
-    held += size;
-    held_count += a.count.Get(r).value_or(0);
-    if (size > 0) allocated += size;
-    if (ts == dump.ts) change += size;
+  std::map<std::string, const ProfileDump*> at, before;  // by heap
+  const std::vector<ProfileDump> dumps = ListHeapprofdProfiles(s);
+  for (const ProfileDump& p : dumps) {
+    if (p.kind != ProfileKind::kNative || int64_t(p.upid) != dump.upid || p.ts > dump.ts) continue;
+    at[p.heap] = &p;  // ordered by ts within a heap: the last one wins
+    if (p.ts < dump.ts) before[p.heap] = &p;
   }
-  d.fields.push_back({QStringLiteral("Unreleased"),
-                      formatBytes(double(held)) + QStringLiteral(" in %1 blocks").arg(held_count)});
-  d.fields.push_back({QStringLiteral("Allocated since start"), formatBytes(double(allocated))});
+  auto sum = [](const std::map<std::string, const ProfileDump*>& m, FlamegraphView v) {
+    int64_t total = 0;
+    for (const auto& [heap, p] : m) total += p->Total(v);
+    return total;
+  };
+  const int64_t held = sum(at, FlamegraphView::kUnreleasedSize);
+  const int64_t change = held - sum(before, FlamegraphView::kUnreleasedSize);
+  d.fields.push_back(
+      {QStringLiteral("Unreleased"),
+       formatBytes(double(held)) +
+           QStringLiteral(" in %1 blocks").arg(sum(at, FlamegraphView::kUnreleasedCount))});
+  d.fields.push_back({QStringLiteral("Allocated since start"),
+                      formatBytes(double(sum(at, FlamegraphView::kTotalSize)))});
   d.fields.push_back({QStringLiteral("Change since previous dump"),
                       (change >= 0 ? QStringLiteral("+") : QStringLiteral("-")) +
                           formatBytes(double(std::llabs(change)))});
