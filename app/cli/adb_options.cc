@@ -21,7 +21,66 @@ const char* RouteName(record::AdbRoute route) {
   return "auto";
 }
 
+namespace {
+
+// "--name VALUE" or "--name=VALUE": sets *value and *used (arguments taken), or returns
+// false when args[i] is not this option.
+bool TakeValue(const std::vector<std::string>& args, size_t i, const std::string& name,
+               std::string* value, int* used) {
+  const std::string& a = args[i];
+  if (a == name) {
+    if (i + 1 >= args.size()) {
+      *used = -1;
+      std::fprintf(stderr, "fathom-cli: %s needs a value\n", a.c_str());
+      return true;
+    }
+    *value = args[i + 1];
+    *used = 2;
+    return true;
+  }
+  if (a.rfind(name + "=", 0) == 0) {
+    *value = a.substr(name.size() + 1);
+    *used = 1;
+    return true;
+  }
+  return false;
+}
+
+// A whole positive count, or -1 after reporting the bad value.
+int64_t ParseCount(const std::string& flag, const std::string& value) {
+  char* end = nullptr;
+  const long long n = std::strtoll(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || n <= 0) {
+    std::fprintf(stderr, "fathom-cli: %s %s: give a whole number above 0\n", flag.c_str(),
+                 value.c_str());
+    return -1;
+  }
+  return n;
+}
+
+// Limits of a directory pull; 0 when args[i] is not one of them.
+int ParseTreeLimit(const std::vector<std::string>& args, size_t i, AdbOptions* o) {
+  std::string value;
+  int used = 0;
+  for (const char* flag : {"--max-depth", "--max-entries"}) {
+    if (!TakeValue(args, i, flag, &value, &used)) continue;
+    if (used < 0) return used;
+    const int64_t n = ParseCount(flag, value);
+    if (n < 0) return -1;
+    if (std::string(flag) == "--max-depth") {
+      o->tree_limits.max_depth = static_cast<size_t>(n);
+    } else {
+      o->tree_limits.max_entries = static_cast<uint64_t>(n);
+    }
+    return used;
+  }
+  return 0;
+}
+
+}  // namespace
+
 int ParseAdbOption(const std::vector<std::string>& args, size_t i, AdbOptions* o) {
+  if (int used = ParseTreeLimit(args, i, o); used != 0) return used;
   const std::string& a = args[i];
   std::string value;
   int used = 2;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "adb/remote_tree.h"
 #include "core/base/status.h"
 #include "record/target_shell.h"
 
@@ -13,6 +14,7 @@ namespace fathom::cli {
 struct AdbOptions {
   std::string serial;  // -s, else $ANDROID_SERIAL (filled by ChooseSerial)
   record::AdbRoute route = record::AdbRoute::kAuto;
+  adb::RemoteTreeLimits tree_limits;  // pull DIR: --max-depth N, --max-entries N
 };
 
 // Parses one option at args[i]: returns how many arguments it used (0: not one

@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "adb/device_connector.h"
+#include "adb/device_names.h"
+#include "adb/remote_tree.h"
 #include "app/cli/adb_options.h"
 #include "app/cli/commands.h"
 #include "record/target_discovery.h"
@@ -133,41 +135,62 @@ Status PushTree(record::TargetShell& shell, const fs::path& local, const std::st
   return Status::Ok();
 }
 
-// `pull DIR LOCAL` as adb does it: LIST recursively, every regular file through a temporary
-// name renamed when complete, permission bits kept.
+// Prints what a tree walk left out: the first lines, then how many more.
+void PrintDropped(const adb::RemoteTreeReport& report) {
+  for (const std::string& line : report.dropped) {
+    std::fprintf(stderr, "fathom-cli: warning: skipped %s\n", line.c_str());
+  }
+  if (report.dropped_count > report.dropped.size()) {
+    std::fprintf(stderr, "fathom-cli: warning: ... and %llu more skipped\n",
+                 static_cast<unsigned long long>(report.dropped_count - report.dropped.size()));
+  }
+}
+
+// `pull DIR LOCAL` as adb does it: every regular file through a temporary name renamed when
+// complete, permission bits kept. The walk (adb/remote_tree.h) hands out only names checked
+// safe as one path component, so every path built here stays below `local`.
 Status PullTree(record::TargetShell& shell, const std::string& remote, const fs::path& local,
-                uint32_t dir_mode, TreeTotals* totals, const CancelToken& cancel) {
+                uint32_t dir_mode, const adb::RemoteTreeLimits& limits, TreeTotals* totals,
+                adb::RemoteTreeReport* report, const CancelToken& cancel) {
   const Deadline deadline = Deadline::Never();
   std::error_code ec;
   fs::create_directories(local, ec);
   if (ec) return ErrorStatus(local.string() + ": " + ec.message());
-  auto entries = shell.List(remote, deadline, cancel);
-  if (!entries.ok()) return entries.status();
-  for (const adb::SyncDirEntry& e : *entries) {
-    if (e.name == "." || e.name == ".." || e.name.find('/') != std::string::npos) continue;
-    const std::string from = JoinRemote(remote, e.name);
-    const fs::path to = local / e.name;
+  // Directory modes go on last, deepest first, so a read-only directory can still be filled.
+  std::vector<std::pair<fs::path, uint32_t>> dir_modes{{local, dir_mode}};
+  auto visit = [&](const adb::RemoteTreeEntry& e) -> Status {
+    fs::path to = local;
+    for (const std::string& part : e.relative) to /= part;
+    const std::string shown = adb::EscapeForTerminal(e.remote);
     if (IsDirMode(e.stat.mode)) {
-      if (Status s = PullTree(shell, from, to, e.stat.mode, totals, cancel); !s.ok()) return s;
+      fs::create_directory(to, ec);
+      if (ec) return ErrorStatus(to.string() + ": " + ec.message());
+      dir_modes.emplace_back(to, e.stat.mode);
     } else if (IsRegularMode(e.stat.mode)) {
       const std::string partial = to.string() + ".fathom-partial." + std::to_string(::getpid());
-      Status st = shell.Pull(from, partial, nullptr, deadline, cancel);
+      Status st = shell.Pull(e.remote, partial, nullptr, deadline, cancel);
       if (st.ok()) fs::rename(partial, to, ec);
       if (!st.ok() || ec) {
         fs::remove(partial, ec);
-        return ErrorStatus(from + ": " + (st.ok() ? ec.message() : st.message()));
+        return ErrorStatus(shown + ": " + (st.ok() ? ec.message() : st.message()));
       }
       fs::permissions(to, static_cast<fs::perms>(e.stat.mode & 0777), ec);
       ++totals->files;
       totals->bytes += e.stat.size;
     } else {
       ++totals->skipped;
-      std::fprintf(stderr, "fathom-cli: skipping %s (not a regular file)\n", from.c_str());
+      if (totals->skipped <= adb::RemoteTreeReport::kMaxDroppedLines) {
+        std::fprintf(stderr, "fathom-cli: skipping %s (not a regular file)\n", shown.c_str());
+      }
     }
+    return Status::Ok();
+  };
+  auto list = [&](const std::string& dir) { return shell.List(dir, deadline, cancel); };
+  Status walked = adb::WalkRemoteTree(remote, list, visit, limits, report, cancel);
+  for (auto it = dir_modes.rbegin(); it != dir_modes.rend(); ++it) {
+    if (it->second) fs::permissions(it->first, static_cast<fs::perms>(it->second & 0777), ec);
   }
-  // Last, so a read-only directory could still be filled.
-  if (dir_mode) fs::permissions(local, static_cast<fs::perms>(dir_mode & 0777), ec);
-  return Status::Ok();
+  return walked;
 }
 
 }  // namespace
@@ -285,13 +308,21 @@ int RunPull(const std::vector<std::string>& args) {
     if (IsDirMode(rs->mode)) {
       const auto t0 = std::chrono::steady_clock::now();
       TreeTotals totals;
-      Status pulled = PullTree(**shell, remote, local, rs->mode, &totals, cancel);
+      adb::RemoteTreeReport report;
+      Status pulled =
+          PullTree(**shell, remote, local, rs->mode, o.tree_limits, &totals, &report, cancel);
+      PrintDropped(report);
       if (!pulled.ok()) return Fail(pulled.message());
       std::fprintf(
           stderr, "%s -> %s: %llu file%s pulled%s, %s\n", remote.c_str(), local.c_str(),
           static_cast<unsigned long long>(totals.files), totals.files == 1 ? "" : "s",
           totals.skipped ? (", " + std::to_string(totals.skipped) + " skipped").c_str() : "",
           Rate(totals.bytes, SecondsSince(t0)).c_str());
+      // Entries left out for safety or a limit make the copy incomplete: not a success.
+      if (report.dropped_count > 0) {
+        return Fail(std::to_string(report.dropped_count) +
+                    " entries of the device's listing were not pulled (see the warnings)");
+      }
       return 0;
     }
     total = rs->size;
