@@ -9,6 +9,8 @@
 #include <sstream>
 #include <thread>
 
+#include "record/output_file.h"
+
 namespace fathom::record {
 namespace fs = std::filesystem;
 namespace {
@@ -472,38 +474,46 @@ Status RecordingSession::Watch(const std::vector<long>& pids, const SessionEvent
   }
 }
 
-Status RecordingSession::Pull(const SessionEvents& ev, const CancelToken& cancel) {
-  const std::string part = options_.output_path + ".part";
-  Status st = shell_.Pull(remote_trace_, part, ev.pulled, Deadline::After(Millis(600000)), cancel);
-  std::error_code ec;
-  if (!st.ok()) {
-    if (fs::exists(part, ec) && fs::file_size(part, ec) > 0) {
-      fs::rename(part, options_.output_path + ".partial", ec);
-      return ErrorStatus("pulling the trace failed (" + st.message() + "); what arrived is in " +
-                         options_.output_path + ".partial");
+std::string RecordingSession::Cleanup() {
+  std::vector<std::string> paths;
+  if (remote_dir_is_temp_) {
+    paths.push_back(remote_dir_);
+  } else if (!remote_trace_.empty()) {
+    paths.push_back(remote_trace_);
+    if (!remote_dir_.empty()) {
+      for (const char* f : {"/config.pb", "/alloc.log", "/trace.pftrace"})
+        paths.push_back(remote_dir_ + f);
     }
-    fs::remove(part, ec);
-    return ErrorStatus("pulling the trace failed: " + st.message());
   }
-  if (fs::file_size(part, ec) == 0) {
-    fs::remove(part, ec);
-    return ErrorStatus("the recorder wrote an empty trace (" + remote_trace_ + ")");
-  }
-  fs::rename(part, options_.output_path, ec);
-  if (ec) return ErrorStatus(options_.output_path + ": " + ec.message());
-  return Status::Ok();
+  if (paths.empty()) return {};
+  std::string list;
+  for (const std::string& p : paths) list += " " + p;
+  // Checked, not assumed: a file the shell user may not delete (another
+  // user's, SELinux) or a lost connection must not go unmentioned.
+  auto r =
+      Sh("rm -rf" + list + "; for f in" + list + "; do [ -e \"$f\" ] && echo \"$f\"; done; true",
+         CancelToken());
+  if (!r.ok()) return "could not remove" + list + " from the target: " + r.status().message();
+  const std::string left = Trim(r->out);
+  if (left.empty()) return {};
+  std::string named;
+  std::istringstream lines(left);
+  for (std::string line; std::getline(lines, line);) named += " " + line;
+  const std::string why = Trim(r->err);
+  return "could not remove" + named + " from the target" + (why.empty() ? "" : " (" + why + ")") +
+         "; remove it by hand";
 }
 
-void RecordingSession::Cleanup() {
-  if (remote_dir_is_temp_) {
-    Sh("rm -rf " + remote_dir_, CancelToken());
-  } else if (!remote_trace_.empty()) {
-    Sh("rm -f " + remote_trace_ +
-           (remote_dir_.empty() ? ""
-                                : " " + remote_dir_ + "/config.pb " + remote_dir_ + "/alloc.log " +
-                                      remote_dir_ + "/trace.pftrace"),
-       CancelToken());
-  }
+Status RecordingSession::CleanedUp(Status st) {
+  const std::string left = Cleanup();
+  if (left.empty()) return st;
+  return ErrorStatus(st.message() + "; " + left);
+}
+
+std::string RecordingSession::LeftOnTarget() const {
+  if (remote_dir_is_temp_) return "the recording's files stay on the target in " + remote_dir_;
+  if (!remote_trace_.empty()) return "the trace stays on the target at " + remote_trace_;
+  return {};
 }
 
 Status RecordingSession::FinishJava(const SessionEvents& ev) {
@@ -547,37 +557,30 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
   auto say = [&](const std::string& s) {
     if (ev.status) ev.status(s);
   };
-  if (Status st = Prepare(ev, cancel); !st.ok()) {
-    Cleanup();
-    return st;
-  }
+  // Nothing runs on the target for a recording that could not be saved.
+  if (Status st = CheckOutputPath(options_.output_path); !st.ok()) return st;
+  if (Status st = Prepare(ev, cancel); !st.ok()) return CleanedUp(st);
+  say("Trace on the target: " + remote_trace_);
   std::vector<long> pids;
   const bool java = !options_.java_alloc_command.empty();
   if (app_) {
     auto pid = app_->Launch(say, cancel);
     if (!pid.ok()) {
       app_->Cleanup();
-      Cleanup();
-      return pid.status();
+      return CleanedUp(pid.status());
     }
     app_pid_ = *pid;
     pids.push_back(*pid);
   } else if (java) {
     say("Starting the Java program with the allocation agent…");
     auto pid = StartJavaProgram(cancel);
-    if (!pid.ok()) {
-      Cleanup();
-      return pid.status();
-    }
+    if (!pid.ok()) return CleanedUp(pid.status());
     pids.push_back(*pid);
   }
   if (heap_) {
     say("Starting the heap profiler…");
     auto pid = StartHeapCollector(cancel);
-    if (!pid.ok()) {
-      Cleanup();
-      return pid.status();
-    }
+    if (!pid.ok()) return CleanedUp(pid.status());
     pids.push_back(*pid);
   }
   if (run_recorder_) {
@@ -602,8 +605,7 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
     if (!pid.ok()) {
       if (!pids.empty()) Sh(SignalCommand(pids, "TERM"), CancelToken());
       if (app_) app_->Cleanup();
-      Cleanup();
-      return pid.status();
+      return CleanedUp(pid.status());
     }
     // The recorder decides when recording ends, unless a Java program runs
     // on Linux: then its end is the end. An Android app runs until stopped.
@@ -615,14 +617,18 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
   if (!watched.ok()) {
     if (watched.message() == "cancelled") {
       if (app_) app_->Cleanup();
-      Cleanup();
+      return CleanedUp(watched);
     }
-    return watched;  // a lost target leaves its files for a later pull
+    // A lost target keeps its files for a later pull: say where they are.
+    return ErrorStatus(watched.message() + "; " + LeftOnTarget());
   }
   if (heap_ && run_recorder_) {
     // Perfetto traces are a sequence of packets: two traces concatenated are one trace.
     auto r = Sh("cd " + remote_dir_ + " && cat heap.pftrace >> trace.pftrace", CancelToken());
-    if (!r.ok()) return ErrorStatus("lost the connection to the target: " + r.status().message());
+    if (!r.ok()) {
+      return ErrorStatus("lost the connection to the target: " + r.status().message() + "; " +
+                         LeftOnTarget());
+    }
   }
   if (heap_) {
     auto log = Sh("cat " + remote_dir_ + "/heapprofd.log 2>/dev/null", CancelToken());
@@ -632,11 +638,17 @@ Status RecordingSession::Run(const SessionEvents& ev, const CancelToken& stop,
     }
   }
   if (java) {
-    if (Status st = FinishJava(ev); !st.ok()) return st;
+    if (Status st = FinishJava(ev); !st.ok())
+      return ErrorStatus(st.message() + "; " + LeftOnTarget());
   }
   say("Pulling the trace…");
-  Status pulled = Pull(ev, cancel);
-  if (pulled.ok()) Cleanup();
+  // A failed or abandoned pull leaves the target's copy for a later pull (the error names it).
+  Status pulled = PullTrace(shell_, remote_trace_, options_.output_path, ev.pulled, cancel);
+  if (!pulled.ok()) return pulled;
+  const std::string left = Cleanup();
+  say(left.empty()
+          ? "Removed " + (remote_dir_is_temp_ ? remote_dir_ : remote_trace_) + " from the target"
+          : left);
   return pulled;
 }
 

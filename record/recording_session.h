@@ -65,8 +65,11 @@ class RecordingSession {
   std::string DeviceCommand() const;
 
   // `stop` ends the recording early but keeps and pulls the trace; `cancel`
-  // abandons it. A lost connection or a failed pull is an error; whatever was
-  // pulled stays next to the output as OUTPUT.partial.
+  // abandons it. The output path is checked first, before anything runs on
+  // the target. A lost connection or a failed pull is an error; whatever was
+  // pulled stays next to the output as OUTPUT.partial, and the error names
+  // where the trace is on the target. After a successful pull the target's
+  // copy is removed, or a status line names what could not be removed.
   Status Run(const SessionEvents& events, const CancelToken& stop, const CancelToken& cancel);
 
   // "Dump heap now": SIGUSR1 to the heap collector (fathom-heapprofd on
@@ -87,13 +90,19 @@ class RecordingSession {
   // then stops the others so they write their last data, and waits for all.
   Status Watch(const std::vector<long>& pids, const SessionEvents& events, const CancelToken& stop,
                const CancelToken& cancel);
-  Status Pull(const SessionEvents& events, const CancelToken& cancel);
   // Signals everything the session started, as the user it runs as: our own
   // programs with kill, the program under the heap profiler (its child) too,
   // and an Android app through run-as.
   std::string SignalCommand(const std::vector<long>& pids, const std::string& sig) const;
   Status FinishJava(const SessionEvents& events);
-  void Cleanup();
+  // Removes what the session left on the target (the temp directory, or on
+  // Android the trace and config files). Empty when all is gone, else a
+  // sentence naming what is left.
+  std::string Cleanup();
+  // `st` with what Cleanup() could not remove appended.
+  Status CleanedUp(Status st);
+  // What stays on the target when a recording ends before its pull.
+  std::string LeftOnTarget() const;
   Result<adb::ShellResult> Sh(const std::string& command, const CancelToken& cancel,
                               Millis timeout = Millis(20000), std::string_view in = {});
 

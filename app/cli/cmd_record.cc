@@ -1,19 +1,24 @@
 // `fathom-cli record`: the Record page's steps from a terminal.
 //   fathom-cli record [-s SERIAL | --local] (-c CONFIG [--txt] | --preset NAME)
 //                     [--time 10s] [--app NAME] -o OUT
-// Ctrl-C once stops the recording and still pulls the trace; twice abandons it.
+// Ctrl-C (or SIGTERM, SIGHUP) once stops the recording and still pulls the
+// trace; twice abandons it. What the target and its programs say is printed
+// through TerminalSafe: a device does not get to drive the user's terminal.
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
 #include "app/cli/commands.h"
 #include "app/cli/load.h"
+#include "app/cli/stop_requests.h"
+#include "app/cli/terminal_text.h"
 #include "core/base/platform.h"
 #include "core/sql/result_printer.h"
+#include "record/output_file.h"
 #include "record/recording_session.h"
 #include "record/target_info.h"
 #include "record/trace_config_builder.h"
@@ -21,9 +26,6 @@
 
 namespace fathom::cli {
 namespace {
-
-std::atomic<int> g_interrupts{0};
-void OnInterrupt(int) { g_interrupts.fetch_add(1); }
 
 int Usage() {
   std::fprintf(stderr,
@@ -53,9 +55,48 @@ int64_t ParseDurationMs(const std::string& s) {
   return -1;
 }
 
-void PrintHints(const std::vector<record::Hint>& hints) {
-  for (const auto& h : hints) std::fprintf(stderr, "problem: %s\n", h.Format().c_str());
+// Device-derived text on stderr: one call so none is printed raw.
+void Say(const std::string& text, Newlines newlines = Newlines::kKeep) {
+  std::fprintf(stderr, "%s\n", TerminalSafe(text, newlines).c_str());
 }
+
+void PrintHints(const std::vector<record::Hint>& hints) {
+  for (const auto& h : hints) Say("problem: " + h.Format());
+}
+
+// Turns stop requests (Ctrl-C, SIGTERM, SIGHUP) into the session's tokens
+// while it runs: the first stops and pulls, the second abandons.
+class StopWatcher {
+ public:
+  StopWatcher(record::CancelToken& stop, record::CancelToken& cancel) {
+    CatchStopRequests();
+    thread_ = std::thread([this, &stop, &cancel] {
+      while (!done_) {
+        const int n = StopRequests();
+        if (n >= 1 && !stop.cancelled()) {
+          const char* how = FirstStopRequestName();
+          std::fprintf(stderr,
+                       "\nstopping (%s): the recording ends and the trace is pulled; %s again "
+                       "abandons it…\n",
+                       how, how);
+          stop.Cancel();
+        }
+        if (n >= 2) cancel.Cancel();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    });
+  }
+  ~StopWatcher() {
+    done_ = true;
+    thread_.join();
+    // Loading the pulled trace afterwards may take a while: Ctrl-C ends it again.
+    ReleaseStopRequests();
+  }
+
+ private:
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
 
 // The troubleshooting facts come from SQL on the loaded trace.
 record::RowsQuery RowsOf(TraceProcessor& tp) {
@@ -65,121 +106,98 @@ record::RowsQuery RowsOf(TraceProcessor& tp) {
   };
 }
 
-}  // namespace
-
-int RunRecord(const std::vector<std::string>& args, const char* argv0) {
+struct RecordArgs {
   std::string serial, config_path, preset, out, app, time = "10s";
   bool local = false, text = false, time_given = false;
+};
+
+// The command line, or nullopt for a usage error.
+std::optional<RecordArgs> ParseArgs(const std::vector<std::string>& args) {
+  RecordArgs r;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
     const std::string* v = nullptr;
     if (a == "--local") {
-      local = true;
+      r.local = true;
     } else if (a == "--txt") {
-      text = true;
+      r.text = true;
     } else if ((a == "-s" || a == "-c" || a == "--preset" || a == "-o" || a == "--app" ||
                 a == "--time") &&
                (v = value())) {
-      if (a == "-s") serial = *v;
-      if (a == "-c") config_path = *v;
-      if (a == "--preset") preset = *v;
-      if (a == "-o") out = *v;
-      if (a == "--app") app = *v;
-      if (a == "--time") time = *v, time_given = true;
+      if (a == "-s") r.serial = *v;
+      if (a == "-c") r.config_path = *v;
+      if (a == "--preset") r.preset = *v;
+      if (a == "-o") r.out = *v;
+      if (a == "--app") r.app = *v;
+      if (a == "--time") r.time = *v, r.time_given = true;
     } else {
-      return Usage();
+      return std::nullopt;
     }
   }
-  if (out.empty() || (config_path.empty() == preset.empty()) || (local && !serial.empty()))
-    return Usage();
+  if (r.out.empty() || (r.config_path.empty() == r.preset.empty()) ||
+      (r.local && !r.serial.empty()))
+    return std::nullopt;
+  return r;
+}
 
-  // The config: a file, or a preset with the session settings.
-  perfetto::protos::TraceConfig config;
-  if (!config_path.empty()) {
-    std::ifstream in(config_path, std::ios::binary);
+// The config: a file, or a preset with the session settings. Returns the
+// exit code of a failure (1: unreadable file, 2: bad arguments), else 0.
+int MakeConfig(const RecordArgs& a, perfetto::protos::TraceConfig* config) {
+  if (!a.config_path.empty()) {
+    std::ifstream in(a.config_path, std::ios::binary);
     if (!in) {
-      std::fprintf(stderr, "fathom-cli: %s: cannot read\n", config_path.c_str());
+      Say("fathom-cli: " + a.config_path + ": cannot read", Newlines::kEscape);
       return 1;
     }
     std::stringstream bytes;
     bytes << in.rdbuf();
-    auto parsed = record::ParseConfig(bytes.str(), text, config_path);
+    auto parsed = record::ParseConfig(bytes.str(), a.text, a.config_path);
     if (!parsed.ok()) {
-      std::fprintf(stderr, "fathom-cli: %s\n", parsed.status().message().c_str());
+      Say("fathom-cli: " + parsed.status().message(), Newlines::kEscape);
       return 1;
     }
-    config = *parsed;
-    if (time_given) config.set_duration_ms(static_cast<uint32_t>(ParseDurationMs(time)));
-  } else {
-    record::RecordOptions options;
-    const int64_t ms = ParseDurationMs(time);
-    if (ms < 0) {
-      std::fprintf(stderr, "fathom-cli: --time %s: use e.g. 10s, 500ms, 2m or 0\n", time.c_str());
-      return 2;
-    }
-    options.duration_ms = static_cast<uint32_t>(ms);
-    if (!app.empty()) {
-      options.heap_process_names = {app};
-      options.java_processes = {app};
-    }
-    if (Status st = record::ApplyPreset(preset, &options); !st.ok()) {
-      std::fprintf(stderr, "fathom-cli: %s\n", st.message().c_str());
-      return 2;
-    }
-    auto built = record::BuildTraceConfig(options);
-    if (!built.ok()) {
-      std::fprintf(stderr, "fathom-cli: %s\n", built.status().message().c_str());
-      return 2;
-    }
-    config = *built;
+    *config = *parsed;
+    if (a.time_given) config->set_duration_ms(static_cast<uint32_t>(ParseDurationMs(a.time)));
+    return 0;
   }
+  record::RecordOptions options;
+  const int64_t ms = ParseDurationMs(a.time);
+  if (ms < 0) {
+    Say("fathom-cli: --time " + a.time + ": use e.g. 10s, 500ms, 2m or 0", Newlines::kEscape);
+    return 2;
+  }
+  options.duration_ms = static_cast<uint32_t>(ms);
+  if (!a.app.empty()) {
+    options.heap_process_names = {a.app};
+    options.java_processes = {a.app};
+  }
+  if (Status st = record::ApplyPreset(a.preset, &options); !st.ok()) {
+    Say("fathom-cli: " + st.message(), Newlines::kEscape);
+    return 2;
+  }
+  auto built = record::BuildTraceConfig(options);
+  if (!built.ok()) {
+    Say("fathom-cli: " + built.status().message(), Newlines::kEscape);
+    return 2;
+  }
+  *config = *built;
+  return 0;
+}
 
-  record::CancelToken stop, cancel;
-  auto shell = local ? record::OpenLocalTarget() : record::OpenAdbTarget(serial, cancel);
-  if (!shell.ok()) {
-    std::fprintf(stderr, "fathom-cli: %s\n", shell.status().message().c_str());
-    return 1;
-  }
-  auto info = record::ProbeTarget(**shell, cancel);
-  if (!info.ok()) {
-    std::fprintf(stderr, "fathom-cli: %s\n", info.status().message().c_str());
-    return 1;
-  }
-  record::SessionOptions session_options;
-  session_options.output_path = out;
-  session_options.device_programs_dir = record::FindDeviceProgramsDir(argv0);
-  if (preset == "java-alloc") {
-    if (app.empty()) {
-      std::fprintf(stderr,
-                   "fathom-cli: --preset java-alloc needs --app: \"java ... Main\" on Linux, "
-                   "PACKAGE[/ACTIVITY] of a debuggable app on Android\n");
-      return 2;
-    }
-    session_options.java_alloc_command = app;
-  }
-  record::RecordingSession session(**shell, *info, config, session_options);
-  std::fprintf(stderr, "target:   %s — %s\nstrategy: %s\ncommand:  %s\n",
-               (*shell)->Describe().c_str(), info->Summary().c_str(),
-               record::StrategyDescription(session.strategy()).c_str(),
-               session.DeviceCommand().c_str());
+// Runs the session with Ctrl-C/SIGTERM handling and progress on stderr,
+// then loads the trace and explains what went wrong. The exit code.
+int RecordAndReport(record::TargetShell& shell, const record::TargetInfo& info,
+                    record::RecordingSession& session, const std::string& out,
+                    record::CancelToken& stop, record::CancelToken& cancel) {
+  // The serial, the model and the other properties come from the device.
+  Say("target:   " + shell.Describe() + " — " + info.Summary(), Newlines::kEscape);
+  Say("strategy: " + record::StrategyDescription(session.strategy()), Newlines::kEscape);
+  Say("command:  " + session.DeviceCommand(), Newlines::kEscape);
 
-  std::signal(SIGINT, OnInterrupt);
-  std::atomic<bool> done{false};
-  std::thread watcher([&] {
-    while (!done) {
-      const int n = g_interrupts.load();
-      if (n >= 1 && !stop.cancelled()) {
-        std::fprintf(stderr, "\nstopping (Ctrl-C again to abandon the recording)…\n");
-        stop.Cancel();
-      }
-      if (n >= 2) cancel.Cancel();
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-  });
   const bool tty = platform::StderrIsTerminal();
   record::SessionEvents events;
-  events.status = [&](const std::string& s) { std::fprintf(stderr, "%s\n", s.c_str()); };
+  events.status = [&](const std::string& s) { Say(s); };
   events.progress = [&](double elapsed, int64_t bytes) {
     if (!tty) return;
     std::fprintf(stderr, "\r  %6.1f s  %s      ", elapsed,
@@ -188,26 +206,66 @@ int RunRecord(const std::vector<std::string>& args, const char* argv0) {
   events.pulled = [&](uint64_t bytes) {
     if (tty) std::fprintf(stderr, "\r  pulled %llu KiB      ", (unsigned long long)(bytes / 1024));
   };
-  Status st = session.Run(events, stop, cancel);
-  done = true;
-  watcher.join();
+  Status st = Status::Ok();
+  {
+    StopWatcher watcher(stop, cancel);
+    st = session.Run(events, stop, cancel);
+  }
   if (tty) std::fprintf(stderr, "\n");
   if (!st.ok()) {
-    std::fprintf(stderr, "fathom-cli: %s\n", st.message().c_str());
+    Say("fathom-cli: " + st.message());
     PrintHints(record::TroubleshootError(session.observations(), st.message()));
     return 1;
   }
-  std::fprintf(stderr, "wrote %s\n", out.c_str());
+  Say("wrote " + out, Newlines::kEscape);
   // Check it loads (the same summary as `fathom-cli info`), then explain what the loaded
   // trace shows went wrong; one load for both. The file stays whatever happens.
   TraceProcessor tp;
   if (!LoadOrReport(&tp, out)) {
-    std::fprintf(stderr, "fathom-cli: the trace is kept at %s\n", out.c_str());
+    Say("fathom-cli: the trace is kept at " + out, Newlines::kEscape);
     return 1;
   }
   PrintInfo(tp, out);
   PrintHints(record::Troubleshoot(session.observations(), record::GatherTraceFacts(RowsOf(tp))));
   return 0;
+}
+
+}  // namespace
+
+int RunRecord(const std::vector<std::string>& args, const char* argv0) {
+  const std::optional<RecordArgs> a = ParseArgs(args);
+  if (!a) return Usage();
+  perfetto::protos::TraceConfig config;
+  if (int code = MakeConfig(*a, &config)) return code;
+  if (a->preset == "java-alloc" && a->app.empty()) {
+    std::fprintf(stderr,
+                 "fathom-cli: --preset java-alloc needs --app: \"java ... Main\" on Linux, "
+                 "PACKAGE[/ACTIVITY] of a debuggable app on Android\n");
+    return 2;
+  }
+  // Checked before anything runs on the target: a recording that cannot be
+  // saved is not started.
+  if (Status st = record::CheckOutputPath(a->out); !st.ok()) {
+    Say("fathom-cli: " + st.message(), Newlines::kEscape);
+    return 1;
+  }
+  record::CancelToken stop, cancel;
+  auto shell = a->local ? record::OpenLocalTarget() : record::OpenAdbTarget(a->serial, cancel);
+  if (!shell.ok()) {
+    Say("fathom-cli: " + shell.status().message());
+    return 1;
+  }
+  auto info = record::ProbeTarget(**shell, cancel);
+  if (!info.ok()) {
+    Say("fathom-cli: " + info.status().message());
+    return 1;
+  }
+  record::SessionOptions session_options;
+  session_options.output_path = a->out;
+  session_options.device_programs_dir = record::FindDeviceProgramsDir(argv0);
+  if (a->preset == "java-alloc") session_options.java_alloc_command = a->app;
+  record::RecordingSession session(**shell, *info, config, session_options);
+  return RecordAndReport(**shell, *info, session, a->out, stop, cancel);
 }
 
 }  // namespace fathom::cli
