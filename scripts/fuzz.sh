@@ -1,89 +1,120 @@
 #!/usr/bin/env bash
-# Fuzzes the trace loader for FUZZ_SECONDS (default 60) with libFuzzer + ASan,
-# seeded with the shared test traces and every difftest trace.pb. Fails when
-# the fuzzer finds a crash, leak, timeout or sanitizer report; the input that
-# did it is left in build-fuzz/artifacts/. Skips (exit 0) without clang++ and
-# libFuzzer (libclang-rt-14-dev).
+# Runs every libFuzzer target (tests/fuzz) under ASan + UBSan, seeded with
+# real data, and fails when any finds a crash, leak, timeout, OOM or
+# sanitizer report; the input that did it is left in build-fuzz/artifacts/.
 #
-# Builds only fathom_protos, fathom_core and the fuzz target, in build-fuzz/.
+#   scripts/fuzz.sh                  CI: all targets, FUZZ_BUDGET (150 s) split
+#                                    between them
+#   scripts/fuzz.sh --long           local: FUZZ_SECONDS (3600) per target
+#   scripts/fuzz.sh [--long] json adb_sync ...   only these targets
+#
+# FUZZ_SECONDS sets the time per target in either mode. Each target keeps its
+# corpus in build-fuzz/fuzz-corpus/TARGET between runs. Before fuzzing, every
+# input under tests/fuzz/regressions/TARGET/ must run cleanly. Skips (exit 0)
+# without clang++ and libFuzzer (libclang-rt-14-dev). Builds in build-fuzz/
+# (scripts/sanitizer-build.sh), which scripts/sanitize.sh shares.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT="$PWD"
-BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
-SECONDS_TO_RUN="${FUZZ_SECONDS:-60}"
-SHARED_DIR="${FATHOM_SHARED_DIR:-$ROOT/../shared}"
+source "$(dirname "$0")/sanitizer-build.sh"
+cd "$ROOT"
 
-CXX_BIN="$(command -v clang++ || command -v clang++-14 || true)"
-CC_BIN="$(command -v clang || command -v clang-14 || true)"
-if [ -z "$CXX_BIN" ] || [ -z "$CC_BIN" ]; then
-  echo "fuzz.sh: clang++ not found; skipping fuzzing" >&2
-  exit 0
+ALL_TARGETS=(trace json systrace archive pprof adb_message adb_sync adb_client)
+LONG=0
+TARGETS=()
+for arg in "$@"; do
+  case "$arg" in
+    --long) LONG=1 ;;
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) TARGETS+=("$arg") ;;
+  esac
+done
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL_TARGETS[@]}")
+# CI runs are repeatable (seed 1); long runs explore (a random seed each).
+SEED=1
+if [ $LONG -eq 1 ]; then
+  SECONDS_PER_TARGET="${FUZZ_SECONDS:-3600}"
+  SEED=0
+else
+  SECONDS_PER_TARGET="${FUZZ_SECONDS:-$(( ${FUZZ_BUDGET:-150} / ${#TARGETS[@]} ))}"
 fi
-RT_DIR="$("$CXX_BIN" -print-runtime-dir 2>/dev/null || true)"
-if ! ls "$RT_DIR"/libclang_rt.fuzzer*.a >/dev/null 2>&1 &&
-   ! ls "$("$CXX_BIN" -print-resource-dir)"/lib/linux/libclang_rt.fuzzer*.a >/dev/null 2>&1; then
-  echo "fuzz.sh: libFuzzer runtime not found (install libclang-rt-14-dev); skipping" >&2
-  exit 0
-fi
 
-# Instrument everything we build (coverage + ASan); only the fuzz target links
-# the libFuzzer main.
-SAN_FLAGS="-fsanitize=address,fuzzer-no-link -fno-omit-frame-pointer -g"
-CC="$CC_BIN" CXX="$CXX_BIN" cmake -S . -B "$BUILD_DIR" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release \
-  -DFATHOM_BUILD_FUZZ=ON -DFATHOM_BUILD_TESTS=ON -DFATHOM_BUILD_BENCH=OFF \
-  -DCMAKE_C_FLAGS="$SAN_FLAGS" -DCMAKE_CXX_FLAGS="$SAN_FLAGS" \
-  -DFATHOM_SHARED_DIR="$SHARED_DIR" >/dev/null
-CCACHE_BASEDIR="$ROOT" cmake --build "$BUILD_DIR" -j "${FUZZ_JOBS:-$(nproc)}" --target fathom_fuzz_trace
+san_have_clang fuzz.sh || exit 0
+san_configure
+bins=()
+for t in "${TARGETS[@]}"; do bins+=("fathom_fuzz_$t"); done
+san_build "${bins[@]}"
 
-# Seeds are copied so the shared data is never written to; libFuzzer adds what
-# it discovers to the first corpus directory.
-CORPUS="$BUILD_DIR/fuzz-corpus"
+# Seeds are copied so the shared data is never written to; libFuzzer adds
+# what it discovers to the first corpus directory (fuzz-corpus/TARGET).
 SEEDS="$BUILD_DIR/fuzz-seeds"
 ARTIFACTS="$BUILD_DIR/artifacts"
 rm -rf "$SEEDS"
-mkdir -p "$CORPUS" "$SEEDS" "$ARTIFACTS"
-if [ -d "$SHARED_DIR/testdata" ]; then
-  find "$SHARED_DIR/testdata" -maxdepth 1 -type f \
-    \( -name '*.perfetto-trace' -o -name '*.pftrace' -o -name '*.pb' \) \
-    -exec cp {} "$SEEDS/" \;
-fi
-if [ -d "$SHARED_DIR/difftests" ]; then
-  for t in "$SHARED_DIR"/difftests/*/trace.pb; do
-    [ -f "$t" ] && cp "$t" "$SEEDS/difftest_$(basename "$(dirname "$t")").pb"
-  done
-fi
-
-# pprof profiles and a StreamingProfilePacket trace, encoded from the text
-# protos in tests/core/pprof by protoc (a cheap target).
-if CCACHE_BASEDIR="$ROOT" cmake --build "$BUILD_DIR" --target core_pprof_test_data >/dev/null 2>&1; then
-  for f in "$BUILD_DIR"/tests/core/pprof_data/*; do cp "$f" "$SEEDS/pprof_$(basename "$f")"; done
+mkdir -p "$SEEDS" "$ARTIFACTS"
+# pprof profiles encoded from tests/core/pprof's text protos (a cheap target).
+san_build core_pprof_test_data >/dev/null 2>&1 || true
+python3 tests/fuzz/seeds-gen/collect_seeds.py "$SHARED_DIR" \
+  "$BUILD_DIR/tests/core/pprof_data" "$SEEDS"
+# adb seeds: sessions recorded against tests/adb's fake device.
+if [[ " ${TARGETS[*]} " == *" adb_"* ]]; then
+  san_build fathom_fuzz_adb_seeds >/dev/null
+  "$BUILD_DIR/bin/fathom_fuzz_adb_seeds" "$SEEDS"
 fi
 
-# Inputs that once crashed the loader must keep loading cleanly.
-REGRESSIONS="$ROOT/tests/fuzz/regressions"
-if ls "$REGRESSIONS"/* >/dev/null 2>&1; then
-  if ! ASAN_OPTIONS="detect_leaks=1" "$BUILD_DIR/bin/fathom_fuzz_trace" -rss_limit_mb=4096 \
-       "$REGRESSIONS"/* >"$BUILD_DIR/regressions.log" 2>&1; then
-    tail -n 25 "$BUILD_DIR/regressions.log"
-    echo "fuzz.sh: FAILED on a saved regression input (tests/fuzz/regressions)" >&2
-    exit 1
+# Per target: the largest input and the time limit of one run.
+max_len() {
+  case "$1" in
+    trace) echo 1048576 ;;
+    json | systrace | archive) echo 262144 ;;
+    *) echo 65536 ;;
+  esac
+}
+
+failed=()
+summary=()
+for t in "${TARGETS[@]}"; do
+  bin="$BUILD_DIR/bin/fathom_fuzz_$t"
+  corpus="$BUILD_DIR/fuzz-corpus/$t"
+  log="$BUILD_DIR/fuzz-$t.log"
+  mkdir -p "$corpus" "$SEEDS/$t"
+  flags=(-rss_limit_mb=2048 -timeout=25 -max_len="$(max_len "$t")")
+
+  # Inputs that once crashed this target must keep running cleanly.
+  regressions="tests/fuzz/regressions/$t"
+  if ls "$regressions"/* >/dev/null 2>&1; then
+    if ! "$bin" "${flags[@]}" $(ls -d "$regressions"/* | grep -v 'README') \
+         >"$BUILD_DIR/regressions-$t.log" 2>&1; then
+      tail -n 30 "$BUILD_DIR/regressions-$t.log"
+      echo "fuzz.sh: $t FAILED on a saved regression input ($regressions)" >&2
+      failed+=("$t (regression)")
+      continue
+    fi
   fi
-  echo "fuzz.sh: $(ls "$REGRESSIONS" | wc -l) regression input(s) load cleanly"
-fi
 
-echo "fuzz.sh: fuzzing for ${SECONDS_TO_RUN}s with $(ls "$SEEDS" | wc -l) seeds"
-set +e
-ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
-  "$BUILD_DIR/bin/fathom_fuzz_trace" \
-  -seed=1 -max_total_time="$SECONDS_TO_RUN" -timeout=30 -rss_limit_mb=4096 -max_len=1048576 \
-  -print_final_stats=1 -artifact_prefix="$ARTIFACTS/" \
-  "$CORPUS" "$SEEDS" 2>"$BUILD_DIR/fuzz.log"
-rc=$?
-set -e
-tail -n 25 "$BUILD_DIR/fuzz.log"
-if [ $rc -ne 0 ]; then
-  echo "fuzz.sh: FAILED (exit $rc); reproducer(s) in $ARTIFACTS/, log in $BUILD_DIR/fuzz.log" >&2
+  before="$(ls "$ARTIFACTS" | grep -c "^$t-" || true)"
+  echo "fuzz.sh: $t for ${SECONDS_PER_TARGET}s, $(ls "$SEEDS/$t" | wc -l) seeds, $(ls "$corpus" | wc -l) corpus"
+  set +e
+  "$bin" "${flags[@]}" -seed="$SEED" -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 \
+    -artifact_prefix="$ARTIFACTS/$t-" "$corpus" "$SEEDS/$t" >"$log" 2>&1
+  rc=$?
+  set -e
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+  secs="$(sed -n 's/^stat::total_run_time: *\([0-9]*\).*/\1/p' "$log" | tail -1)"
+  [ -n "$secs" ] || secs="$SECONDS_PER_TARGET"
+  cov="$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)"
+  crashes=$(( $(ls "$ARTIFACTS" | grep -c "^$t-" || true) - before ))
+  summary+=("$(printf '%-12s %10s execs %6ss %6s corpus %6s cov %3s artifacts' "$t" \
+    "${execs:-?}" "$secs" "$(ls "$corpus" | wc -l)" "${cov:-?}" "$crashes")")
+  if [ $rc -ne 0 ]; then
+    grep -A 30 -m1 'ERROR: \|runtime error\|==ERROR\|deadly signal\|Timeout\|out-of-memory' "$log" |
+      head -n 40 || tail -n 30 "$log"
+    echo "fuzz.sh: $t FAILED (exit $rc); reproducer in $ARTIFACTS/$t-*, log $log" >&2
+    failed+=("$t")
+  fi
+done
+
+echo "fuzz.sh: summary (per target: execs, seconds, corpus files, coverage, new artifacts)"
+printf '  %s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz.sh: FAILED: ${failed[*]}" >&2
   exit 1
 fi
-echo "fuzz.sh: no crashes in ${SECONDS_TO_RUN}s"
+echo "fuzz.sh: no crashes in ${#TARGETS[@]} target(s)"
