@@ -1,12 +1,14 @@
 // `fathom-cli devices [-l]`: every Android device Fathom can reach, as the
 // Record page lists them (record::DiscoverTargets): devices a running adb
 // server holds, USB devices no server holds, and remembered TCP devices,
-// one line per serial.
+// one line per serial. Serials, states and properties come from devices (USB
+// descriptors, the adb server, device banners): printed TerminalSafe.
 #include <cstdio>
 
 #include "adb/server_client.h"
 #include "app/cli/adb_options.h"
 #include "app/cli/commands.h"
+#include "app/cli/terminal_text.h"
 #include "record/target_discovery.h"
 #if defined(FATHOM_ADB_HAVE_LIBUSB)
 #include "adb/usb_transport.h"
@@ -34,10 +36,11 @@ int RunDevices(const std::vector<std::string>& args) {
                                                              : "tcp";
     std::string state = e.state;
     if (state.empty()) state = e.problem.empty() ? "available" : "unusable";
-    std::printf("%-24s %-13s %-7s", e.serial.c_str(), state.c_str(), via);
-    if (long_format && !e.details.empty()) std::printf(" %s", e.details.c_str());
+    std::printf("%-24s %-13s %-7s", TerminalSafe(e.serial).c_str(), TerminalSafe(state).c_str(),
+                via);
+    if (long_format && !e.details.empty()) std::printf(" %s", TerminalSafe(e.details).c_str());
     std::printf("\n");
-    if (!e.problem.empty()) std::printf("    %s\n", e.problem.c_str());
+    if (!e.problem.empty()) std::printf("    %s\n", TerminalSafe(e.problem).c_str());
   }
   // Where the list came from, so an empty or short list is explicable.
   adb::ServerAddress address = adb::ServerAddress::FromEnvironment();
@@ -46,7 +49,7 @@ int RunDevices(const std::vector<std::string>& args) {
   if (server.ok()) {
     std::printf("%zu device%s\n", server->size(), server->size() == 1 ? "" : "s");
   } else {
-    std::printf("not reachable (%s)\n", server.status().message().c_str());
+    std::printf("not reachable (%s)\n", TerminalSafe(server.status().message()).c_str());
   }
 #if defined(FATHOM_ADB_HAVE_LIBUSB)
   auto usb = adb::UsbTransport::List();
@@ -54,7 +57,7 @@ int RunDevices(const std::vector<std::string>& args) {
     std::printf("usb: %zu device%s with an adb interface\n", usb->size(),
                 usb->size() == 1 ? "" : "s");
   } else {
-    std::printf("usb: unavailable (%s)\n", usb.status().message().c_str());
+    std::printf("usb: unavailable (%s)\n", TerminalSafe(usb.status().message()).c_str());
   }
 #else
   std::printf("usb: not built with libusb\n");

@@ -7,6 +7,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/load.h"
+#include "app/cli/terminal_text.h"
 #include "core/export/flamegraph_export.h"
 #include "core/flamegraph/profiles.h"
 
@@ -268,7 +269,8 @@ int RunFlamegraph(const std::vector<std::string>& args) {
     fprintf(stderr, "fathom-cli flamegraph: %s\n", data.status().message().c_str());
     return 1;
   }
-  fprintf(stderr, "%s: %zu nodes, total %" PRId64 "\n", eo.title.c_str(), tree.size(),
+  // The title names the process and heap from the trace; the export itself is data.
+  fprintf(stderr, "%s: %zu nodes, total %" PRId64 "\n", TerminalSafe(eo.title).c_str(), tree.size(),
           tree.Total(metric));
   FILE* out = stdout;
   if (!o.out.empty() && o.out != "-") {

@@ -12,6 +12,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/load.h"
+#include "app/cli/terminal_text.h"
 
 namespace fathom::cli {
 namespace {
@@ -89,9 +90,9 @@ int RunHeapprofile(const std::vector<std::string>& args) {
     fprintf(stderr, "%8s %12s %14s %5s  %s\n", "pid", "unreleased", "allocated", "dumps",
             "process");
     while (it->NextRow()) {
-      fprintf(stderr, "%8" PRId64 " %12" PRId64 " %14" PRId64 " %5" PRId64 "  %.*s\n", it->Get(0).i,
-              it->Get(4).i, it->Get(3).i, it->Get(2).i, static_cast<int>(it->Get(1).s.size()),
-              it->Get(1).s.data());
+      // The process name is the profiled program's own (argv[0], comm).
+      fprintf(stderr, "%8" PRId64 " %12" PRId64 " %14" PRId64 " %5" PRId64 "  %s\n", it->Get(0).i,
+              it->Get(4).i, it->Get(3).i, it->Get(2).i, TerminalSafe(it->Get(1).s).c_str());
     }
   }
   fprintf(stderr, "open it with: fathom %s\n", out.c_str());

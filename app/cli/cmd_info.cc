@@ -4,6 +4,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/load.h"
+#include "app/cli/terminal_text.h"
 #include "core/storage/stats.h"
 
 namespace fathom::cli {
@@ -23,8 +24,10 @@ void PrintInfo(TraceProcessor& tp, const std::string& path) {
   const TraceStorage& s = tp.storage();
   const LoadReport& r = tp.report();
   int64_t start = s.min_ts(), end = s.max_ts();
-  printf("trace:     %s\n", path.c_str());
-  printf("format:    %s\n", r.format.c_str());
+  // The format names archive members, and the warnings quote the file:
+  // untrusted text, printed TerminalSafe.
+  printf("trace:     %s\n", TerminalSafe(path).c_str());
+  printf("format:    %s\n", TerminalSafe(r.format).c_str());
   printf("size:      %" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64 " events\n", r.file_bytes,
          r.packets, r.events);
   printf("bounds:    %" PRId64 " .. %" PRId64 " ns\n", start, end);
@@ -53,7 +56,7 @@ void PrintInfo(TraceProcessor& tp, const std::string& path) {
       print(info.name, s.stats.Get(st));
     }
   }
-  for (const std::string& w : r.warnings) printf("warning: %s\n", w.c_str());
+  for (const std::string& w : r.warnings) printf("warning: %s\n", TerminalSafe(w).c_str());
 }
 
 }  // namespace fathom::cli

@@ -4,6 +4,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/load.h"
+#include "app/cli/terminal_text.h"
 #include "core/flamegraph/profiles.h"
 
 namespace fathom::cli {
@@ -28,6 +29,8 @@ int RunProfiles(const std::vector<std::string>& args) {
   TraceProcessor tp;
   if (!LoadOrReport(&tp, path)) return 1;
   std::vector<ProfileDump> dumps = ListProfiles(tp.storage());
+  // csv is data, byte-exact; the table is for reading: process and heap
+  // names come from the trace and are printed TerminalSafe.
   if (csv) {
     printf("kind,upid,pid,process,ts,end_ts,heap,view,total\n");
     for (const ProfileDump& d : dumps)
@@ -41,7 +44,8 @@ int RunProfiles(const std::vector<std::string>& args) {
     return 0;
   }
   if (dumps.empty()) {
-    printf("no heap profiles, heap graphs, CPU samples or pprof profiles in %s\n", path.c_str());
+    printf("no heap profiles, heap graphs, CPU samples or pprof profiles in %s\n",
+           TerminalSafe(path).c_str());
     return 0;
   }
   printf("%-12s %5s %7s %-28s %20s %-16s %s\n", "kind", "upid", "pid", "process", "ts", "heap",
@@ -60,8 +64,9 @@ int RunProfiles(const std::vector<std::string>& args) {
     const std::string& heap = d.kind == ProfileKind::kAggregate ? d.sample_type : d.heap;
     std::string pid = d.all_processes ? "*" : std::to_string(d.pid);
     printf("%-12s %5s %7s %-28s %20" PRId64 " %-16s %s\n", std::string(KindName(d.kind)).c_str(),
-           upid.c_str(), pid.c_str(), d.process_name.empty() ? "-" : d.process_name.c_str(), d.ts,
-           heap.empty() ? "-" : heap.c_str(), totals.c_str());
+           upid.c_str(), pid.c_str(),
+           d.process_name.empty() ? "-" : TerminalSafe(d.process_name).c_str(), d.ts,
+           heap.empty() ? "-" : TerminalSafe(heap).c_str(), TerminalSafe(totals).c_str());
   }
   return 0;
 }

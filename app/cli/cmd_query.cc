@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/load.h"
+#include "app/cli/terminal_text.h"
 #include "core/sql/result_printer.h"
 
 namespace fathom::cli {
@@ -20,9 +21,12 @@ int RunQuery(const std::vector<std::string>& args) {
       have_sql = true;
     } else if (a == "--format" && i + 1 < args.size()) {
       std::string f = args[++i];
-      if (f == "table") format = ResultFormat::kTable;
-      else if (f == "csv") format = ResultFormat::kCsv;
-      else if (f == "json") format = ResultFormat::kJson;
+      if (f == "table")
+        format = ResultFormat::kTable;
+      else if (f == "csv")
+        format = ResultFormat::kCsv;
+      else if (f == "json")
+        format = ResultFormat::kJson;
       else {
         fprintf(stderr, "fathom-cli: unknown format '%s' (table, csv or json)\n", f.c_str());
         return 2;
@@ -56,9 +60,12 @@ int RunQuery(const std::vector<std::string>& args) {
   auto it = tp.Query(sql);
   std::string out;
   Status st = PrintResults(it.get(), format, &out);
+  // csv and json are data (csv is compared byte for byte with upstream's):
+  // exact. The table is for reading, and cells hold whatever the trace held.
+  if (format == ResultFormat::kTable) out = TerminalSafe(out, Newlines::kKeep);
   fwrite(out.data(), 1, out.size(), stdout);
   if (!st.ok()) {
-    fprintf(stderr, "fathom-cli: error: %s\n", st.message().c_str());
+    fprintf(stderr, "fathom-cli: error: %s\n", TerminalSafe(st.message()).c_str());
     return 1;
   }
   return 0;

@@ -7,6 +7,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/load.h"
+#include "app/cli/terminal_text.h"
 #include "core/symbols/binary_finder.h"
 #include "core/symbols/deobfuscate.h"
 #include "core/symbols/symbolize.h"
@@ -107,8 +108,10 @@ int RunSymbolize(const std::vector<std::string>& args) {
     if (m.resolved == m.frames) continue;
     if (!header) printf("unresolved frames by library:\n");
     header = true;
-    printf("  %6zu  %s (build id %s): %s\n", m.frames - m.resolved, m.path.c_str(),
-           m.build_id_hex.empty() ? "none" : m.build_id_hex.c_str(), m.problem.c_str());
+    // Library paths come from the trace.
+    printf("  %6zu  %s (build id %s): %s\n", m.frames - m.resolved, TerminalSafe(m.path).c_str(),
+           m.build_id_hex.empty() ? "none" : m.build_id_hex.c_str(),
+           TerminalSafe(m.problem).c_str());
   }
   return 0;
 }
@@ -160,7 +163,7 @@ int RunDeobfuscate(const std::vector<std::string>& args) {
          r->classes_mapped, r->classes, r->members_mapped, out.c_str(), r->packets.size());
   if (!r->unmapped.empty()) {
     printf("not in any map:");
-    for (const std::string& c : r->unmapped) printf(" %s", c.c_str());
+    for (const std::string& c : r->unmapped) printf(" %s", TerminalSafe(c).c_str());
     printf("%s\n", r->classes - r->classes_mapped > r->unmapped.size() ? " ..." : "");
   }
   return 0;

@@ -1,9 +1,11 @@
-// Shared by the subcommands: load a trace with warnings on stderr.
+// Shared by the subcommands: load a trace with warnings on stderr. Errors and
+// warnings quote the file (member names, slice names): printed TerminalSafe.
 #pragma once
 
 #include <cstdio>
 #include <string>
 
+#include "app/cli/terminal_text.h"
 #include "core/trace_processor.h"
 
 namespace fathom::cli {
@@ -11,10 +13,11 @@ namespace fathom::cli {
 inline bool LoadOrReport(TraceProcessor* tp, const std::string& path) {
   Status st = tp->LoadFile(path);
   if (!st.ok()) {
-    fprintf(stderr, "fathom-cli: error: %s\n", st.message().c_str());
+    fprintf(stderr, "fathom-cli: error: %s\n", TerminalSafe(st.message()).c_str());
     return false;
   }
-  for (const std::string& w : tp->report().warnings) fprintf(stderr, "fathom-cli: warning: %s\n", w.c_str());
+  for (const std::string& w : tp->report().warnings)
+    fprintf(stderr, "fathom-cli: warning: %s\n", TerminalSafe(w).c_str());
   return true;
 }
 

@@ -51,6 +51,25 @@ out=$("$CLI" info "$TMP/cut.pftrace" 2>"$TMP/err"); rc=$?
 check "truncated trace still loads (exit 0)" $rc
 grep -q "cut.pftrace: byte offset [0-9]*: trace is truncated" "$TMP/err"; check "truncated trace: warning with offset" $?
 
+# Terminal escapes in an archive member name (a hostile file) are shown, not
+# obeyed: no ESC byte reaches the terminal, the name appears escaped.
+ESC_ZIP="$SHARED/reliability/escape_member.zip"
+if [ -f "$ESC_ZIP" ]; then
+  out=$("$CLI" info "$ESC_ZIP" 2>&1)
+  ! printf '%s' "$out" | grep -q $'\x1b'; check "escape_member.zip: no ESC byte reaches the terminal" $?
+  printf '%s' "$out" | grep -qF 'evil\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[31mred.pb'
+  check "escape_member.zip: the member name is shown escaped" $?
+fi
+# query: a table is for reading (escaped); csv and json are data (byte exact).
+ESC_SQL="select char(27) || '[31mx' as s"
+out=$("$CLI" query "$SHARED/difftests/synth_1_trace_bounds/trace.pb" "$ESC_SQL")
+! printf '%s' "$out" | grep -q $'\x1b' && printf '%s' "$out" | grep -qF '\x1b[31mx'
+check "query table: ESC shown escaped" $?
+csv=$("$CLI" query "$SHARED/difftests/synth_1_trace_bounds/trace.pb" "$ESC_SQL" --format csv)
+[ "$csv" = $'"s"\n"\x1b[31mx"' ]; check "query csv: bytes exact" $?
+json=$("$CLI" query "$SHARED/difftests/synth_1_trace_bounds/trace.pb" "$ESC_SQL" --format json)
+! printf '%s' "$json" | grep -qF '\x1b'; check "query json: not escaped by the terminal filter" $?
+
 # devices: the adb server (Debian's adb, on a private port and HOME) and USB.
 if "$CLI" devices --help >/dev/null 2>&1 || "$CLI" 2>&1 | grep -q devices; then
   port=$((20000 + RANDOM % 20000))
