@@ -33,7 +33,10 @@ class Deadline {
  public:
   static Deadline After(Millis timeout) { return Deadline(Clock::now() + timeout); }
   static Deadline Never() { return Deadline(Clock::time_point::max()); }
+  // The earlier of the two (a caller's overall deadline and one of our per-wait limits).
+  static Deadline Sooner(Deadline a, Deadline b) { return a.at_ < b.at_ ? a : b; }
   bool expired() const { return Clock::now() >= at_; }
+  bool never() const { return at_ == Clock::time_point::max(); }
   // Remaining time, clamped to [0, cap].
   Millis Remaining(Millis cap) const {
     if (at_ == Clock::time_point::max()) return cap;

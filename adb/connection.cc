@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "adb/device_names.h"
+
 namespace fathom::adb {
 
 const char* ConnectionStateText(ConnectionState s) {
@@ -82,8 +84,21 @@ Status Connection::Send(const Message& m, Deadline deadline, const CancelToken& 
   return transport_->Send(m, version_, deadline, cancel);
 }
 
+Status Connection::HandshakeTimeout(bool sent_signature, bool sent_public_key) const {
+  const std::string device = "device " + transport_->Describe();
+  if (sent_public_key) {
+    return TimeoutError(device +
+                            " is unauthorized: allow USB debugging on the device and try again "
+                            "(it was not allowed",
+                        options_.user_confirm_timeout, "--timeout-auth)");
+  }
+  return TimeoutError(device + " did not answer " + (sent_signature ? "AUTH" : "CNXN"),
+                      options_.handshake_timeout, "--timeout-connect");
+}
+
 Status Connection::Handshake(const CancelToken& cancel) {
-  Deadline deadline = Deadline::After(options_.handshake_timeout);
+  // Each round trip gets its own limit; the count of AUTH tokens bounds the rounds.
+  Deadline deadline = WithLimit(Deadline::Never(), options_.handshake_timeout);
   // Before the device's CNXN its version is unknown: fill in checksums (kVersionMin), and
   // keep our own banner under the 4096-byte pre-handshake limit.
   if (const char* env = std::getenv("FATHOM_ADB_DELAYED_ACK"); env && std::string(env) == "1") {
@@ -95,14 +110,13 @@ Status Connection::Handshake(const CancelToken& cancel) {
   if (Status s = transport_->Send(cnxn, kVersionMin, deadline, cancel); !s.ok()) return s;
   SetState(ConnectionState::kConnecting);
 
-  size_t next_key = 0;
+  size_t next_key = 0, tokens = 0;
   bool sent_public_key = false;
   while (true) {
-    auto m = transport_->Receive(kMaxPayload, deadline, cancel);
+    auto m = transport_->Receive(kMaxHandshakePayload, deadline, cancel);
     if (!m.ok()) {
-      if (sent_public_key && deadline.expired()) {
-        return ErrorStatus("device " + transport_->Describe() +
-                           " is unauthorized: allow USB debugging on the device and try again");
+      if (deadline.expired() && !cancel.cancelled()) {
+        return HandshakeTimeout(next_key > 0, sent_public_key);
       }
       return ErrorStatus("adb handshake with " + transport_->Describe() + ": " +
                          m.status().message());
@@ -111,6 +125,11 @@ Status Connection::Handshake(const CancelToken& cancel) {
       version_ = std::min(kVersion, m->arg0);
       max_payload_ = std::min(options_.max_payload, m->arg1);
       if (max_payload_ == 0) return ErrorStatus("adb: device announced a zero max payload");
+      if (max_payload_ < kMinMaxPayload) {
+        return ErrorStatus("adb: device announced a max payload of " + std::to_string(m->arg1) +
+                           " bytes (real devices use at least " + std::to_string(kMinMaxPayload) +
+                           ")");
+      }
       banner_ = ParseBanner(m->payload);
       delayed_ack_ = features.count("delayed_ack") > 0 && banner_.Has("delayed_ack");
       SetState(ConnectionState::kOnline);
@@ -120,12 +139,22 @@ Status Connection::Handshake(const CancelToken& cancel) {
       return ErrorStatus("adb: device wants TLS (wireless debugging), which is not supported yet");
     }
     if (m->command != kCmdAuth || m->arg0 != kAuthToken) continue;  // stale traffic: ignore
-    if (m->payload.size() != kAuthTokenSize) return ErrorStatus("adb: bad AUTH token size");
+    if (m->payload.size() != kAuthTokenSize) {
+      return ErrorStatus("adb: bad AUTH token size (" + std::to_string(m->payload.size()) +
+                         " bytes, want " + std::to_string(kAuthTokenSize) + ")");
+    }
+    if (++tokens > options_.keys.size() + kMaxExtraAuthTokens) {
+      return ErrorStatus("adb: device " + transport_->Describe() + " sent " +
+                         std::to_string(tokens) +
+                         " AUTH tokens without accepting a key or waiting for the user (an "
+                         "AUTH loop)");
+    }
     if (next_key < options_.keys.size()) {
       SetState(ConnectionState::kAuthenticating);
       auto sig = options_.keys[next_key++].SignToken(m->payload);
       if (!sig.ok()) return sig.status();
       Message reply = Message::Make(kCmdAuth, kAuthSignature, 0, std::move(*sig));
+      deadline = WithLimit(Deadline::Never(), options_.handshake_timeout);
       if (Status s = transport_->Send(reply, kVersionMin, deadline, cancel); !s.ok()) return s;
     } else if (!sent_public_key) {
       if (options_.keys.empty()) return ErrorStatus("adb: device requires a key and we have none");
@@ -133,9 +162,10 @@ Status Connection::Handshake(const CancelToken& cancel) {
       if (!pub.ok()) return pub.status();
       // The device treats the payload as a C string.
       Message reply = Message::Make(kCmdAuth, kAuthRsaPublicKey, 0, *pub + '\0');
+      deadline = WithLimit(Deadline::Never(), options_.handshake_timeout);
       if (Status s = transport_->Send(reply, kVersionMin, deadline, cancel); !s.ok()) return s;
       sent_public_key = true;
-      deadline = Deadline::After(options_.user_confirm_timeout);
+      deadline = WithLimit(Deadline::Never(), options_.user_confirm_timeout);
       SetState(ConnectionState::kWaitingForUser);
     }
     // Further tokens after the public key: the user has not decided yet; keep waiting.
@@ -168,6 +198,17 @@ void Connection::ReaderLoop() {
   }
 }
 
+Status Connection::CountStray(uint32_t our_id, const Message& m) {
+  // Late messages for a stream we closed are normal (data in flight); ids we never handed
+  // out are not, and a device sending thousands of them is flooding us.
+  if (our_id != 0 && our_id < next_id_) return Status::Ok();
+  if (++strays_ <= kMaxStrayMessages) return Status::Ok();
+  return ErrorStatus(
+      "adb: device sent " + std::to_string(strays_) +
+      " messages for streams that were never opened (the last: " + CommandName(m.command) +
+      " for stream " + std::to_string(our_id) + "): a flood");
+}
+
 void Connection::Dispatch(Message m) {
   // Ids in arg0/arg1 are from the sender's point of view: arg0 is the device's id.
   const uint32_t their_id = m.arg0, our_id = m.arg1;
@@ -176,6 +217,11 @@ void Connection::Dispatch(Message m) {
     case kCmdOkay: {
       auto it = streams_.find(our_id);
       if (it == streams_.end()) {
+        if (Status flood = CountStray(our_id, m); !flood.ok()) {
+          lock.unlock();
+          Fail(std::move(flood));
+          return;
+        }
         lock.unlock();
         // Unknown stream: tell the device so it frees its side (spec §6).
         Send(Message::Make(kCmdClse, our_id, their_id), Deadline::After(Millis(5000)), {});
@@ -194,13 +240,37 @@ void Connection::Dispatch(Message m) {
       if (!s.opened) {
         s.opened = true;
         s.remote_id = their_id;
+      } else if (!delayed_ack_ && s.write_ready && ++s.spare_okays > kMaxStrayMessages) {
+        // Nothing of ours to acknowledge, again and again: an OKAY flood.
+        lock.unlock();
+        Fail(ErrorStatus("adb: device sent " + std::to_string(kMaxStrayMessages + 1) +
+                         " OKAYs on '" + s.service + "' with no data of ours to acknowledge"));
+        return;
       }
       s.write_ready = true;
       break;
     }
     case kCmdWrte: {
       auto it = streams_.find(our_id);
-      if (it == streams_.end() || !it->second.opened) return;
+      if (it == streams_.end()) {
+        Status flood = CountStray(our_id, m);
+        if (flood.ok()) return;
+        lock.unlock();
+        Fail(std::move(flood));
+        return;
+      }
+      if (!it->second.opened) return;
+      // Without delayed_ack a device sends one WRTE and waits for our OKAY, so the inbox
+      // holds one payload; a device that keeps sending ignores flow control (a flood that
+      // would otherwise be buffered whole).
+      if (!delayed_ack_ && it->second.inbox_bytes + m.payload.size() > 4ull * max_payload_) {
+        const std::string service = it->second.service;
+        lock.unlock();
+        Fail(ErrorStatus("adb: device sent more than " + std::to_string(4ull * max_payload_) +
+                         " bytes on '" + service +
+                         "' without waiting for our OKAY (it ignores flow control)"));
+        return;
+      }
       // The device may overshoot its window by one message, not more (spec §7).
       if (delayed_ack_ &&
           it->second.inbox_bytes + m.payload.size() > options_.receive_window + max_payload_) {
@@ -220,7 +290,13 @@ void Connection::Dispatch(Message m) {
     }
     case kCmdClse: {
       auto it = streams_.find(our_id);
-      if (it == streams_.end()) return;  // already gone: a no-op (spec §6)
+      if (it == streams_.end()) {  // already gone: a no-op (spec §6), unless a flood
+        Status flood = CountStray(our_id, m);
+        if (flood.ok()) return;
+        lock.unlock();
+        Fail(std::move(flood));
+        return;
+      }
       StreamState& s = it->second;
       // CLSE(0, L) answers a failed OPEN; otherwise the Google host answers every device
       // CLSE with its own, and adbd expects that to free the pair.
@@ -246,11 +322,16 @@ void Connection::Dispatch(Message m) {
   cv_.notify_all();
 }
 
-Status Connection::WaitFor(std::unique_lock<std::mutex>& lock, Deadline deadline,
-                           const CancelToken& cancel, const std::function<bool()>& pred) {
+Status Connection::WaitFor(std::unique_lock<std::mutex>& lock, Deadline caller,
+                           const WaitLimit& limit, const CancelToken& cancel,
+                           const std::function<bool()>& pred) {
+  const Deadline deadline = WithLimit(caller, limit.limit);
   while (!pred()) {
     if (cancel.cancelled()) return ErrorStatus("cancelled");
-    if (deadline.expired()) return ErrorStatus("timed out");
+    if (deadline.expired()) {
+      if (caller.expired() || limit.limit.count() <= 0) return ErrorStatus("timed out");
+      return TimeoutError(limit.what, limit.limit, limit.flag);
+    }
     if (state_ == ConnectionState::kClosed) {
       return close_reason_.ok() ? ErrorStatus("connection closed") : close_reason_;
     }
@@ -269,7 +350,11 @@ Result<std::unique_ptr<AdbStream>> Connection::OpenStream(const std::string& ser
     id = next_id_++;
     if (next_id_ == 0) next_id_ = 1;  // 0 is reserved for "no id"
     streams_[id] = StreamState{};
+    streams_[id].service = EscapeForTerminal(service, 120);
   }
+  const WaitLimit open_limit{options_.open_timeout, "--timeout-open",
+                             "device " + transport_->Describe() + " did not answer OPEN of '" +
+                                 EscapeForTerminal(service, 120) + "'"};
   // Old adbd read the service as a C string; the trailing NUL is always safe (spec §3).
   // With delayed_ack, arg1 is our receive window (must be > 0), else 0 (spec §7).
   Status s =
@@ -277,7 +362,7 @@ Result<std::unique_ptr<AdbStream>> Connection::OpenStream(const std::string& ser
            deadline, cancel);
   std::unique_lock<std::mutex> lock(mu_);
   if (s.ok()) {
-    s = WaitFor(lock, deadline, cancel, [&] {
+    s = WaitFor(lock, deadline, open_limit, cancel, [&] {
       auto it = streams_.find(id);
       return it == streams_.end() || it->second.opened || it->second.refused;
     });
@@ -285,7 +370,7 @@ Result<std::unique_ptr<AdbStream>> Connection::OpenStream(const std::string& ser
   if (s.ok()) {
     auto it = streams_.find(id);
     if (it == streams_.end() || it->second.refused) {
-      s = ErrorStatus("adb: device refused service '" + service + "'");
+      s = ErrorStatus("adb: device refused service '" + EscapeForTerminal(service, 120) + "'");
     }
   }
   if (!s.ok()) {
@@ -301,13 +386,17 @@ Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline dead
   while (!data.empty()) {
     std::string_view chunk = data.substr(0, max_payload_);
     uint32_t remote;
+    WaitLimit idle{options_.idle_timeout, "--timeout-idle", ""};
+    std::string service;
     {
       std::unique_lock<std::mutex> lock(mu_);
       auto it = streams_.find(id);
       if (it == streams_.end()) return ErrorStatus("adb: stream closed");
+      service = it->second.service;
+      idle.what = "device did not acknowledge our data on '" + service + "'";
       // Without delayed_ack only one WRTE may be unacknowledged per direction (spec §6); with
       // it, WRTEs go out while the device's window is positive (spec §7).
-      Status s = WaitFor(lock, deadline, cancel, [&] {
+      Status s = WaitFor(lock, deadline, idle, cancel, [&] {
         auto it = streams_.find(id);
         return it == streams_.end() ||
                (delayed_ack_ ? it->second.send_window > 0 : it->second.write_ready) ||
@@ -320,11 +409,19 @@ Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline dead
       if (st.lost) return close_reason_;
       if (st.remote_closed) return ErrorStatus("adb: stream closed by device");
       st.write_ready = false;
+      st.spare_okays = 0;
       st.send_window -= static_cast<int64_t>(chunk.size());
       remote = st.remote_id;
     }
-    // Sent from the caller's buffer: no copy per WRTE.
-    Status s = transport_->SendPayload(kCmdWrte, id, remote, chunk, version_, deadline, cancel);
+    // Sent from the caller's buffer: no copy per WRTE. A device that stops reading fills
+    // the socket: the idle limit bounds that wait too.
+    const Deadline send_deadline = WithLimit(deadline, options_.idle_timeout);
+    Status s =
+        transport_->SendPayload(kCmdWrte, id, remote, chunk, version_, send_deadline, cancel);
+    if (!s.ok() && send_deadline.expired() && !deadline.expired() && !cancel.cancelled()) {
+      idle.what = "device did not take our data on '" + service + "'";
+      return TimeoutError(idle.what, idle.limit, idle.flag);
+    }
     if (!s.ok()) return s;
     data.remove_prefix(chunk.size());
   }
@@ -334,9 +431,13 @@ Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline dead
 Result<size_t> Connection::StreamRead(uint32_t id, std::string* out, Deadline deadline,
                                       const CancelToken& cancel) {
   std::unique_lock<std::mutex> lock(mu_);
-  if (streams_.find(id) == streams_.end()) return ErrorStatus("adb: stream closed");
+  auto found = streams_.find(id);
+  if (found == streams_.end()) return ErrorStatus("adb: stream closed");
+  // A device that goes quiet (a stalled shell or pull) ends in an error, not a hang.
+  const WaitLimit idle{options_.idle_timeout, "--timeout-idle",
+                       "device sent nothing on '" + found->second.service + "'"};
   // Data that arrived before the CLSE is still delivered, then EOF (spec §6).
-  Status s = WaitFor(lock, deadline, cancel, [&] {
+  Status s = WaitFor(lock, deadline, idle, cancel, [&] {
     auto it = streams_.find(id);
     return it == streams_.end() || !it->second.inbox.empty() || it->second.remote_closed ||
            it->second.lost;

@@ -17,6 +17,7 @@
 #include "adb/banner.h"
 #include "adb/byte_stream.h"
 #include "adb/cancel.h"
+#include "adb/timeouts.h"
 #include "adb/transport.h"
 #include "core/base/status.h"
 
@@ -32,10 +33,13 @@ enum class ConnectionState {
 const char* ConnectionStateText(ConnectionState state);
 
 struct ConnectionOptions {
-  std::vector<AuthKey> keys;           // tried in order; see key_store.h LoadAllKeys()
-  std::string user_info;               // "user@host" after the public key; default from env
-  Millis handshake_timeout{10000};     // for CNXN/AUTH round trips
-  Millis user_confirm_timeout{60000};  // how long the user gets to tap "Allow"
+  std::vector<AuthKey> keys;  // tried in order; see key_store.h LoadAllKeys()
+  std::string user_info;      // "user@host" after the public key; default from env
+  // Limits of each wait (timeouts.h; the process defaults unless a caller sets them).
+  Millis handshake_timeout = DefaultTimeouts().connect;  // TCP connect, each CNXN/AUTH round trip
+  Millis user_confirm_timeout = DefaultTimeouts().auth;  // how long the user gets to tap "Allow"
+  Millis open_timeout = DefaultTimeouts().open;          // OPEN answered
+  Millis idle_timeout = DefaultTimeouts().idle;  // a stream read without a byte, a write unacked
   uint32_t max_payload = kMaxPayload;
   // Windowed flow control (spec §7), used when the device lists delayed_ack too. Off by
   // default, as in Google's adb (ADB_BURST_MODE=1 there); FATHOM_ADB_DELAYED_ACK=1 turns it on.
@@ -95,6 +99,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
  private:
   friend class AdbStream;
   struct StreamState {
+    std::string service;  // for error messages, escaped and cut
     uint32_t remote_id = 0;
     bool opened = false;
     bool refused = false;
@@ -103,6 +108,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bool write_ready = false;  // the device acknowledged our last WRTE (or the OPEN)
     bool unacked = false;      // we owe the device an OKAY for data it wrote
     int64_t send_window = 0;   // delayed_ack: bytes we may still send before an ack
+    uint32_t spare_okays = 0;  // OKAYs with nothing of ours to acknowledge (a flood bound)
     // WRTE payloads not yet read, kept whole: a payload handed to Read() is not copied
     // (concatenating them cost a copy of everything pulled while the reader lagged).
     std::deque<std::string> inbox;
@@ -117,9 +123,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Dispatch(Message m);
   void Fail(Status why);
   Status Send(const Message& m, Deadline deadline, const CancelToken& cancel);
-  // Waits on cv_ in kPollSlice steps until pred() or deadline/cancel/connection closed.
-  Status WaitFor(std::unique_lock<std::mutex>& lock, Deadline deadline, const CancelToken& cancel,
-                 const std::function<bool()>& pred);
+  // One of our limits on a wait, and what the error then says ("<what> within 10 s (<flag>)").
+  struct WaitLimit {
+    Millis limit{0};  // 0: only the caller's deadline
+    const char* flag = "";
+    std::string what;
+  };
+  // Waits on cv_ in kPollSlice steps until pred() or deadline/limit/cancel/connection closed.
+  Status WaitFor(std::unique_lock<std::mutex>& lock, Deadline deadline, const WaitLimit& limit,
+                 const CancelToken& cancel, const std::function<bool()>& pred);
+  Status HandshakeTimeout(bool sent_signature, bool sent_public_key) const;
+  // A message for a stream id we never handed out: counted, and a flood ends the connection.
+  // Ok, or the error that ends the connection. Called with mu_ held.
+  Status CountStray(uint32_t our_id, const Message& m);
 
   // Stream operations used by AdbStream.
   Status StreamWrite(uint32_t id, std::string_view data, Deadline d, const CancelToken& c);
@@ -140,6 +156,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   ConnectionState state_ = ConnectionState::kConnecting;
   Status close_reason_;
   uint32_t next_id_ = 1;
+  uint64_t strays_ = 0;  // messages naming stream ids we never opened
   std::map<uint32_t, StreamState> streams_;
 };
 

@@ -28,7 +28,12 @@ Result<std::shared_ptr<Connection>> ConnectDirect(const std::string& serial,
   }
   std::unique_ptr<Transport> transport;
   if (IsTcpSerial(serial)) {
-    auto t = TcpTransport::Connect(serial, Deadline::After(options.handshake_timeout), cancel);
+    const Deadline deadline = WithLimit(Deadline::Never(), options.handshake_timeout);
+    auto t = TcpTransport::Connect(serial, deadline, cancel);
+    if (!t.ok() && deadline.expired() && !cancel.cancelled()) {
+      return TimeoutError("cannot connect to " + serial, options.handshake_timeout,
+                          "--timeout-connect");
+    }
     if (!t.ok()) return t.status();
     transport = std::move(*t);
   } else {

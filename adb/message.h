@@ -35,6 +35,19 @@ inline constexpr uint32_t kVersion = kVersionSkipChecksum;
 
 inline constexpr uint32_t kMaxPayloadV1 = 4 * 1024;  // also the cap before CNXN is exchanged
 inline constexpr uint32_t kMaxPayload = 1024 * 1024;
+// CNXN and AUTH travel before the max payload is known; the spec keeps them within 4096
+// bytes. We accept up to 64 KiB (lenient with odd devices) and reject anything larger: a
+// 1 MiB "banner" is not a device identity.
+inline constexpr uint32_t kMaxHandshakePayload = 64 * 1024;
+// The smallest max payload any adbd announced (MAX_PAYLOAD_V1); below it a device is broken
+// or hostile (1 byte per WRTE).
+inline constexpr uint32_t kMinMaxPayload = kMaxPayloadV1;
+// AUTH tokens a device may send beyond one per key we have: a device that keeps sending them
+// (rejecting every signature, or flooding) is an AUTH loop, not a user deciding.
+inline constexpr size_t kMaxExtraAuthTokens = 8;
+// Messages naming stream ids we never opened (WRTE/OKAY/CLSE floods) before the connection
+// is dropped as hostile.
+inline constexpr uint64_t kMaxStrayMessages = 256;
 
 inline constexpr size_t kHeaderSize = 24;
 

@@ -113,7 +113,12 @@ std::vector<DeviceEntry> ParseDeviceList(std::string_view text) {
 }
 
 Status ServerStream::Write(std::string_view data, Deadline deadline, const CancelToken& cancel) {
-  return sock_.SendAll(data, deadline, cancel);
+  const Deadline ours = WithLimit(deadline, idle_);
+  Status s = sock_.SendAll(data, ours, cancel);
+  if (!s.ok() && ours.expired() && !deadline.expired() && !cancel.cancelled()) {
+    return TimeoutError("the adb server did not take our data", idle_, "--timeout-idle");
+  }
+  return s;
 }
 
 Result<size_t> ServerStream::Read(std::string* out, Deadline deadline, const CancelToken& cancel) {
@@ -128,7 +133,12 @@ Result<size_t> ServerStream::Read(std::string* out, Deadline deadline, const Can
   // through a buffer that is not cleared first: receiving straight into a resized *out
   // zero-filled it all for each read of often much less.
   if (!read_buffer_) read_buffer_.reset(new char[kReadSize]);
-  auto n = sock_.RecvSome(read_buffer_.get(), kReadSize, deadline, cancel);
+  const Deadline ours = WithLimit(deadline, idle_);
+  auto n = sock_.RecvSome(read_buffer_.get(), kReadSize, ours, cancel);
+  if (!n.ok() && ours.expired() && !deadline.expired() && !cancel.cancelled()) {
+    return TimeoutError("the device (through the adb server) sent nothing", idle_,
+                        "--timeout-idle");
+  }
   if (!n.ok()) return n.status();
   out->append(read_buffer_.get(), *n);
   return *n;

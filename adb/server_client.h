@@ -14,6 +14,7 @@
 #include "adb/byte_stream.h"
 #include "adb/cancel.h"
 #include "adb/platform_socket.h"
+#include "adb/timeouts.h"
 #include "core/base/status.h"
 
 namespace fathom::adb {
@@ -53,6 +54,9 @@ class ServerStream : public ByteStream {
 
  private:
   static constexpr size_t kReadSize = 256 << 10;
+  // A read without a byte or a write not taken for this long fails (a stalled device
+  // behind the server), whatever the caller's deadline.
+  Millis idle_ = DefaultTimeouts().idle;
   Socket sock_;
   std::string pending_;                  // bytes read past the OKAY while parsing the reply
   std::unique_ptr<char[]> read_buffer_;  // kReadSize bytes once the first Read() needs it

@@ -1,5 +1,7 @@
 #include "adb/shell_protocol.h"
 
+#include <algorithm>
+
 #include "adb/message.h"
 
 namespace fathom::adb {
@@ -14,8 +16,12 @@ std::string EncodeShellPacket(ShellId id, std::string_view data) {
 }
 
 std::optional<ShellPacket> ShellDecoder::Next() {
-  if (buffer_.size() - pos_ < 5) return std::nullopt;
+  if (failed_ || buffer_.size() - pos_ < 5) return std::nullopt;
   uint32_t len = GetU32(buffer_, pos_ + 1);
+  if (len > max_frame_) {
+    failed_ = true;
+    return std::nullopt;
+  }
   if (buffer_.size() - pos_ - 5 < len) return std::nullopt;
   ShellPacket p{static_cast<ShellId>(static_cast<uint8_t>(buffer_[pos_])),
                 buffer_.substr(pos_ + 5, len)};
@@ -26,6 +32,44 @@ std::optional<ShellPacket> ShellDecoder::Next() {
     pos_ = 0;
   }
   return p;
+}
+
+Status ShellFrameReader::Feed(std::string_view bytes, const DataSink& on_data) {
+  while (!bytes.empty() && !exit_code_) {
+    if (!in_body_) {
+      const size_t take = std::min(bytes.size(), sizeof(header_) - header_len_);
+      bytes.copy(header_ + header_len_, take);
+      header_len_ += take;
+      bytes.remove_prefix(take);
+      if (header_len_ < sizeof(header_)) break;
+      header_len_ = 0;
+      id_ = static_cast<ShellId>(static_cast<uint8_t>(header_[0]));
+      left_ = GetU32(std::string_view(header_, sizeof(header_)), 1);
+      const bool data = id_ == ShellId::kStdout || id_ == ShellId::kStderr;
+      const uint32_t limit = data ? kMaxShellDataFrame : kMaxShellControlFrame;
+      if (left_ > limit) {
+        return ErrorStatus("adb shell: device sent a shell v2 frame (id " +
+                           std::to_string(static_cast<int>(id_)) + ") of " + std::to_string(left_) +
+                           " bytes; the limit is " + std::to_string(limit) + " (a protocol error)");
+      }
+      in_body_ = true;
+      control_.clear();
+    }
+    const size_t n = std::min<size_t>(left_, bytes.size());
+    if (id_ == ShellId::kStdout || id_ == ShellId::kStderr) {
+      if (n > 0) on_data(id_, bytes.substr(0, n));
+    } else if (id_ == ShellId::kExit) {
+      control_.append(bytes.substr(0, n));
+    }  // other ids: host-bound ones only; skipped
+    bytes.remove_prefix(n);
+    left_ -= static_cast<uint32_t>(n);
+    if (left_ > 0) break;
+    in_body_ = false;
+    if (id_ == ShellId::kExit) {
+      exit_code_ = control_.empty() ? -1 : static_cast<int>(static_cast<uint8_t>(control_[0]));
+    }
+  }
+  return Status::Ok();
 }
 
 std::string ShellServiceName(std::string_view command, bool shell_v2) {
@@ -62,23 +106,12 @@ Result<int> RunShellV2Streaming(ByteStream& stream, std::string_view stdin_data,
   if (write_error.ok()) {
     write_error = stream.Write(EncodeShellPacket(ShellId::kCloseStdin, {}), deadline, cancel);
   }
-  ShellDecoder decoder;
+  ShellFrameReader reader;
+  auto on_data = [&](ShellId id, std::string_view piece) {
+    (id == ShellId::kStdout ? on_stdout : on_stderr)(piece);
+  };
   std::string chunk;
   while (true) {
-    while (auto p = decoder.Next()) {
-      switch (p->id) {
-        case ShellId::kStdout:
-          on_stdout(p->data);
-          break;
-        case ShellId::kStderr:
-          on_stderr(p->data);
-          break;
-        case ShellId::kExit:
-          return p->data.empty() ? -1 : static_cast<int>(static_cast<uint8_t>(p->data[0]));
-        default:
-          break;  // host-bound ids only; ignore anything else
-      }
-    }
     chunk.clear();
     auto n = stream.Read(&chunk, deadline, cancel);
     if (!n.ok()) return n.status();
@@ -86,7 +119,8 @@ Result<int> RunShellV2Streaming(ByteStream& stream, std::string_view stdin_data,
       if (!write_error.ok()) return write_error;
       return ErrorStatus("adb shell: stream ended without an exit status");
     }
-    decoder.Feed(chunk);
+    if (Status s = reader.Feed(chunk, on_data); !s.ok()) return s;
+    if (reader.exit_code()) return *reader.exit_code();
   }
 }
 

@@ -31,14 +31,49 @@ struct ShellPacket {
 
 std::string EncodeShellPacket(ShellId id, std::string_view data);
 
-// Reassembles packets from arbitrary byte chunks.
+// Largest shell v2 stdout/stderr frame accepted from a device: adbd's frames are at most its
+// buffer (tens of KiB), so one claiming 4 GiB is a protocol error. Frames within the limit
+// are still streamed out piece by piece, never buffered whole.
+inline constexpr uint32_t kMaxShellDataFrame = 16u << 20;
+// Exit and other control frames carry a few bytes.
+inline constexpr uint32_t kMaxShellControlFrame = 256;
+
+// Host side: reads device frames from arbitrary byte chunks, handing stdout/stderr data out
+// in the pieces it arrives in (memory stays at one WRTE whatever a frame claims). Unknown
+// ids are skipped; reading stops at the exit frame.
+class ShellFrameReader {
+ public:
+  using DataSink = std::function<void(ShellId id, std::string_view piece)>;
+  // Consumes `bytes`; an error for a frame above its limit.
+  Status Feed(std::string_view bytes, const DataSink& on_data);
+  // Set once the exit frame was read: its code, or -1 for an empty one.
+  std::optional<int> exit_code() const { return exit_code_; }
+
+ private:
+  char header_[5] = {};
+  size_t header_len_ = 0;
+  ShellId id_ = ShellId::kInvalid;
+  uint32_t left_ = 0;  // bytes of the current frame's body still to come
+  bool in_body_ = false;
+  std::string control_;  // an exit frame's body
+  std::optional<int> exit_code_;
+};
+
+// Reassembles whole packets from arbitrary byte chunks (the device side and tests; the host
+// uses ShellFrameReader). Frames over `max_frame` bytes make Next() fail.
 class ShellDecoder {
  public:
+  explicit ShellDecoder(uint32_t max_frame = kMaxShellDataFrame) : max_frame_(max_frame) {}
   void Feed(std::string_view bytes) { buffer_.append(bytes); }
+  // The next whole packet; nullopt when more bytes are needed or after a frame over the
+  // limit (then failed() is true and nothing more comes out).
   std::optional<ShellPacket> Next();
+  bool failed() const { return failed_; }
   size_t buffered() const { return buffer_.size(); }
 
  private:
+  uint32_t max_frame_;
+  bool failed_ = false;
   std::string buffer_;
   size_t pos_ = 0;
 };

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "adb/device_names.h"
+
 namespace fathom::adb {
 namespace {
 
@@ -84,6 +86,14 @@ Result<std::string> SyncClient::ReadExact(size_t n, Deadline d, const CancelToke
   return std::string(*v);
 }
 
+std::string SyncClient::ReadFailMessage(uint32_t length, Deadline d, const CancelToken& c) {
+  auto msg = ReadView(std::min<size_t>(length, kSyncDataMax), d, c);
+  if (!msg.ok()) return "(FAIL without its message: " + msg.status().message() + ")";
+  std::string text = EscapeForTerminal(*msg, 300);
+  if (length > kSyncDataMax) text += " (a FAIL claiming " + std::to_string(length) + " bytes)";
+  return text;
+}
+
 Result<SyncStat> SyncClient::Stat(const std::string& path, Deadline d, const CancelToken& c) {
   return StatRequest(kSyncSta2, path, d, c);
 }
@@ -105,6 +115,8 @@ Result<SyncStat> SyncClient::StatRequest(uint32_t v2_id, const std::string& path
       return ErrorStatus("adb sync: stat " + path + ": errno " + std::to_string(error) +
                          (error == 2 ? " (No such file or directory)" : ""));
     }
+    // Mode 0 is no file at all (what a failed stat leaves), whatever the error field says.
+    if (st.mode == 0) return ErrorStatus("adb sync: stat " + path + ": the device gave mode 0");
     return st;
   }
   auto r = ReadExact(16, d, c);
@@ -114,9 +126,7 @@ Result<SyncStat> SyncClient::StatRequest(uint32_t v2_id, const std::string& path
   st.mode = GetU32(*r, 4);
   st.size = GetU32(*r, 8);
   st.mtime = GetU32(*r, 12);
-  if (st.mode == 0 && st.size == 0 && st.mtime == 0) {
-    return ErrorStatus("adb sync: stat " + path + " failed");
-  }
+  if (st.mode == 0) return ErrorStatus("adb sync: stat " + path + " failed (no such file?)");
   return st;
 }
 
@@ -126,6 +136,7 @@ Result<std::vector<SyncDirEntry>> SyncClient::List(const std::string& path, Dead
   std::vector<SyncDirEntry> entries;
   // v1 DENT: id mode size mtime namelen (20 bytes); v2 DNT2: id + stat(68) + namelen (76).
   const size_t record = ls_v2_ ? 4 + kStatV2Size + 4 : 20;
+  size_t name_bytes = 0;
   while (true) {
     auto r = ReadExact(record, d, c);
     if (!r.ok()) return r.status();
@@ -141,7 +152,18 @@ Result<std::vector<SyncDirEntry>> SyncClient::List(const std::string& path, Dead
       e.stat.size = GetU32(*r, 8);
       e.stat.mtime = GetU32(*r, 12);
     }
-    auto name = ReadExact(GetU32(*r, record - 4), d, c);
+    const uint32_t name_length = GetU32(*r, record - 4);
+    if (name_length > kSyncPathMax) {
+      return ErrorStatus("adb sync: the listing of " + path + " has an entry name of " +
+                         std::to_string(name_length) + " bytes (a protocol error)");
+    }
+    name_bytes += name_length;
+    if (entries.size() >= kSyncListMaxEntries || name_bytes > kSyncListMaxNameBytes) {
+      return ErrorStatus("adb sync: the listing of " + path + " goes past " +
+                         std::to_string(kSyncListMaxEntries) + " entries or " +
+                         std::to_string(kSyncListMaxNameBytes >> 20) + " MiB of names");
+    }
+    auto name = ReadExact(name_length, d, c);
     if (!name.ok()) return name.status();
     e.name = std::move(*name);
     entries.push_back(std::move(e));
@@ -270,8 +292,8 @@ Status SyncClient::FinishSend(const std::string& remote_path, std::string batch,
   uint32_t id = GetU32(*r, 0);
   if (id == kSyncOkay) return Status::Ok();
   if (id == kSyncFail) {
-    auto msg = ReadExact(std::min<uint32_t>(GetU32(*r, 4), kSyncDataMax), d, c);
-    return ErrorStatus("adb sync: push " + remote_path + ": " + (msg.ok() ? *msg : "?"));
+    return ErrorStatus("adb sync: push " + remote_path + ": " +
+                       ReadFailMessage(GetU32(*r, 4), d, c));
   }
   return ErrorStatus("adb sync: bad reply to SEND");
 }
@@ -299,10 +321,17 @@ Status SyncClient::Pull(const std::string& remote_path,
     uint32_t id = GetU32(*r, 0), len = GetU32(*r, 4);
     if (id == kSyncDone) return plain ? Status::Ok() : decoder->Finish();
     if (id == kSyncFail) {
-      auto msg = ReadExact(std::min<uint32_t>(len, kSyncDataMax), d, c);
-      return ErrorStatus("adb sync: pull " + remote_path + ": " + (msg.ok() ? *msg : "?"));
+      return ErrorStatus("adb sync: pull " + remote_path + ": " + ReadFailMessage(len, d, c));
     }
-    if (id != kSyncData || len > kSyncDataMax) return ErrorStatus("adb sync: bad RECV reply");
+    if (id != kSyncData) {
+      return ErrorStatus("adb sync: pull " + remote_path + ": unexpected reply '" +
+                         EscapeForTerminal(r->substr(0, 4)) + "' (a protocol error)");
+    }
+    if (len > kSyncDataMax) {
+      return ErrorStatus("adb sync: pull " + remote_path + ": device sent a DATA record of " +
+                         std::to_string(len) + " bytes; the limit is " +
+                         std::to_string(kSyncDataMax) + " (a protocol error)");
+    }
     auto chunk = ReadView(len, d, c);  // DATA goes to the sink straight from the WRTE payload
     if (!chunk.ok()) return chunk.status();
     Status s = plain ? sink(*chunk) : decoder->Decode(*chunk, sink);

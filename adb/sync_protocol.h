@@ -36,6 +36,10 @@ inline constexpr uint32_t kSyncQuit = FourCc("QUIT");
 
 inline constexpr size_t kSyncDataMax = 64 * 1024;
 inline constexpr size_t kSyncPathMax = 1024;
+// Bounds on what one LIST reply may hold: a device listing without end (or names of
+// gigabytes) must not fill our memory. Far above any real directory.
+inline constexpr size_t kSyncListMaxEntries = 1u << 20;
+inline constexpr size_t kSyncListMaxNameBytes = 64u << 20;
 
 struct SyncStat {
   uint32_t mode = 0;
@@ -97,6 +101,9 @@ class SyncClient {
   Result<std::string> ReadExact(size_t n, Deadline d, const CancelToken& c);
   // The next n bytes, valid until the next read.
   Result<std::string_view> ReadView(size_t n, Deadline d, const CancelToken& c);
+  // After a FAIL header claiming `length` bytes: its message (at most kSyncDataMax read),
+  // escaped and cut for the user.
+  std::string ReadFailMessage(uint32_t length, Deadline d, const CancelToken& c);
   Status SendCompressed(const std::function<Result<size_t>(char*, size_t)>& source, Deadline d,
                         const CancelToken& c);
   Status FinishSend(const std::string& remote_path, std::string batch, uint32_t mtime, Deadline d,

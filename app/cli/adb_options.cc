@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "record/target_discovery.h"
 
@@ -77,10 +78,34 @@ int ParseTreeLimit(const std::vector<std::string>& args, size_t i, AdbOptions* o
   return 0;
 }
 
+// --timeout-NAME SEC; 0 when args[i] is not one of them.
+int ParseTimeout(const std::vector<std::string>& args, size_t i, AdbOptions* o) {
+  const std::pair<const char*, adb::Millis*> flags[] = {{"--timeout-connect", &o->timeouts.connect},
+                                                        {"--timeout-auth", &o->timeouts.auth},
+                                                        {"--timeout-open", &o->timeouts.open},
+                                                        {"--timeout-idle", &o->timeouts.idle}};
+  std::string value;
+  int used = 0;
+  for (const auto& [flag, into] : flags) {
+    if (!TakeValue(args, i, flag, &value, &used)) continue;
+    if (used < 0) return used;
+    auto parsed = adb::ParseTimeoutSeconds(value);
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "fathom-cli: %s: %s\n", flag, parsed.status().message().c_str());
+      return -1;
+    }
+    *into = *parsed;
+    adb::SetDefaultTimeouts(o->timeouts);
+    return used;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int ParseAdbOption(const std::vector<std::string>& args, size_t i, AdbOptions* o) {
   if (int used = ParseTreeLimit(args, i, o); used != 0) return used;
+  if (int used = ParseTimeout(args, i, o); used != 0) return used;
   const std::string& a = args[i];
   std::string value;
   int used = 2;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "adb/remote_tree.h"
+#include "adb/timeouts.h"
 #include "core/base/status.h"
 #include "record/target_shell.h"
 
@@ -15,7 +16,14 @@ struct AdbOptions {
   std::string serial;  // -s, else $ANDROID_SERIAL (filled by ChooseSerial)
   record::AdbRoute route = record::AdbRoute::kAuto;
   adb::RemoteTreeLimits tree_limits;  // pull DIR: --max-depth N, --max-entries N
+  // --timeout-connect/-auth/-open/-idle SEC; parsing one also makes it the process default
+  // (adb::SetDefaultTimeouts), which every connection and stream opened afterwards uses.
+  adb::AdbTimeouts timeouts = adb::DefaultTimeouts();
 };
+
+// The option list for usage texts.
+inline constexpr const char* kAdbLimitOptions =
+    "[--timeout-connect SEC] [--timeout-auth SEC] [--timeout-open SEC] [--timeout-idle SEC]";
 
 // Parses one option at args[i]: returns how many arguments it used (0: not one
 // of ours, -1: bad value, already reported on stderr).

@@ -13,6 +13,8 @@
 #include <unistd.h>
 #endif
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +22,7 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "adb/device_connector.h"
@@ -27,6 +30,7 @@
 #include "adb/remote_tree.h"
 #include "app/cli/adb_options.h"
 #include "app/cli/commands.h"
+#include "app/cli/stop_requests.h"
 #include "record/target_discovery.h"
 #include "record/target_shell.h"
 
@@ -41,6 +45,51 @@ using record::Deadline;
 int Fail(const std::string& message) {
   std::fprintf(stderr, "fathom-cli: %s\n", message.c_str());
   return 1;
+}
+
+// While alive, stop requests (Ctrl-C, SIGTERM, SIGHUP; app/cli/stop_requests.h) cancel
+// `cancel` instead of ending the process, so a pull removes its temporary file and a
+// transfer ends as an error like any other (exit 128 + the signal, as a shell reports it).
+class SignalsCancel {
+ public:
+  explicit SignalsCancel(const CancelToken& cancel) : cancel_(cancel) {
+    CatchStopRequests();
+    watcher_ = std::thread([this] {
+      while (!done_) {
+        if (StopRequests() > 0) cancel_.Cancel();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    });
+  }
+  ~SignalsCancel() {
+    done_ = true;
+    watcher_.join();
+    ReleaseStopRequests();
+  }
+  // The exit status for a stop request (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP), or `code`.
+  static int ExitCode(int code) {
+    if (StopRequests() == 0) return code;
+    const std::string how = FirstStopRequestName();
+    return how == "SIGTERM" ? 143 : how == "SIGHUP" ? 129 : 130;
+  }
+
+ private:
+  CancelToken cancel_;
+  std::atomic<bool> done_{false};
+  std::thread watcher_;
+};
+
+// An error unless the bytes received match the device's stat. Size 0 is what procfs and
+// sysfs files report (their content has no size until read), so any length is right there;
+// a v1 STAT/LIST carries only the low 32 bits of the size.
+Status CheckPulledSize(uint64_t expected, uint64_t got) {
+  if (expected == 0 || got == expected) return Status::Ok();
+  if (expected <= 0xffffffffu && got > expected && (got & 0xffffffffu) == expected) {
+    return Status::Ok();
+  }
+  return ErrorStatus("received " + std::to_string(got) + " bytes but the device's stat said " +
+                     std::to_string(expected) +
+                     " (the file is incomplete or changed during the pull)");
 }
 
 // Opens the selected device, telling the user when the route is not the obvious one.
@@ -168,15 +217,24 @@ Status PullTree(record::TargetShell& shell, const std::string& remote, const fs:
       dir_modes.emplace_back(to, e.stat.mode);
     } else if (IsRegularMode(e.stat.mode)) {
       const std::string partial = to.string() + ".fathom-partial." + std::to_string(::getpid());
-      Status st = shell.Pull(e.remote, partial, nullptr, deadline, cancel);
+      uint64_t got = 0;
+      Status st = shell.Pull(
+          e.remote, partial, [&](uint64_t n) { got = n; }, deadline, cancel);
+      if (!st.ok()) st = ErrorStatus(shown + ": " + st.message());
+      if (Status size = CheckPulledSize(e.stat.size, got); st.ok() && !size.ok()) {
+        // One file that does not match its listing is left out, not the rest of the tree.
+        fs::remove(partial, ec);
+        report->Drop(shown + ": " + size.message());
+        return Status::Ok();
+      }
       if (st.ok()) fs::rename(partial, to, ec);
       if (!st.ok() || ec) {
         fs::remove(partial, ec);
-        return ErrorStatus(shown + ": " + (st.ok() ? ec.message() : st.message()));
+        return st.ok() ? ErrorStatus(shown + ": " + ec.message()) : st;
       }
       fs::permissions(to, static_cast<fs::perms>(e.stat.mode & 0777), ec);
       ++totals->files;
-      totals->bytes += e.stat.size;
+      totals->bytes += got;
     } else {
       ++totals->skipped;
       if (totals->skipped <= adb::RemoteTreeReport::kMaxDroppedLines) {
@@ -212,8 +270,11 @@ int RunShell(const std::vector<std::string>& args) {
   if (i < args.size() && args[i] == "--") ++i;
   if (i == args.size()) {
     std::fprintf(stderr,
-                 "usage: fathom-cli shell [-s SERIAL] [--transport auto|usb|tcp|server] [-n] "
-                 "CMD...\n(interactive shells are not supported yet)\n");
+                 "usage: fathom-cli shell [-s SERIAL] [--transport auto|usb|tcp|server] [-n]\n"
+                 "                        %s CMD...\n"
+                 "(interactive shells are not supported yet; a command quiet for longer than "
+                 "--timeout-idle\nends with an error: --timeout-idle 0 waits without limit)\n",
+                 kAdbLimitOptions);
     return 2;
   }
   std::string command;
@@ -224,8 +285,9 @@ int RunShell(const std::vector<std::string>& args) {
     input.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   }
   CancelToken cancel;
+  SignalsCancel signals(cancel);
   auto shell = Open(o, cancel);
-  if (!shell.ok()) return Fail(shell.status().message());
+  if (!shell.ok()) return SignalsCancel::ExitCode(Fail(shell.status().message()));
   auto write = [](FILE* f) {
     return [f](std::string_view b) {
       std::fwrite(b.data(), 1, b.size(), f);
@@ -234,7 +296,7 @@ int RunShell(const std::vector<std::string>& args) {
   };
   auto code = (*shell)->RunStreaming(command, input, write(stdout), write(stderr),
                                      Deadline::Never(), cancel);
-  if (!code.ok()) return Fail(code.status().message());
+  if (!code.ok()) return SignalsCancel::ExitCode(Fail(code.status().message()));
   return *code < 0 ? 0 : *code;  // legacy shell: no exit status (adb also says 0)
 }
 
@@ -243,7 +305,8 @@ int RunPush(const std::vector<std::string>& args) {
   std::vector<std::string> paths;
   if (!ParseAdbArgs(args, &o, &paths)) return 2;
   if (paths.size() != 2) {
-    std::fprintf(stderr, "usage: fathom-cli push [-s SERIAL] [--transport T] LOCAL REMOTE\n");
+    std::fprintf(stderr, "usage: fathom-cli push [-s SERIAL] [--transport T] %s LOCAL REMOTE\n",
+                 kAdbLimitOptions);
     return 2;
   }
   const std::string& local = paths[0];
@@ -259,8 +322,9 @@ int RunPush(const std::vector<std::string>& args) {
   // Permission bits travel with the file (a pushed program stays executable).
   const uint32_t mode = static_cast<uint32_t>(st.permissions() & fs::perms::mask) & 0777;
   CancelToken cancel;
+  SignalsCancel signals(cancel);
   auto shell = Open(o, cancel);
-  if (!shell.ok()) return Fail(shell.status().message());
+  if (!shell.ok()) return SignalsCancel::ExitCode(Fail(shell.status().message()));
   const Deadline deadline = Deadline::Never();
   // "dir/" or an existing directory on the device: keep the local name, as adb does.
   bool into_dir = !remote.empty() && remote.back() == '/';
@@ -273,7 +337,7 @@ int RunPush(const std::vector<std::string>& args) {
   if (tree) {
     TreeTotals totals;
     Status pushed = PushTree(**shell, local, remote, &totals, cancel);
-    if (!pushed.ok()) return Fail(pushed.message());
+    if (!pushed.ok()) return SignalsCancel::ExitCode(Fail(pushed.message()));
     std::fprintf(stderr, "%s -> %s: %llu file%s pushed%s, %s\n", local.c_str(), remote.c_str(),
                  static_cast<unsigned long long>(totals.files), totals.files == 1 ? "" : "s",
                  totals.skipped ? (", " + std::to_string(totals.skipped) + " skipped").c_str() : "",
@@ -281,53 +345,39 @@ int RunPush(const std::vector<std::string>& args) {
     return 0;
   }
   Status pushed = (*shell)->Push(local, remote, mode, deadline, cancel);
-  if (!pushed.ok()) return Fail(remote + ": " + pushed.message());
+  if (!pushed.ok()) return SignalsCancel::ExitCode(Fail(remote + ": " + pushed.message()));
   std::fprintf(stderr, "%s -> %s: 1 file pushed, %s\n", local.c_str(), remote.c_str(),
                Rate(size, SecondsSince(t0)).c_str());
   return 0;
 }
 
-int RunPull(const std::vector<std::string>& args) {
-  AdbOptions o;
-  std::vector<std::string> paths;
-  if (!ParseAdbArgs(args, &o, &paths)) return 2;
-  if (paths.empty() || paths.size() > 2) {
-    std::fprintf(stderr, "usage: fathom-cli pull [-s SERIAL] [--transport T] REMOTE [LOCAL]\n");
-    return 2;
+// `pull DIR`: the tree, then a summary; entries left out make it a failure.
+int PullDirectory(record::TargetShell& shell, const AdbOptions& o, const std::string& remote,
+                  const std::string& local, uint32_t mode, const CancelToken& cancel) {
+  const auto t0 = std::chrono::steady_clock::now();
+  TreeTotals totals;
+  adb::RemoteTreeReport report;
+  Status pulled = PullTree(shell, remote, local, mode, o.tree_limits, &totals, &report, cancel);
+  PrintDropped(report);
+  if (!pulled.ok()) return Fail(pulled.message());
+  std::fprintf(stderr, "%s -> %s: %llu file%s pulled%s, %s\n", remote.c_str(), local.c_str(),
+               static_cast<unsigned long long>(totals.files), totals.files == 1 ? "" : "s",
+               totals.skipped ? (", " + std::to_string(totals.skipped) + " skipped").c_str() : "",
+               Rate(totals.bytes, SecondsSince(t0)).c_str());
+  // Entries left out for safety or a limit make the copy incomplete: not a success.
+  if (report.dropped_count > 0) {
+    return Fail(std::to_string(report.dropped_count) +
+                " entries of the device's listing were not pulled (see the warnings)");
   }
-  const std::string& remote = paths[0];
-  std::string local = paths.size() == 2 ? paths[1] : Basename(remote);
-  std::error_code ec;
-  if (fs::is_directory(local, ec)) local = (fs::path(local) / Basename(remote)).string();
-  CancelToken cancel;
-  auto shell = Open(o, cancel);
-  if (!shell.ok()) return Fail(shell.status().message());
-  const Deadline deadline = Deadline::Never();
-  uint64_t total = 0;
-  if (auto rs = (*shell)->Stat(remote, deadline, cancel); rs.ok()) {
-    if (IsDirMode(rs->mode)) {
-      const auto t0 = std::chrono::steady_clock::now();
-      TreeTotals totals;
-      adb::RemoteTreeReport report;
-      Status pulled =
-          PullTree(**shell, remote, local, rs->mode, o.tree_limits, &totals, &report, cancel);
-      PrintDropped(report);
-      if (!pulled.ok()) return Fail(pulled.message());
-      std::fprintf(
-          stderr, "%s -> %s: %llu file%s pulled%s, %s\n", remote.c_str(), local.c_str(),
-          static_cast<unsigned long long>(totals.files), totals.files == 1 ? "" : "s",
-          totals.skipped ? (", " + std::to_string(totals.skipped) + " skipped").c_str() : "",
-          Rate(totals.bytes, SecondsSince(t0)).c_str());
-      // Entries left out for safety or a limit make the copy incomplete: not a success.
-      if (report.dropped_count > 0) {
-        return Fail(std::to_string(report.dropped_count) +
-                    " entries of the device's listing were not pulled (see the warnings)");
-      }
-      return 0;
-    }
-    total = rs->size;
-  }
-  // Never a half-written file under the final name: pull beside it, then rename.
+  return 0;
+}
+
+// `pull FILE`: streamed into LOCAL.fathom-partial.PID beside LOCAL, renamed when complete
+// and as long as the device's stat said; on any error or interruption the temporary file is
+// removed, so LOCAL is either whole or untouched.
+int PullFile(record::TargetShell& shell, const std::string& remote, const std::string& local,
+             const adb::SyncStat& stat, const CancelToken& cancel) {
+  const uint64_t total = stat.size;
   const std::string partial = local + ".fathom-partial." + std::to_string(::getpid());
   const bool tty = isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
@@ -340,14 +390,18 @@ int RunPull(const std::vector<std::string>& args) {
     if (now - last < std::chrono::milliseconds(100)) return;
     last = now;
     if (total > 0) {
-      std::fprintf(stderr, "\r[%3d%%] %s: %.1f / %.1f MB", static_cast<int>(n * 100 / total),
-                   remote.c_str(), n / 1e6, total / 1e6);
+      std::fprintf(stderr, "\r[%3d%%] %s: %.1f / %.1f MB",
+                   static_cast<int>(std::min<uint64_t>(n * 100 / total, 999)), remote.c_str(),
+                   n / 1e6, total / 1e6);
     } else {
       std::fprintf(stderr, "\r%s: %.1f MB", remote.c_str(), n / 1e6);
     }
   };
-  Status pulled = (*shell)->Pull(remote, partial, progress, deadline, cancel);
+  Status pulled = shell.Pull(remote, partial, progress, Deadline::Never(), cancel);
   if (tty) std::fprintf(stderr, "\r\033[K");
+  // Only a regular file's stat size is its length (a symlink's is the target name's).
+  if (pulled.ok() && IsRegularMode(stat.mode)) pulled = CheckPulledSize(total, got);
+  std::error_code ec;
   if (pulled.ok()) {
     fs::rename(partial, local, ec);
     if (ec) pulled = ErrorStatus(local + ": " + ec.message());
@@ -359,6 +413,33 @@ int RunPull(const std::vector<std::string>& args) {
   std::fprintf(stderr, "%s -> %s: 1 file pulled, %s\n", remote.c_str(), local.c_str(),
                Rate(got, SecondsSince(t0)).c_str());
   return 0;
+}
+
+int RunPull(const std::vector<std::string>& args) {
+  AdbOptions o;
+  std::vector<std::string> paths;
+  if (!ParseAdbArgs(args, &o, &paths)) return 2;
+  if (paths.empty() || paths.size() > 2) {
+    std::fprintf(stderr,
+                 "usage: fathom-cli pull [-s SERIAL] [--transport T] [--max-depth N] "
+                 "[--max-entries N]\n                      %s REMOTE [LOCAL]\n",
+                 kAdbLimitOptions);
+    return 2;
+  }
+  const std::string& remote = paths[0];
+  std::string local = paths.size() == 2 ? paths[1] : Basename(remote);
+  std::error_code ec;
+  if (fs::is_directory(local, ec)) local = (fs::path(local) / Basename(remote)).string();
+  CancelToken cancel;
+  SignalsCancel signals(cancel);
+  auto shell = Open(o, cancel);
+  if (!shell.ok()) return SignalsCancel::ExitCode(Fail(shell.status().message()));
+  // A failed stat is an error: pulling what does not exist used to "succeed".
+  auto rs = (*shell)->Stat(remote, Deadline::Never(), cancel);
+  if (!rs.ok()) return SignalsCancel::ExitCode(Fail(remote + ": " + rs.status().message()));
+  const int code = IsDirMode(rs->mode) ? PullDirectory(**shell, o, remote, local, rs->mode, cancel)
+                                       : PullFile(**shell, remote, local, *rs, cancel);
+  return SignalsCancel::ExitCode(code);
 }
 
 int RunConnect(const std::vector<std::string>& args, bool connect) {
