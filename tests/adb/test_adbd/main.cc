@@ -2,6 +2,8 @@
 // machine (see host_adbd.h). Used by the record tests, and handy by hand:
 //   fathom-test-adbd --port 0 --allow-any-key &   # prints "listening on 127.0.0.1:PORT"
 //   fathom-cli record -s 127.0.0.1:PORT --preset memory -o out.pftrace
+// With --misbehave MODE it is a hostile device instead (hostile_adbd.h), for robustness
+// tests: `fathom-test-adbd --misbehave pull_stall_mid` then `fathom-cli pull -s ... /data/x`.
 #include <signal.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "host_adbd.h"
+#include "hostile_adbd.h"
 
 namespace {
 volatile sig_atomic_t g_stop = 0;
@@ -21,8 +24,15 @@ int Usage() {
   std::fprintf(stderr,
                "usage: fathom-test-adbd [--port N] [--trust ADBKEY.pub]... [--allow-any-key]\n"
                "                        [--no-auth] [--banner BANNER] [--features LIST]\n"
+               "                        [--misbehave MODE]\n"
                "  --features LIST: comma list the device advertises, e.g.\n"
-               "    shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,sendrecv_v2,sendrecv_v2_zstd\n");
+               "    shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,sendrecv_v2,sendrecv_v2_zstd\n"
+               "  --misbehave MODE: a hostile device (HOSTILE_FEATURES, HOSTILE_N, HOSTILE_GB\n"
+               "    as for hostile_adbd.py); MODE is one of:\n   ");
+  for (const std::string& m : fathom::adb::testing::HostileModes()) {
+    std::fprintf(stderr, " %s", m.c_str());
+  }
+  std::fprintf(stderr, "\n");
   return 2;
 }
 }  // namespace
@@ -31,6 +41,7 @@ int main(int argc, char** argv) {
   using namespace fathom::adb;
   testing::HostAdbdOptions options;
   uint16_t port = 0;
+  std::string misbehave;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -58,6 +69,10 @@ int main(int argc, char** argv) {
       const char* v = next();
       if (!v) return Usage();
       options.banner = std::string("device::features=") + v + ";";
+    } else if (a == "--misbehave") {
+      const char* v = next();
+      if (!v || !testing::IsHostileMode(v)) return Usage();
+      misbehave = v;
     } else if (a == "--banner") {
       const char* v = next();
       if (!v) return Usage();
@@ -69,6 +84,17 @@ int main(int argc, char** argv) {
   signal(SIGTERM, OnSignal);
   signal(SIGINT, OnSignal);
   signal(SIGPIPE, SIG_IGN);
+  if (!misbehave.empty()) {
+    testing::HostileAdbdServer hostile(port, misbehave, testing::HostileOptions::FromEnvironment());
+    if (!hostile.ok()) {
+      std::fprintf(stderr, "fathom-test-adbd: cannot listen on 127.0.0.1:%u\n", port);
+      return 1;
+    }
+    std::printf("listening on 127.0.0.1:%u (misbehaving: %s)\n", hostile.port(), misbehave.c_str());
+    std::fflush(stdout);
+    while (!g_stop) pause();
+    return 0;
+  }
   testing::HostAdbdServer server(port, options);
   if (!server.ok()) {
     std::fprintf(stderr, "fathom-test-adbd: cannot listen on 127.0.0.1:%u\n", port);
