@@ -42,8 +42,10 @@ start_adbd
 grep -q "Linux" "$WORK/direct.log" || fail "target not detected as Linux: $(cat "$WORK/direct.log")"
 grep -q "adb, direct" "$WORK/direct.log" || fail "expected a direct connection"
 check_trace "$WORK/direct.pftrace" "direct"
-# The temporary directory on the target is gone.
-leftover=$(ls -d /tmp/fathom.* 2>/dev/null | wc -l)
+# The temporary directory on the target is gone, and the output says so.
+dir=$(sed -n 's|^Removed \(/tmp/fathom\.[^ ]*\) from the target$|\1|p' "$WORK/direct.log")
+[ -n "$dir" ] || fail "the target's directory is not said to be removed: $(cat "$WORK/direct.log")"
+[ -e "$dir" ] && fail "$dir is left on the target"
 
 # 2. Through Debian's adb server holding the device.
 if command -v adb >/dev/null; then
@@ -114,5 +116,9 @@ CUT_MS=$(( ($(date +%s%N) - CUT_AT) / 1000000 ))
 wait $REC && fail "record succeeded without a device"
 grep -q "lost the connection" "$WORK/cut.log" || fail "unclear error: $(cat "$WORK/cut.log")"
 [ -e "$WORK/cut.pftrace" ] && fail "a partial trace must not appear under the final name"
+# What stays on the target (this machine) is named, so the user can fetch it.
+left=$(sed -n 's|.*files stay on the target in \(/tmp/fathom\.[A-Za-z0-9]*\).*|\1|p' "$WORK/cut.log")
+[ -n "$left" ] && [ -d "$left" ] || fail "what stays on the target is not named: $(cat "$WORK/cut.log")"
+rm -rf "$left"
 echo "pulled cable: ok after ${CUT_MS} ms ($(tail -1 "$WORK/cut.log"))"
 echo PASS
