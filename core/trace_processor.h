@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/import/load_limits.h"
 #include "core/sql/sql_engine.h"
 #include "core/storage/trace_storage.h"
 
@@ -71,6 +72,7 @@ class TraceProcessor {
 
   // Before loading.
   void set_load_tuning(const LoadTuning& tuning) { tuning_ = tuning; }
+  void set_load_limits(const LoadLimits& limits) { limits_ = limits; }
 
   const LoadReport& report() const { return report_; }
   TraceStorage& storage();
@@ -81,13 +83,13 @@ class TraceProcessor {
   void Interrupt();
 
  private:
-  class Loader;
   Status Load(class ChunkReader* reader, const std::string& name, const ProgressCallback& progress);
 
   std::unique_ptr<TraceContext> ctx_;
   std::unique_ptr<SqlEngine> sql_;
   LoadReport report_;
   LoadTuning tuning_;
+  LoadLimits limits_;
 };
 
 }  // namespace fathom

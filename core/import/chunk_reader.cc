@@ -66,8 +66,35 @@ class GzipReader : public ChunkReader {
   const char* wrapper() const override { return "gzip"; }
 
   Result<size_t> Read(uint8_t* dst, size_t cap) override {
+    if (!deferred_.ok()) return std::exchange(deferred_, Status::Ok());
     zs_.next_out = dst;
     zs_.avail_out = static_cast<uInt>(std::min<size_t>(cap, 1u << 30));
+    Status st = Inflate();
+    size_t produced = static_cast<size_t>(zs_.next_out - dst);
+    if (!st.ok()) {
+      // What inflated before the damage is good data: hand it out now and the
+      // error with the next read, so a bad CRC or a corrupt block near the end
+      // of a large chunk loses nothing that came before it.
+      if (produced == 0) return st;
+      deferred_ = st;
+      done_ = true;
+    }
+    return produced;
+  }
+  uint64_t file_offset() const override { return inner_->file_offset() - zs_.avail_in; }
+  uint64_t file_size() const override { return inner_->file_size(); }
+  std::string end_warning() const override {
+    if (truncated_)
+      return "the gzip stream ends before its end marker (file cut short); loaded what was there";
+    if (trailing_garbage_at_)
+      return "compressed byte offset " + std::to_string(trailing_garbage_at_) +
+             ": bytes after the end of the gzip data are not gzip; ignored";
+    return "";
+  }
+
+ private:
+  // Inflates into zs_.next_out until it is full or the input ends.
+  Status Inflate() {
     while (zs_.avail_out > 0 && !done_) {
       if (zs_.avail_in == 0) {
         auto n = inner_->Read(in_.get(), kInputBufferSize);
@@ -80,46 +107,54 @@ class GzipReader : public ChunkReader {
         zs_.next_in = in_.get();
         zs_.avail_in = static_cast<uInt>(*n);
       }
+      uint64_t at = compressed_offset();
       int rc = inflate(&zs_, Z_NO_FLUSH);
       if (rc == Z_STREAM_END) {
-        stream_end_ = true;
-        if (zs_.avail_in == 0) {
-          // Peek whether another member follows.
-          auto n = inner_->Read(in_.get(), kInputBufferSize);
-          if (!n.ok()) return n.status();
-          if (*n == 0) {
-            done_ = true;
-            break;
-          }
-          zs_.next_in = in_.get();
-          zs_.avail_in = static_cast<uInt>(*n);
-        }
-        inflateReset(&zs_);
-        stream_end_ = false;
+        if (Status st = NextMember(); !st.ok()) return st;
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        return ErrorStatus("gzip data is corrupt near compressed offset " +
-                           std::to_string(inner_->file_offset() - zs_.avail_in) + " (" +
-                           (zs_.msg ? zs_.msg : "inflate error") + ")");
+        return ErrorStatus("gzip data is corrupt near compressed offset " + std::to_string(at) +
+                           " (" + (zs_.msg ? zs_.msg : "inflate error") + ")");
       }
     }
-    size_t produced = static_cast<size_t>(zs_.next_out - dst);
-    return produced;
+    return Status::Ok();
   }
-  uint64_t file_offset() const override { return inner_->file_offset() - zs_.avail_in; }
-  uint64_t file_size() const override { return inner_->file_size(); }
-  std::string end_warning() const override {
-    return truncated_ ? "the gzip stream ends before its end marker (file cut short); loaded what "
-                        "was there"
-                      : "";
+  // After a member's end: another gzip member may follow (read one after
+  // another, as gunzip does); anything else is trailing garbage, which gunzip
+  // ignores with a warning, and so does this.
+  Status NextMember() {
+    stream_end_ = true;
+    if (zs_.avail_in < 2) {
+      uint8_t keep = zs_.avail_in ? zs_.next_in[0] : 0;
+      size_t have = zs_.avail_in;
+      in_[0] = keep;
+      auto n = inner_->Read(in_.get() + have, kInputBufferSize - have);
+      if (!n.ok()) return n.status();
+      zs_.next_in = in_.get();
+      zs_.avail_in = static_cast<uInt>(have + *n);
+      if (zs_.avail_in == 0) {
+        done_ = true;
+        return Status::Ok();
+      }
+    }
+    if (zs_.avail_in < 2 || zs_.next_in[0] != 0x1f || zs_.next_in[1] != 0x8b) {
+      trailing_garbage_at_ = compressed_offset();
+      done_ = true;
+      return Status::Ok();
+    }
+    inflateReset(&zs_);
+    stream_end_ = false;
+    return Status::Ok();
   }
+  uint64_t compressed_offset() const { return inner_->file_offset() - zs_.avail_in; }
 
- private:
   std::unique_ptr<ChunkReader> inner_;
   std::unique_ptr<uint8_t[]> in_;
   z_stream zs_;
   bool done_ = false;
   bool stream_end_ = false;
   bool truncated_ = false;
+  uint64_t trailing_garbage_at_ = 0;  // 0: none (a member ends after byte 0)
+  Status deferred_;
 };
 
 class ZstdReader : public ChunkReader {
@@ -132,6 +167,7 @@ class ZstdReader : public ChunkReader {
   const char* wrapper() const override { return "zstd"; }
 
   Result<size_t> Read(uint8_t* dst, size_t cap) override {
+    if (!deferred_.ok()) return std::exchange(deferred_, Status::Ok());
     ZSTD_outBuffer out{dst, cap, 0};
     while (out.pos < out.size) {
       if (input_.pos == input_.size) {
@@ -144,9 +180,17 @@ class ZstdReader : public ChunkReader {
         }
         input_ = ZSTD_inBuffer{in_.get(), *n, 0};
       }
+      uint64_t at = file_offset();
       size_t rc = ZSTD_decompressStream(ds_, &out, &input_);
-      if (ZSTD_isError(rc))
-        return ErrorStatus(std::string("zstd data is corrupt: ") + ZSTD_getErrorName(rc));
+      if (ZSTD_isError(rc)) {
+        Status st = ErrorStatus("zstd data is corrupt near compressed offset " +
+                                std::to_string(at) + ": " + ZSTD_getErrorName(rc));
+        if (out.pos == 0) return st;
+        deferred_ = st;  // as gzip: the bytes before the damage first
+        eof_ = true;
+        input_.pos = input_.size;
+        break;
+      }
       last_rc_ = rc;  // 0 once a frame is complete
     }
     return out.pos;
@@ -168,6 +212,7 @@ class ZstdReader : public ChunkReader {
   ZSTD_DStream* ds_;
   ZSTD_inBuffer input_{nullptr, 0, 0};
   bool eof_ = false;
+  Status deferred_;
 };
 
 // A borrowed stream with its first bytes already read (to look at them): gives those back
@@ -245,46 +290,73 @@ std::unique_ptr<ChunkReader> MakeMemoryReader(const uint8_t* data, size_t size) 
   return Unwrap(std::make_unique<MemoryReader>(data, size), data, size < 4 ? size : 4);
 }
 
-Status InflateBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out) {
+namespace {
+std::string PastLimit(size_t max_out) {
+  return "inflates to more than " + std::to_string(max_out) + " bytes (the limit)";
+}
+}  // namespace
+
+Status InflateBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out, size_t max_out) {
   z_stream zs;
   memset(&zs, 0, sizeof zs);
   if (inflateInit2(&zs, 15 + 32) != Z_OK) return ErrorStatus("inflateInit failed");
   zs.next_in = const_cast<uint8_t*>(data);
   zs.avail_in = static_cast<uInt>(size);
   uint8_t buf[64 * 1024];
+  size_t produced = 0;
   int rc;
   do {
     zs.next_out = buf;
     zs.avail_out = sizeof buf;
     rc = inflate(&zs, Z_NO_FLUSH);
     if (rc != Z_OK && rc != Z_STREAM_END) {
+      // What inflated before the damage stays in `out`.
+      std::string msg = zs.msg ? zs.msg : "error";
+      uint64_t at = zs.total_in;
       inflateEnd(&zs);
-      return ErrorStatus(std::string("corrupt deflate stream: ") + (zs.msg ? zs.msg : "error"));
+      return ErrorStatus("corrupt deflate stream at compressed offset " + std::to_string(at) +
+                         ": " + msg);
     }
-    out->insert(out->end(), buf, buf + (sizeof buf - zs.avail_out));
+    size_t n = sizeof buf - zs.avail_out;
+    if (produced + n > max_out) {
+      inflateEnd(&zs);
+      return ErrorStatus(PastLimit(max_out));
+    }
+    produced += n;
+    out->insert(out->end(), buf, buf + n);
   } while (rc != Z_STREAM_END && (zs.avail_in > 0 || zs.avail_out == 0));
   inflateEnd(&zs);
   if (rc != Z_STREAM_END) return ErrorStatus("truncated deflate stream");
   return Status::Ok();
 }
 
-Status ZstdDecompressBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out) {
+Status ZstdDecompressBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out,
+                            size_t max_out) {
   ZSTD_DStream* ds = ZSTD_createDStream();
   ZSTD_initDStream(ds);
   ZSTD_inBuffer in{data, size, 0};
   uint8_t buf[64 * 1024];
+  size_t produced = 0;
   size_t rc = 1;
   while (in.pos < in.size) {
     ZSTD_outBuffer o{buf, sizeof buf, 0};
+    size_t at = in.pos;
     rc = ZSTD_decompressStream(ds, &o, &in);
     if (ZSTD_isError(rc)) {
       ZSTD_freeDStream(ds);
-      return ErrorStatus(std::string("corrupt zstd stream: ") + ZSTD_getErrorName(rc));
+      return ErrorStatus("corrupt zstd stream at compressed offset " + std::to_string(at) + ": " +
+                         ZSTD_getErrorName(rc));
     }
+    if (produced + o.pos > max_out) {
+      ZSTD_freeDStream(ds);
+      return ErrorStatus(PastLimit(max_out));
+    }
+    produced += o.pos;
     out->insert(out->end(), buf, buf + o.pos);
     if (o.pos == 0 && in.pos == in.size) break;
   }
   ZSTD_freeDStream(ds);
+  if (rc != 0) return ErrorStatus("truncated zstd stream");
   return Status::Ok();
 }
 

@@ -39,9 +39,13 @@ Result<std::unique_ptr<ChunkReader>> UnwrapStream(ChunkReader* stream);
 // unwrapped like a file.
 std::unique_ptr<ChunkReader> MakeMemoryReader(const uint8_t* data, size_t size);
 
-// Inflates a whole zlib or gzip buffer (compressed_packets). Appends to `out`.
-Status InflateBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out);
-// Decompresses a whole zstd buffer (zstd_compressed_packets). Appends to `out`.
-Status ZstdDecompressBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out);
+// Inflates a whole zlib or gzip buffer (compressed_packets). Appends to `out`;
+// on damage, or past `max_out` bytes, returns an error with what inflated
+// before it still appended.
+Status InflateBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out,
+                     size_t max_out = SIZE_MAX);
+// Decompresses a whole zstd buffer (zstd_compressed_packets), as InflateBuffer.
+Status ZstdDecompressBuffer(const uint8_t* data, size_t size, std::vector<uint8_t>* out,
+                            size_t max_out = SIZE_MAX);
 
 }  // namespace fathom

@@ -1,5 +1,6 @@
 #include "core/import/proto_tokenizer.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -142,6 +143,9 @@ Status ProtoTokenizer::TokenizeStream(const uint8_t* data, size_t size, uint64_t
 
 void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t offset) {
   ++packets_;
+  // An empty packet carries nothing; upstream skips it too. Not sorting it
+  // keeps a stream of them (2 bytes each) from costing a sort entry apiece.
+  if (size == 0) return;
   PacketView pv;
   pv.packet = Bytes{data, size};
   pv.file_offset = offset;
@@ -339,18 +343,41 @@ void ProtoTokenizer::ParseClockSnapshot(uint32_t sequence_id, Bytes snapshot) {
 }
 
 void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offset) {
-  std::vector<uint8_t> out;
-  Status st = zstd ? ZstdDecompressBuffer(payload.data, payload.size, &out)
-                   : InflateBuffer(payload.data, payload.size, &out);
-  if (!st.ok()) {
+  const char* field = zstd ? "zstd_compressed_packets" : "compressed_packets";
+  if (compressed_depth_ >= limits_.max_compressed_nesting) {
+    // Producers compress plain packets only; upstream rejects nesting too.
     ctx_->storage->stats.Increment(Stat::kCompressedPacketErrors);
+    ctx_->problems.Add("compressed_packets", offset,
+                       std::string(field) + " inside " + field + " (nested " +
+                           std::to_string(compressed_depth_ + 1) +
+                           " deep; the limit is --max-compressed-nesting " +
+                           std::to_string(limits_.max_compressed_nesting) + "): skipped");
     return;
   }
+  std::vector<uint8_t> out;
+  size_t max_out =
+      static_cast<size_t>(std::min<uint64_t>(limits_.InflateAllowance(payload.size), SIZE_MAX));
+  Status st = zstd ? ZstdDecompressBuffer(payload.data, payload.size, &out, max_out)
+                   : InflateBuffer(payload.data, payload.size, &out, max_out);
+  if (!st.ok()) {
+    // The packets that inflated before the damage (or the limit) still load.
+    ctx_->storage->stats.Increment(Stat::kCompressedPacketErrors);
+    ctx_->problems.Add("compressed_packets", offset,
+                       std::string(field) + " of " + std::to_string(payload.size) +
+                           " bytes: " + st.message() + "; loaded the " +
+                           std::to_string(out.size()) + " bytes inflated before it");
+  }
+  inflated_bytes_ += out.size();
+  if (out.empty()) return;
   auto blob = TraceBlob::Allocate(out.size());
   memcpy(blob->data.get(), out.data(), out.size());
+  std::vector<uint8_t>().swap(out);
   size_t consumed = 0;
+  ++compressed_depth_;
   TokenizeStream(blob->data.get(), blob->size, offset, &consumed, true);
-  if (consumed != blob->size) ctx_->storage->stats.Increment(Stat::kCompressedPacketErrors);
+  --compressed_depth_;
+  if (consumed != blob->size && st.ok())
+    ctx_->storage->stats.Increment(Stat::kCompressedPacketErrors);
   retained_bytes_ += blob->size;
   blobs_.push_back(std::move(blob));
 }

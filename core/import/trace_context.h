@@ -5,6 +5,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "core/import/load_problems.h"
 #include "core/storage/trace_storage.h"
 
 namespace fathom {
@@ -49,6 +50,8 @@ struct TraceContext {
   // sequence seen has an entry). Filled by the tokenizer, read by the
   // TraceStats parser.
   std::unordered_map<uint32_t, int64_t> packet_loss_by_sequence;
+  // What tokenizers and parsers dropped, with offsets, for the load report.
+  LoadProblems problems;
 };
 
 }  // namespace fathom
