@@ -27,7 +27,10 @@ unset FATHOM_ADB_TIMEOUT_CONNECT FATHOM_ADB_TIMEOUT_AUTH FATHOM_ADB_TIMEOUT_OPEN
 export ANDROID_ADB_SERVER_PORT=1  # never an adb server
 mkdir -p "$HOME"
 # Small deadlines so every wait ends in seconds; `timeout` only catches a hang.
-LIMITS=(--timeout-connect 2 --timeout-auth 2 --timeout-open 2 --timeout-idle 2)
+# ADB_HOSTILE_LIMITS / ADB_HOSTILE_HANG override both (to run an older fathom-cli that has no
+# --timeout-* flags and see what it does: ADB_HOSTILE_LIMITS= ADB_HOSTILE_HANG=10).
+read -r -a LIMITS <<<"${ADB_HOSTILE_LIMITS-"--timeout-connect 2 --timeout-auth 2 --timeout-open 2 --timeout-idle 2"}"
+HANG=${ADB_HOSTILE_HANG:-60}
 
 start_adbd() {  # mode; sets PORT and ADBD_PID
   local out=$WORK/adbd.out
@@ -129,17 +132,17 @@ run_case() {  # mode command code regex
   fresh_dest
   [ "$mode" = list_huge ] && extra=(--max-entries 1000)
   case $cmd in
-    shell) timeout 60 "$CLI" shell -s "127.0.0.1:$PORT" --transport tcp "${LIMITS[@]}" \
+    shell) timeout "$HANG" "$CLI" shell -s "127.0.0.1:$PORT" --transport tcp "${LIMITS[@]}" \
       echo hi >"$WORK/o" 2>"$WORK/e" </dev/null ;;
-    pull) timeout 60 "$CLI" pull -s "127.0.0.1:$PORT" --transport tcp "${LIMITS[@]}" \
+    pull) timeout "$HANG" "$CLI" pull -s "127.0.0.1:$PORT" --transport tcp "${LIMITS[@]}" \
       /data/file.bin "$OUT" >"$WORK/o" 2>"$WORK/e" </dev/null ;;
-    pulldir) timeout 60 "$CLI" pull -s "127.0.0.1:$PORT" --transport tcp "${LIMITS[@]}" \
+    pulldir) timeout "$HANG" "$CLI" pull -s "127.0.0.1:$PORT" --transport tcp "${LIMITS[@]}" \
       "${extra[@]}" /data/dir "$OUT" >"$WORK/o" 2>"$WORK/e" </dev/null ;;
   esac
   code=$?
   stop_adbd
   if [ "$code" = 124 ]; then
-    fail "$mode: did not end within 60 s"
+    fail "$mode: did not end within $HANG s"
   elif [ "$code" != "$want" ]; then
     fail "$mode: exit $code, want $want; stderr: $(head -c 600 "$WORK/e")"
   elif [ "$want" = 0 ] && [ "$cmd" = shell ] && [ "$(cat "$WORK/o")" != hi ]; then
@@ -171,7 +174,7 @@ done
 if want_mode env_timeout; then
   # The environment sets the same limits as the flags.
   start_adbd open_no_reply
-  FATHOM_ADB_TIMEOUT_OPEN=1 timeout 60 "$CLI" shell -s "127.0.0.1:$PORT" --transport tcp \
+  FATHOM_ADB_TIMEOUT_OPEN=1 timeout "$HANG" "$CLI" shell -s "127.0.0.1:$PORT" --transport tcp \
     echo hi >/dev/null 2>"$WORK/e" </dev/null
   stop_adbd
   grep -q "within 1 s (--timeout-open)" "$WORK/e" || fail "FATHOM_ADB_TIMEOUT_OPEN ignored: $(cat "$WORK/e")"
