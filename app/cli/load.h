@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <string>
 
+#include "app/cli/load_limit_flags.h"
 #include "app/cli/terminal_text.h"
 #include "core/trace_processor.h"
 
 namespace fathom::cli {
 
 inline bool LoadOrReport(TraceProcessor* tp, const std::string& path) {
+  tp->set_load_limits(CommandLineLoadLimits());
   Status st = tp->LoadFile(path);
   if (!st.ok()) {
     fprintf(stderr, "fathom-cli: error: %s\n", TerminalSafe(st.message()).c_str());

@@ -5,35 +5,41 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/load_limit_flags.h"
 
 namespace {
 
 void PrintUsage(FILE* out) {
-  fprintf(out,
-          "usage: fathom-cli COMMAND [ARGS]\n"
-          "\n"
-          "commands:\n"
-          "  info TRACE                           duration, bounds, rows per table, import problems\n"
-          "  query TRACE (SQL | -f FILE) [--format table|csv|json]\n"
-          "                                       run SQL; csv matches upstream diff-test output\n"
-          "  profiles TRACE                       heap dumps, heap graphs, sample sets with totals\n"
-          "  flamegraph TRACE [--kind K] [--view V] [--format F] [-o OUT] ...\n"
-          "                                       export a flamegraph (folded|svg|pprof|speedscope|json)\n"
-          "  symbolize TRACE -o SYMBOLS [--index DIR]  ModuleSymbols for unsymbolized native frames\n"
-          "                                       (llvm-symbolizer; FATHOM_BINARY_PATH); cat TRACE SYMBOLS\n"
-          "  deobfuscate TRACE -o OUT --map PKG=MAPPING.txt[:...]\n"
-          "                                       DeobfuscationMapping from ProGuard/R8 maps\n"
-          "  devices [-l]                         Android devices: adb server, USB, remembered TCP\n"
-          "  shell [-s SERIAL] CMD...             run CMD on the device; exits with its status\n"
-          "  push [-s SERIAL] LOCAL REMOTE        copy a file or directory to the device\n"
-          "  pull [-s SERIAL] REMOTE [LOCAL]      copy a file or directory from the device\n"
-          "  connect|disconnect HOST:PORT         remember/forget a TCP device (adb tcpip)\n"
-          "     (adb verbs take --transport auto|usb|tcp|server; ANDROID_SERIAL is honoured)\n"
-          "  record [-s SERIAL|--local] (-c CONFIG [--txt]|--preset NAME) [--time 10s]\n"
-          "         [--app NAME] -o OUT           record a trace on a device or this computer\n"
-          "  heapprofile [--interval BYTES] [--dump-interval MS] [--block] -o OUT\n"
-          "         (-- PROGRAM ARGS... | --pid PID)  native heap profile of a program\n"
-          "  --version                            print the version\n");
+  fprintf(
+      out,
+      "usage: fathom-cli COMMAND [ARGS]\n"
+      "\n"
+      "commands:\n"
+      "  info TRACE                           duration, bounds, rows per table, import problems\n"
+      "  query TRACE (SQL | -f FILE) [--format table|csv|json]\n"
+      "                                       run SQL; csv matches upstream diff-test output\n"
+      "  profiles TRACE                       heap dumps, heap graphs, sample sets with totals\n"
+      "  flamegraph TRACE [--kind K] [--view V] [--format F] [-o OUT] ...\n"
+      "                                       export a flamegraph "
+      "(folded|svg|pprof|speedscope|json)\n"
+      "  symbolize TRACE -o SYMBOLS [--index DIR]  ModuleSymbols for unsymbolized native frames\n"
+      "                                       (llvm-symbolizer; FATHOM_BINARY_PATH); cat TRACE "
+      "SYMBOLS\n"
+      "  deobfuscate TRACE -o OUT --map PKG=MAPPING.txt[:...]\n"
+      "                                       DeobfuscationMapping from ProGuard/R8 maps\n"
+      "  devices [-l]                         Android devices: adb server, USB, remembered TCP\n"
+      "  shell [-s SERIAL] CMD...             run CMD on the device; exits with its status\n"
+      "  push [-s SERIAL] LOCAL REMOTE        copy a file or directory to the device\n"
+      "  pull [-s SERIAL] REMOTE [LOCAL]      copy a file or directory from the device\n"
+      "  connect|disconnect HOST:PORT         remember/forget a TCP device (adb tcpip)\n"
+      "     (adb verbs take --transport auto|usb|tcp|server; ANDROID_SERIAL is honoured)\n"
+      "  record [-s SERIAL|--local] (-c CONFIG [--txt]|--preset NAME) [--time 10s]\n"
+      "         [--app NAME] -o OUT           record a trace on a device or this computer\n"
+      "  heapprofile [--interval BYTES] [--dump-interval MS] [--block] -o OUT\n"
+      "         (-- PROGRAM ARGS... | --pid PID)  native heap profile of a program\n"
+      "  --version                            print the version\n"
+      "\n%s",
+      fathom::cli::LoadLimitFlagsUsage());
 }
 
 }  // namespace
@@ -45,6 +51,17 @@ int main(int argc, char** argv) {
   }
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
+  // Load limits apply to every command that loads a trace, wherever they stand
+  // (a shell command line is the device's, left alone).
+  bool loads = cmd != "shell" && cmd != "push" && cmd != "pull" && cmd != "devices" &&
+               cmd != "connect" && cmd != "disconnect";
+  if (fathom::Status st =
+          loads ? fathom::cli::TakeLoadLimitFlags(&args, &fathom::cli::CommandLineLoadLimits())
+                : fathom::Status::Ok();
+      !st.ok()) {
+    fprintf(stderr, "fathom-cli: %s\n", st.message().c_str());
+    return 2;
+  }
   if (cmd == "--version" || cmd == "version") {
     printf("fathom-cli %s\n", FATHOM_VERSION);
     return 0;

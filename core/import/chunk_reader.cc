@@ -107,13 +107,14 @@ class GzipReader : public ChunkReader {
         zs_.next_in = in_.get();
         zs_.avail_in = static_cast<uInt>(*n);
       }
-      uint64_t at = compressed_offset();
       int rc = inflate(&zs_, Z_NO_FLUSH);
       if (rc == Z_STREAM_END) {
         if (Status st = NextMember(); !st.ok()) return st;
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        return ErrorStatus("gzip data is corrupt near compressed offset " + std::to_string(at) +
-                           " (" + (zs_.msg ? zs_.msg : "inflate error") + ")");
+        // Where inflate stopped: a bad CRC is found at the member's trailer.
+        return ErrorStatus("gzip data is corrupt near compressed offset " +
+                           std::to_string(compressed_offset()) + " (" +
+                           (zs_.msg ? zs_.msg : "inflate error") + ")");
       }
     }
     return Status::Ok();

@@ -60,6 +60,23 @@ if [ -f "$ESC_ZIP" ]; then
   printf '%s' "$out" | grep -qF 'evil\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[31mred.pb'
   check "escape_member.zip: the member name is shown escaped" $?
 fi
+# Load limits (README "Limits and safety"): each stop is a warning naming the
+# flag that raises it, and the flag works wherever it stands.
+REL="$SHARED/reliability"
+if [ -f "$REL/gzip_bomb_512m_emptypackets.pftrace.gz" ]; then
+  "$CLI" info "$REL/gzip_bomb_512m_emptypackets.pftrace.gz" >/dev/null 2>"$TMP/err"
+  check "gzip bomb loads what came before the limit (exit 0)" $?
+  grep -q "byte offset [0-9]*: compressed data expands past the limit.*--max-inflate-ratio" "$TMP/err"
+  check "gzip bomb: the limit is named with its offset and flag" $?
+  "$CLI" info --max-inflate-ratio 2000 "$REL/gzip_bomb_512m_emptypackets.pftrace.gz" >/dev/null 2>"$TMP/err"
+  ! grep -q "expands past the limit" "$TMP/err"; check "--max-inflate-ratio raises the limit" $?
+  err=$("$CLI" info "$REL/zip_nested_200.zip" --max-archive-depth 10 2>&1 >/dev/null); rc=$?
+  [ $rc -ne 0 ] && echo "$err" | grep -q "nested 11 deep.*--max-archive-depth"
+  check "--max-archive-depth stops nesting and says so" $?
+  "$CLI" info "$REL/zip_nested_200.zip" >/dev/null 2>&1; check "200 nested zips load by default" $?
+  "$CLI" info --max-inflate-ratio x "$TRACE" >/dev/null 2>&1; [ $? -eq 2 ]
+  check "a limit flag without a number is a usage error" $?
+fi
 # query: a table is for reading (escaped); csv and json are data (byte exact).
 ESC_SQL="select char(27) || '[31mx' as s"
 out=$("$CLI" query "$SHARED/difftests/synth_1_trace_bounds/trace.pb" "$ESC_SQL")

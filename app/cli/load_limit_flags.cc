@@ -1,0 +1,67 @@
+#include "app/cli/load_limit_flags.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace fathom::cli {
+namespace {
+
+// A whole number from 1 to `max`.
+bool ParsePositive(const std::string& s, uint64_t max, uint64_t* out) {
+  if (s.empty() || s.size() > 19) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  uint64_t v = std::strtoull(s.c_str(), nullptr, 10);
+  if (v == 0 || v > max) return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+Status TakeLoadLimitFlags(std::vector<std::string>* args, LoadLimits* limits) {
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args->size(); ++i) {
+    const std::string& a = (*args)[i];
+    if (a == "--") {  // what follows is a program's own command line
+      rest.insert(rest.end(), args->begin() + static_cast<std::ptrdiff_t>(i), args->end());
+      break;
+    }
+    bool is_limit = a == "--max-inflate-ratio" || a == "--max-archive-depth" ||
+                    a == "--max-compressed-nesting" || a == "--max-packet-mb" ||
+                    a == "--max-container-mb";
+    if (!is_limit) {
+      rest.push_back(a);
+      continue;
+    }
+    uint64_t v = 0;
+    if (i + 1 >= args->size() || !ParsePositive((*args)[i + 1], 1ull << 40, &v))
+      return ErrorStatus(a + " takes a whole number of at least 1");
+    ++i;
+    if (a == "--max-inflate-ratio") limits->max_inflate_ratio = v;
+    if (a == "--max-archive-depth")
+      limits->max_archive_depth = static_cast<int>(std::min<uint64_t>(v, 1 << 20));
+    if (a == "--max-compressed-nesting")
+      limits->max_compressed_nesting = static_cast<int>(std::min<uint64_t>(v, 1 << 20));
+    if (a == "--max-packet-mb") limits->max_packet_bytes = v << 20;
+    if (a == "--max-container-mb") limits->max_container_bytes = v << 20;
+  }
+  *args = std::move(rest);
+  return Status::Ok();
+}
+
+LoadLimits& CommandLineLoadLimits() {
+  static LoadLimits limits;
+  return limits;
+}
+
+const char* LoadLimitFlagsUsage() {
+  return "load limits (any command that loads a trace; README \"Limits and safety\"):\n"
+         "  --max-inflate-ratio N      compressed data may expand N x (default 200, past 64 MiB)\n"
+         "  --max-archive-depth N      archives inside archives (default 256)\n"
+         "  --max-compressed-nesting N compressed_packets inside compressed_packets (default 1)\n"
+         "  --max-packet-mb N          one TracePacket (default 256)\n"
+         "  --max-container-mb N       an HTML page or atrace output read whole (default 2048)\n";
+}
+
+}  // namespace fathom::cli

@@ -1,0 +1,27 @@
+// The load limits (core/import/load_limits.h) as flags every command that
+// loads a trace takes, anywhere among its arguments:
+//   --max-inflate-ratio N   --max-archive-depth N   --max-compressed-nesting N
+//   --max-packet-mb N       --max-container-mb N
+// main() takes them out before the command parses the rest (never after a
+// "--", where a program's own arguments start).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/import/load_limits.h"
+
+namespace fathom::cli {
+
+// Removes the limit flags from `args` into `limits`; an error names a flag
+// with a missing or invalid value.
+Status TakeLoadLimitFlags(std::vector<std::string>* args, LoadLimits* limits);
+
+// The limits main() took from the command line (defaults otherwise).
+LoadLimits& CommandLineLoadLimits();
+
+// One line per flag, for the usage text.
+const char* LoadLimitFlagsUsage();
+
+}  // namespace fathom::cli
