@@ -1,14 +1,11 @@
 #include "core/import/track_event_tracks.h"
 
 #include "core/import/args_tracker.h"
+#include "core/import/parse_problems.h"
 #include "core/import/process_tracker.h"
 #include "core/import/track_tracker.h"
 
 namespace fathom {
-namespace {
-// Parent chains longer than this (or looping) are treated as broken.
-constexpr int kMaxAncestors = 10;
-}  // namespace
 
 TrackEventTracker::TrackEventTracker(TraceContext* ctx) : ctx_(ctx) {}
 
@@ -29,15 +26,59 @@ const TrackReservation* TrackEventTracker::GetReservation(uint64_t uuid) const {
 }
 
 std::optional<TrackEventTracker::Resolved> TrackEventTracker::Resolve(uint64_t uuid) {
-  return ResolveImpl(uuid, 0);
+  if (auto it = resolved_.find(uuid); it != resolved_.end()) return it->second;
+  if (!reservations_.count(uuid)) return std::nullopt;
+  // Walk the parent_uuid chain up to a resolved ancestor or a root, without
+  // recursion: the chain's length and shape come from the file. As upstream,
+  // every descriptor's chain is checked, thread and process ones included.
+  std::vector<uint64_t> chain;
+  std::unordered_set<uint64_t> seen;
+  HierarchyError error = HierarchyError::kNone;
+  for (uint64_t cur = uuid;;) {
+    if (resolved_.count(cur)) break;
+    if (auto f = broken_.find(cur); f != broken_.end()) {
+      error = f->second;
+      break;
+    }
+    auto rit = reservations_.find(cur);
+    if (rit == reservations_.end()) {
+      error = HierarchyError::kMissingParent;
+      break;
+    }
+    if (!seen.insert(cur).second) {
+      error = HierarchyError::kLoop;
+      break;
+    }
+    chain.push_back(cur);
+    if (rit->second.parent_uuid == 0) break;
+    cur = rit->second.parent_uuid;
+  }
+  if (error != HierarchyError::kNone) {
+    for (uint64_t u : chain) broken_[u] = error;
+    CountHierarchyError(error);
+    return std::nullopt;
+  }
+  // Ancestors first: a child track lives in its parent's scope.
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) resolved_[*it] = ResolveOne(*it);
+  return resolved_.at(uuid);
 }
 
-std::optional<TrackEventTracker::Resolved> TrackEventTracker::ResolveImpl(uint64_t uuid,
-                                                                          int depth) {
-  if (auto it = resolved_.find(uuid); it != resolved_.end()) return it->second;
-  auto rit = reservations_.find(uuid);
-  if (rit == reservations_.end() || depth > kMaxAncestors) return std::nullopt;
-  const TrackReservation r = rit->second;
+void TrackEventTracker::CountHierarchyError(HierarchyError error) {
+  Stats& stats = ctx_->storage->stats;
+  if (error == HierarchyError::kLoop) stats.Increment(Stat::kTrackHierarchyLoop);
+  if (error == HierarchyError::kMissingParent) stats.Increment(Stat::kTrackHierarchyMissingUuid);
+  if (reported_hierarchy_errors_++ == 0)
+    AddParseProblem(ctx_, "track_hierarchy", std::nullopt,
+                    error == HierarchyError::kLoop
+                        ? "a track descriptor is its own ancestor through parent_uuid: its "
+                          "track and events were dropped (stat track_event_track_hierarchy_loop)"
+                        : "a track descriptor names a parent_uuid no descriptor has: its track "
+                          "and events were dropped (stat track_hierarchy_missing_uuid)");
+}
+
+// One descriptor whose ancestors are all resolved already.
+TrackEventTracker::Resolved TrackEventTracker::ResolveOne(uint64_t uuid) {
+  const TrackReservation r = reservations_.at(uuid);
   ProcessTracker* procs = ctx_->process_tracker.get();
   Resolved res;
   res.is_counter = r.is_counter;
@@ -68,15 +109,11 @@ std::optional<TrackEventTracker::Resolved> TrackEventTracker::ResolveImpl(uint64
     res.is_root = true;
   } else if (r.parent_uuid) {
     // Child tracks live in the scope of their parent.
-    if (r.parent_uuid == uuid) return std::nullopt;
-    std::optional<Resolved> parent = ResolveImpl(r.parent_uuid, depth + 1);
-    if (parent) {
-      res.scope = parent->scope;
-      res.utid = parent->utid;
-      res.upid = parent->upid;
-    }
+    const Resolved& parent = resolved_.at(r.parent_uuid);
+    res.scope = parent.scope;
+    res.utid = parent.utid;
+    res.upid = parent.upid;
   }
-  resolved_[uuid] = res;
   return res;
 }
 
@@ -110,26 +147,16 @@ std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, Str
                                                               uint32_t sequence_id) {
   auto it = tracks_.find(uuid);
   if (it == tracks_.end()) {
-    std::optional<Resolved> res = Resolve(uuid);
-    if (!res) return std::nullopt;
-    const TrackReservation r = reservations_.at(uuid);
-    // Resolve the parent first so parents get smaller ids than children.
-    std::optional<uint32_t> parent;
-    if (r.parent_uuid && r.parent_uuid != uuid)
-      parent = GetDescriptorTrack(r.parent_uuid, kNullStringId, sequence_id);
-    uint32_t id = CreateTrack(uuid, r, *res);
-    it = tracks_.emplace(uuid, id).first;
-    TrackTable& tracks = ctx_->storage->track;
-    if (parent) tracks.parent_id.Set(id, *parent);
-    if (r.name != kNullStringId) tracks.name.Set(id, r.name);
-    auto args = ctx_->args_tracker->NewSet();
-    args.AddString("source", "descriptor");
-    args.AddInt("trace_id", static_cast<int64_t>(uuid));
-    args.AddBool("is_root_in_scope", res->is_root);
-    if (r.category != kNullStringId) args.AddString("category", r.category);
-    if (first_packet_sequences_.count(sequence_id))
-      args.AddBool("has_first_packet_on_sequence", true);
-    if (auto set = args.Commit()) tracks.source_arg_set_id.Set(id, *set);
+    if (!Resolve(uuid)) return std::nullopt;
+    // A resolved chain has no loop. Create the missing ancestors first, so
+    // parents get smaller ids than children, iteratively (chains may be long).
+    std::vector<uint64_t> missing{uuid};
+    for (uint64_t p = reservations_.at(uuid).parent_uuid; p && !tracks_.count(p);
+         p = reservations_.at(p).parent_uuid)
+      missing.push_back(p);
+    for (auto m = missing.rbegin(); m != missing.rend(); ++m)
+      CreateDescriptorTrack(*m, sequence_id);
+    it = tracks_.find(uuid);
   }
   uint32_t id = it->second;
   if (event_name != kNullStringId && ctx_->storage->track.name[id] == kNullStringId) {
@@ -138,6 +165,25 @@ std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, Str
     if (!r.pid && !r.tid && !r.is_counter) ctx_->storage->track.name.Set(id, event_name);
   }
   return id;
+}
+
+// The track row of a resolved descriptor whose parent's track exists.
+void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_id) {
+  const TrackReservation r = reservations_.at(uuid);
+  const Resolved& res = resolved_.at(uuid);
+  uint32_t id = CreateTrack(uuid, r, res);
+  tracks_.emplace(uuid, id);
+  TrackTable& tracks = ctx_->storage->track;
+  if (r.parent_uuid) tracks.parent_id.Set(id, tracks_.at(r.parent_uuid));
+  if (r.name != kNullStringId) tracks.name.Set(id, r.name);
+  auto args = ctx_->args_tracker->NewSet();
+  args.AddString("source", "descriptor");
+  args.AddInt("trace_id", static_cast<int64_t>(uuid));
+  args.AddBool("is_root_in_scope", res.is_root);
+  if (r.category != kNullStringId) args.AddString("category", r.category);
+  if (first_packet_sequences_.count(sequence_id))
+    args.AddBool("has_first_packet_on_sequence", true);
+  if (auto set = args.Commit()) tracks.source_arg_set_id.Set(id, *set);
 }
 
 uint32_t TrackEventTracker::DefaultTrack() {

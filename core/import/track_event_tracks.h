@@ -77,7 +77,8 @@ class TrackEventTracker {
     bool use_separate_track = false;
   };
   // The track for `uuid` (resolving it now if needed); nullopt when the uuid
-  // was never described or its parent chain is broken. An unnamed child track
+  // was never described or its parent chain is broken (a loop, or a
+  // parent_uuid nobody described: counted in stats). An unnamed child track
   // takes `event_name` as its name.
   std::optional<uint32_t> GetDescriptorTrack(uint64_t uuid, StringId event_name,
                                              uint32_t sequence_id);
@@ -91,12 +92,20 @@ class TrackEventTracker {
   uint32_t LegacyGlobalInstantTrack();
 
  private:
-  std::optional<Resolved> ResolveImpl(uint64_t uuid, int depth);
+  // Why a descriptor's parent chain cannot be resolved (upstream's stats).
+  enum class HierarchyError : uint8_t { kNone, kLoop, kMissingParent };
+  Resolved ResolveOne(uint64_t uuid);
+  void CountHierarchyError(HierarchyError error);
   uint32_t CreateTrack(uint64_t uuid, const TrackReservation& r, const Resolved& res);
+  void CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_id);
 
   TraceContext* ctx_;
   std::unordered_map<uint64_t, TrackReservation> reservations_;
   std::unordered_map<uint64_t, Resolved> resolved_;
+  // Descriptors whose chain has a loop or a missing parent: each later use
+  // fails again (and is counted again, as upstream counts it) without a walk.
+  std::unordered_map<uint64_t, HierarchyError> broken_;
+  uint64_t reported_hierarchy_errors_ = 0;
   std::unordered_map<uint64_t, uint32_t> tracks_;  // uuid -> track id
   std::unordered_map<uint32_t, uint64_t> uuid_by_utid_;
   std::unordered_map<uint32_t, uint64_t> uuid_by_upid_;

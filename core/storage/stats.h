@@ -51,6 +51,14 @@ namespace fathom {
     "TrackEvents that could not be parsed.")                                                        \
   F(kTrackEventTokenizerErrors, "track_event_tokenizer_errors", error, analysis,                   \
     "TrackEvent packets that could not be tokenized.")                                              \
+  F(kTrackHierarchyLoop, "track_event_track_hierarchy_loop", error, analysis,                     \
+    "Track descriptors that are their own ancestor through parent_uuid (track and events "         \
+    "dropped; counted per use).")                                                                  \
+  F(kTrackHierarchyMissingUuid, "track_hierarchy_missing_uuid", info, analysis,                    \
+    "Track descriptors whose parent_uuid no descriptor has (track and events dropped; counted "    \
+    "per use).")                                                                                   \
+  F(kSliceMaxDepthExceeded, "slice_max_depth_exceeded", error, analysis,                           \
+    "Slices dropped because their track's nesting was already at the maximum depth (512).")       \
   F(kRssStatUnknownKeys, "rss_stat_unknown_keys", error, analysis, "rss_stat with an unknown member.") \
   F(kRssStatNegativeSize, "rss_stat_negative_size", info, analysis, "rss_stat with a negative size.") \
   F(kMeminfoUnknownKeys, "meminfo_unknown_keys", error, analysis, "Unknown meminfo counters.")      \
