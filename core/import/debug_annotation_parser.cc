@@ -1,5 +1,6 @@
 #include "core/import/debug_annotation_parser.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "perfetto/trace/trace.pb.h"
@@ -39,67 +40,143 @@ std::string DebugAnnotationParser::NameOf(Bytes annotation) const {
   return {};
 }
 
+// One level of the walk: a DebugAnnotation (its fields are read one at a time
+// from `d`) or a legacy NestedValue (its scalars are written when it is
+// opened, its children listed in `children`).
+struct DebugAnnotationParser::Frame {
+  bool nested = false;
+  size_t key_len = 0;  // this level's key is key_[0, key_len)
+  Decoder d{nullptr, 0};
+  size_t array_index = 0;
+  bool is_dict = false;
+  std::vector<std::string_view> dict_keys;
+  std::vector<Bytes> children;
+  size_t next = 0;
+};
+
+bool DebugAnnotationParser::ChargeKey() {
+  key_bytes_ += key_.size();
+  if (key_bytes_ <= kMaxKeyBytes) return true;
+  truncated_ = true;
+  ok_ = false;
+  return false;
+}
+
 bool DebugAnnotationParser::Parse(Bytes annotation, ArgsTracker::Builder* args) {
   std::string name = NameOf(annotation);
   if (name.empty()) return false;
-  return ParseValue(annotation, "debug." + name, args);
+  key_ = "debug." + name;
+  key_bytes_ = 0;
+  ok_ = true;
+  std::vector<Frame> stack(1);
+  stack.back().d = Decoder(annotation);
+  stack.back().key_len = key_.size();
+  while (!stack.empty() && key_bytes_ <= kMaxKeyBytes) {
+    Frame& top = stack.back();
+    key_.resize(top.key_len);
+    // A step extends key_ for the child it opens (and returns true), or
+    // finishes the frame.
+    bool opened = top.nested ? StepNested(top) : StepAnnotation(top, args);
+    if (!opened) {
+      if (!top.nested && top.d.error()) ok_ = false;
+      stack.pop_back();
+      continue;
+    }
+    Frame child;
+    if (pending_nested_) {
+      child = OpenNested(pending_bytes_, args);
+    } else {
+      child.d = Decoder(pending_bytes_);
+      child.key_len = key_.size();
+    }
+    stack.push_back(std::move(child));  // `top` is not used past this point
+  }
+  return ok_;
 }
 
-bool DebugAnnotationParser::ParseValue(Bytes annotation, const std::string& key,
-                                       ArgsTracker::Builder* args) {
-  bool ok = true;
-  size_t array_index = 0;
-  Decoder d(annotation);
-  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+bool DebugAnnotationParser::StepAnnotation(Frame& fr, ArgsTracker::Builder* args) {
+  pending_nested_ = false;
+  for (Field f = fr.d.Next(); f.valid(); f = fr.d.Next()) {
     switch (f.id) {
-      case DebugAnnotation::kBoolValueFieldNumber:
-        args->AddBool(key, f.as_bool());
-        break;
-      case DebugAnnotation::kUintValueFieldNumber:
-        args->AddUint(key, f.int_value);
-        break;
-      case DebugAnnotation::kIntValueFieldNumber:
-        args->AddInt(key, f.as_int64());
-        break;
-      case DebugAnnotation::kDoubleValueFieldNumber:
-        args->AddReal(key, f.as_double());
-        break;
-      case DebugAnnotation::kStringValueFieldNumber:
-        args->AddString(key, f.as_string());
-        break;
-      case DebugAnnotation::kStringValueIidFieldNumber:
-        args->AddString(
-            key,
-            InternedName(gen_, InternedData::kDebugAnnotationStringValuesFieldNumber, f.int_value));
-        break;
-      case DebugAnnotation::kPointerValueFieldNumber:
-        args->AddPointer(key, f.int_value);
-        break;
-      case DebugAnnotation::kLegacyJsonValueFieldNumber:
-        args->AddJson(key, f.as_string());
-        break;
       case DebugAnnotation::kNestedValueFieldNumber:
-        ok &= ParseNestedValue(f.bytes, key, args);
-        break;
-      case DebugAnnotation::kDictEntriesFieldNumber: {
-        std::string child = NameOf(f.bytes);
-        ok &= ParseValue(f.bytes, key + "." + child, args);
-        break;
-      }
+        pending_nested_ = true;
+        pending_bytes_ = f.bytes;
+        return true;
+      case DebugAnnotation::kDictEntriesFieldNumber:
+        key_ += '.';
+        key_ += NameOf(f.bytes);
+        pending_bytes_ = f.bytes;
+        return true;
       case DebugAnnotation::kArrayValuesFieldNumber:
-        ok &= ParseValue(f.bytes, key + "[" + std::to_string(array_index++) + "]", args);
-        break;
+        key_ += '[';
+        key_ += std::to_string(fr.array_index++);
+        key_ += ']';
+        pending_bytes_ = f.bytes;
+        return true;
       default:
-        break;  // names, proto values (need descriptors; not decoded)
+        AddScalar(f, args);
+        break;
     }
   }
-  return ok && !d.error();
+  return false;
 }
 
-bool DebugAnnotationParser::ParseNestedValue(Bytes nested, const std::string& key,
-                                             ArgsTracker::Builder* args) {
+void DebugAnnotationParser::AddScalar(const Field& f, ArgsTracker::Builder* args) {
+  switch (f.id) {
+    case DebugAnnotation::kBoolValueFieldNumber:
+      if (ChargeKey()) args->AddBool(key_, f.as_bool());
+      break;
+    case DebugAnnotation::kUintValueFieldNumber:
+      if (ChargeKey()) args->AddUint(key_, f.int_value);
+      break;
+    case DebugAnnotation::kIntValueFieldNumber:
+      if (ChargeKey()) args->AddInt(key_, f.as_int64());
+      break;
+    case DebugAnnotation::kDoubleValueFieldNumber:
+      if (ChargeKey()) args->AddReal(key_, f.as_double());
+      break;
+    case DebugAnnotation::kStringValueFieldNumber:
+      if (ChargeKey()) args->AddString(key_, f.as_string());
+      break;
+    case DebugAnnotation::kStringValueIidFieldNumber:
+      if (ChargeKey())
+        args->AddString(
+            key_,
+            InternedName(gen_, InternedData::kDebugAnnotationStringValuesFieldNumber, f.int_value));
+      break;
+    case DebugAnnotation::kPointerValueFieldNumber:
+      if (ChargeKey()) args->AddPointer(key_, f.int_value);
+      break;
+    case DebugAnnotation::kLegacyJsonValueFieldNumber:
+      if (ChargeKey()) args->AddJson(key_, f.as_string());
+      break;
+    default:
+      break;  // names, proto values (need descriptors; not decoded)
+  }
+}
+
+bool DebugAnnotationParser::StepNested(Frame& fr) {
+  if (fr.next >= fr.children.size()) return false;
+  size_t i = fr.next++;
+  pending_nested_ = true;
+  pending_bytes_ = fr.children[i];
+  if (fr.is_dict) {
+    key_ += '.';
+    key_ += fr.dict_keys[i];
+  } else {
+    key_ += '[';
+    key_ += std::to_string(i);
+    key_ += ']';
+  }
+  return true;
+}
+
+DebugAnnotationParser::Frame DebugAnnotationParser::OpenNested(Bytes nested,
+                                                               ArgsTracker::Builder* args) {
   using NV = DebugAnnotation_NestedValue;
-  std::vector<std::string_view> dict_keys;
+  Frame fr;
+  fr.nested = true;
+  fr.key_len = key_.size();
   std::vector<Bytes> dict_values, array_values;
   uint32_t type = NV::UNSPECIFIED;
   Decoder d(nested);
@@ -109,7 +186,7 @@ bool DebugAnnotationParser::ParseNestedValue(Bytes nested, const std::string& ke
         type = f.as_uint32();
         break;
       case NV::kDictKeysFieldNumber:
-        dict_keys.push_back(f.as_string());
+        fr.dict_keys.push_back(f.as_string());
         break;
       case NV::kDictValuesFieldNumber:
         dict_values.push_back(f.bytes);
@@ -118,30 +195,32 @@ bool DebugAnnotationParser::ParseNestedValue(Bytes nested, const std::string& ke
         array_values.push_back(f.bytes);
         break;
       case NV::kIntValueFieldNumber:
-        args->AddInt(key, f.as_int64());
+        if (ChargeKey()) args->AddInt(key_, f.as_int64());
         break;
       case NV::kDoubleValueFieldNumber:
-        args->AddReal(key, f.as_double());
+        if (ChargeKey()) args->AddReal(key_, f.as_double());
         break;
       case NV::kBoolValueFieldNumber:
-        args->AddBool(key, f.as_bool());
+        if (ChargeKey()) args->AddBool(key_, f.as_bool());
         break;
       case NV::kStringValueFieldNumber:
-        args->AddString(key, f.as_string());
+        if (ChargeKey()) args->AddString(key_, f.as_string());
         break;
       default:
         break;
     }
   }
-  bool ok = !d.error();
+  if (d.error()) ok_ = false;
+  // Children are visited after the value's own scalars, pairs of dict keys
+  // and values up to the shorter list.
   if (type == NV::DICT) {
-    for (size_t i = 0; i < dict_keys.size() && i < dict_values.size(); ++i)
-      ok &= ParseNestedValue(dict_values[i], key + "." + std::string(dict_keys[i]), args);
+    fr.is_dict = true;
+    dict_values.resize(std::min(dict_values.size(), fr.dict_keys.size()));
+    fr.children = std::move(dict_values);
   } else if (type == NV::ARRAY) {
-    for (size_t i = 0; i < array_values.size(); ++i)
-      ok &= ParseNestedValue(array_values[i], key + "[" + std::to_string(i) + "]", args);
+    fr.children = std::move(array_values);
   }
-  return ok;
+  return fr;
 }
 
 }  // namespace fathom

@@ -5,6 +5,7 @@
 
 #include "core/import/args_tracker.h"
 #include "core/import/debug_annotation_parser.h"
+#include "core/import/parse_problems.h"
 #include "core/import/process_tracker.h"
 #include "core/import/sequence_state.h"
 #include "core/import/slice_tracker.h"
@@ -493,6 +494,12 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   DebugAnnotationParser annotations(gen);
   for (Bytes a : ev.debug_annotations)
     if (!annotations.Parse(a, &args)) storage->stats.Increment(Stat::kTrackEventParserErrors);
+  if (annotations.truncated())
+    AddParseProblem(ctx_, "debug_annotations", ts,
+                    "debug annotations whose keys pass " +
+                        std::to_string(DebugAnnotationParser::kMaxKeyBytes >> 20) +
+                        " MiB were cut short (the rest of the annotation was dropped; counted in "
+                        "track_event_parser_errors)");
   if (ev.has_legacy && kind != kEnd) {
     if (async && utid) args.AddInt("legacy_event.passthrough_utid", *utid);
     bool native = ev.phase == 'B' || ev.phase == 'E' || ev.phase == 'X' || ev.phase == 'I' ||
