@@ -1,5 +1,7 @@
 #include "core/import/slice_tracker.h"
 
+#include <string>
+
 namespace fathom {
 namespace {
 constexpr int64_t kPending = -1;
@@ -43,7 +45,10 @@ std::optional<uint32_t> SliceTracker::StartSlice(int64_t ts, int64_t dur, uint32
                                                  std::optional<ArgsTracker::Builder> args) {
   Stack& stack = stacks_[track];
   if (!MaybeCloseStack(stack, ts, dur)) return std::nullopt;
-  if (stack.size() >= kMaxDepth) return std::nullopt;
+  if (stack.size() >= kMaxDepth) {
+    DropTooDeep(ts, track);
+    return std::nullopt;
+  }
   std::optional<uint32_t> parent;
   if (!stack.empty()) parent = stack.back().id;
   uint32_t id = storage_->slice.Insert(ts, dur, track, category, name,
@@ -53,6 +58,17 @@ std::optional<uint32_t> SliceTracker::StartSlice(int64_t ts, int64_t dur, uint32
   if (dur > 0) storage_->UpdateBounds(ts + dur);
   stack.push_back({id, ts, dur, std::move(args)});
   return id;
+}
+
+void SliceTracker::DropTooDeep(int64_t ts, uint32_t track) {
+  // Upstream drops these too (same stat); say where, once per track.
+  storage_->stats.Increment(Stat::kSliceMaxDepthExceeded);
+  if (!problems_ || !too_deep_tracks_.insert(track).second) return;
+  problems_->AddParsed("slice_max_depth_exceeded", ts,
+                       "track " + std::to_string(track) + " already has " +
+                           std::to_string(kMaxDepth) +
+                           " nested slices open: this slice and any deeper ones are dropped "
+                           "(stat slice_max_depth_exceeded)");
 }
 
 std::optional<uint32_t> SliceTracker::EndSlice(int64_t ts, uint32_t track, StringId category,

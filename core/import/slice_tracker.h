@@ -10,7 +10,8 @@
 //    until a later event finds them inside a finished parent, at which point
 //    they are truncated to the parent's end (counted as misplaced_end_event).
 //  * A complete slice that would straddle the end of an enclosing complete
-//    slice is dropped; stacks deeper than kMaxDepth drop new slices.
+//    slice is dropped; stacks deeper than kMaxDepth drop new slices (counted
+//    as slice_max_depth_exceeded, as upstream, and reported once per track).
 //  * Args given at begin and end (as ArgsTracker builders) are merged into one
 //    arg set, written when the slice leaves the stack (or at the end of the
 //    import).
@@ -19,9 +20,11 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/import/args_tracker.h"
+#include "core/import/load_problems.h"
 #include "core/storage/trace_storage.h"
 
 namespace fathom {
@@ -30,7 +33,9 @@ class SliceTracker {
  public:
   static constexpr size_t kMaxDepth = 512;
 
-  explicit SliceTracker(TraceStorage* storage) : storage_(storage) {}
+  // `problems` (optional) gets a line for each track that drops too-deep slices.
+  explicit SliceTracker(TraceStorage* storage, LoadProblems* problems = nullptr)
+      : storage_(storage), problems_(problems) {}
 
   // Opens a slice (dur -1 until End). Returns its id (nullopt if dropped).
   std::optional<uint32_t> Begin(int64_t ts, uint32_t track, StringId category, StringId name,
@@ -79,9 +84,12 @@ class SliceTracker {
                                           StringId name) const;
   void Pop(Stack& stack);
   void CommitArgs(StackEntry& entry);
+  void DropTooDeep(int64_t ts, uint32_t track);
 
   TraceStorage* storage_;
+  LoadProblems* problems_;
   std::unordered_map<uint32_t, Stack> stacks_;
+  std::unordered_set<uint32_t> too_deep_tracks_;  // reported already
 };
 
 }  // namespace fathom

@@ -20,7 +20,8 @@ TraceContext::TraceContext()
       clock_tracker(new ClockTracker()),
       process_tracker(new ProcessTracker(storage.get())),
       track_tracker(new TrackTracker(storage.get())),
-      slice_tracker(new SliceTracker(storage.get())) {
+      // `problems` is declared later: only its address is taken here.
+      slice_tracker(new SliceTracker(storage.get(), &problems)) {
   ftrace_parser.reset(new FtraceParser(this));
   system_parser.reset(new SystemParser(this));
   track_event_parser.reset(new TrackEventParser(this));
