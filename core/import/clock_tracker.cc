@@ -2,29 +2,62 @@
 
 #include <algorithm>
 #include <deque>
-#include <limits>
 #include <iterator>
 #include <limits>
 
 namespace fathom {
+namespace {
+
+// The value of `clock` in a snapshot (sorted by clock id).
+template <typename Snapshot>
+std::optional<int64_t> ValueOf(const Snapshot& snap, uint64_t clock) {
+  auto it = std::lower_bound(snap.begin(), snap.end(), clock,
+                             [](const auto& entry, uint64_t c) { return entry.first < c; });
+  if (it == snap.end() || it->first != clock) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
 
 void ClockTracker::AddSnapshot(const std::vector<std::pair<uint64_t, int64_t>>& clocks) {
-  std::map<uint64_t, int64_t> snap(clocks.begin(), clocks.end());
+  // A clock listed twice keeps its first value.
+  std::map<uint64_t, int64_t> unique(clocks.begin(), clocks.end());
+  Snapshot snap(unique.begin(), unique.end());
+  std::vector<uint64_t> shape;
+  shape.reserve(snap.size());
+  for (const auto& [clock, value] : snap) shape.push_back(clock);
+  auto [it, inserted] = shape_ids_.emplace(shape, static_cast<uint32_t>(shapes_.size()));
+  if (inserted) {
+    for (uint64_t clock : shape) shapes_of_clock_[clock].push_back(it->second);
+    shapes_.push_back(std::move(shape));
+    paths_.clear();  // new links may make shorter paths (or the first one)
+  }
+  ExtendEdges(snap);
   snapshots_.push_back(std::move(snap));
-  edges_.clear();
-  paths_.clear();
+}
+
+// Adds the snapshot's values to the edges already built.
+void ClockTracker::ExtendEdges(const Snapshot& snap) {
+  for (const auto& [from, from_value] : snap) {
+    auto targets = edges_from_.find(from);
+    if (targets == edges_from_.end()) continue;
+    for (uint64_t to : targets->second)
+      if (auto to_value = ValueOf(snap, to)) edges_[{from, to}].emplace(from_value, *to_value);
+  }
 }
 
 const ClockTracker::Edge* ClockTracker::GetEdge(uint64_t from, uint64_t to) {
   auto key = std::make_pair(from, to);
   auto it = edges_.find(key);
   if (it != edges_.end()) return &it->second;
+  // First use of this pair: read it from every snapshot so far; later
+  // snapshots extend it as they arrive.
   Edge edge;
   for (const auto& snap : snapshots_) {
-    auto f = snap.find(from), t = snap.find(to);
-    if (f != snap.end() && t != snap.end()) edge.emplace_back(f->second, t->second);
+    std::optional<int64_t> f = ValueOf(snap, from), t = ValueOf(snap, to);
+    if (f && t) edge.emplace(*f, *t);
   }
-  std::sort(edge.begin(), edge.end());
+  edges_from_[from].push_back(to);
   return &edges_.emplace(key, std::move(edge)).first->second;
 }
 
@@ -35,25 +68,29 @@ std::optional<std::vector<uint64_t>> ClockTracker::FindPath(uint64_t from, uint6
     if (it->second.empty()) return std::nullopt;
     return it->second;
   }
-  // Breadth-first search over clocks that appear together in a snapshot.
-  std::map<uint64_t, uint64_t> prev;
-  std::deque<uint64_t> queue{from};
-  prev[from] = from;
-  while (!queue.empty()) {
-    uint64_t c = queue.front();
+  // Breadth-first search over linked clocks, at most kMaxHops deep. Neighbours
+  // are met in snapshot order, then clock id order: among equally short
+  // paths, the one through the earliest snapshot wins.
+  std::unordered_map<uint64_t, uint64_t> prev{{from, from}};
+  std::deque<std::pair<uint64_t, int>> queue{{from, 0}};
+  bool found = from == to;
+  while (!queue.empty() && !found) {
+    auto [c, hops] = queue.front();
     queue.pop_front();
-    if (c == to) break;
-    for (const auto& snap : snapshots_) {
-      if (!snap.count(c)) continue;
-      for (const auto& [other, _] : snap) {
-        if (prev.count(other)) continue;
-        prev[other] = c;
-        queue.push_back(other);
+    if (hops == kMaxHops) continue;
+    auto shapes = shapes_of_clock_.find(c);
+    if (shapes == shapes_of_clock_.end()) continue;
+    for (uint32_t s : shapes->second) {
+      for (uint64_t other : shapes_[s]) {
+        if (!prev.emplace(other, c).second) continue;
+        if (other == to) found = true;
+        queue.emplace_back(other, hops + 1);
       }
+      if (found) break;
     }
   }
   std::vector<uint64_t> path;
-  if (prev.count(to)) {
+  if (found) {
     for (uint64_t c = to; c != from; c = prev[c]) path.push_back(c);
     path.push_back(from);
     std::reverse(path.begin(), path.end());
@@ -72,8 +109,7 @@ std::optional<int64_t> ClockTracker::Convert(uint64_t from, uint64_t to, int64_t
     const Edge* edge = GetEdge((*path)[i], (*path)[i + 1]);
     if (edge->empty()) return std::nullopt;
     // Use the latest snapshot at or before `value`, else the first one.
-    auto it = std::upper_bound(edge->begin(), edge->end(),
-                               std::make_pair(value, std::numeric_limits<int64_t>::max()));
+    auto it = edge->upper_bound(std::make_pair(value, std::numeric_limits<int64_t>::max()));
     const auto& ref = (it == edge->begin()) ? *it : *std::prev(it);
     value = value - ref.first + ref.second;
   }

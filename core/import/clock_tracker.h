@@ -1,11 +1,16 @@
 // Converts timestamps from any clock in the trace to the trace clock
 // (BOOTTIME unless a ClockSnapshot names another primary clock), using the
 // ClockSnapshot packets. Conversions may hop through intermediate clocks.
+// Each snapshot costs O(k log k) for its k clocks plus the edges in use, and a
+// path search runs only when a snapshot links clocks in a new way, so loading
+// stays near-linear in the number of snapshots.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -41,15 +46,32 @@ class ClockTracker {
   }
   std::optional<int64_t> Convert(uint64_t from, uint64_t to, int64_t ts);
 
+  // As upstream, a conversion crosses at most this many snapshot links: a
+  // clock farther from the trace clock than that has no path (the timestamp
+  // is dropped and counted as a clock sync failure).
+  static constexpr int kMaxHops = 4;
+
  private:
-  using Edge = std::vector<std::pair<int64_t, int64_t>>;  // (from value, to value), sorted
+  using Snapshot = std::vector<std::pair<uint64_t, int64_t>>;  // (clock, value), by clock
+  using Edge = std::set<std::pair<int64_t, int64_t>>;          // (from value, to value)
   const Edge* GetEdge(uint64_t from, uint64_t to);
   std::optional<std::vector<uint64_t>> FindPath(uint64_t from, uint64_t to);
+  void ExtendEdges(const Snapshot& snap);
 
   uint64_t trace_clock_ = kClockBoottime;
-  std::vector<std::map<uint64_t, int64_t>> snapshots_;
+  std::vector<Snapshot> snapshots_;
+  // The clock graph: two clocks are linked when a snapshot holds both. Only
+  // distinct sets of clocks ("shapes") are kept, so a trace that snapshots
+  // the same clocks every second has one shape however long it is, and its
+  // paths stay cached.
+  std::map<std::vector<uint64_t>, uint32_t> shape_ids_;
+  std::vector<std::vector<uint64_t>> shapes_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> shapes_of_clock_;  // first appearance order
+  // Edges are built for the clock pairs conversions use, then kept current as
+  // snapshots arrive.
   std::map<std::pair<uint64_t, uint64_t>, Edge> edges_;
-  std::map<std::pair<uint64_t, uint64_t>, std::vector<uint64_t>> paths_;
+  std::unordered_map<uint64_t, std::vector<uint64_t>> edges_from_;
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<uint64_t>> paths_;  // cleared on a new shape
 };
 
 }  // namespace fathom
