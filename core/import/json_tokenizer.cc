@@ -182,7 +182,7 @@ Status JsonTokenizer::Finish() {
     if (!v || !v->is_string())
       return ErrorStatus("\"systemTraceEvents\": malformed JSON string at byte " +
                          std::to_string(err) + " of the value");
-    system_text_.reset(new SystraceTextTokenizer(sorter_));
+    system_text_.reset(new SystraceTextTokenizer(sorter_, ctx_));
     auto blob = TraceBlob::Allocate(v->str.size());
     memcpy(blob->data.get(), v->str.data(), v->str.size());
     blob->size = v->str.size();

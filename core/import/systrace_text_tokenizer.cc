@@ -341,15 +341,50 @@ void WriteGenericTextEvent(TraceContext* ctx, int64_t ts, uint32_t cpu, const ui
   ctx->ftrace_parser->AddRawRow(ts, name, cpu, utid, b.Commit());
 }
 
-SystraceTextTokenizer::SystraceTextTokenizer(Sorter* sorter) : sorter_(sorter) {}
+SystraceTextTokenizer::SystraceTextTokenizer(Sorter* sorter, TraceContext* ctx)
+    : sorter_(sorter), ctx_(ctx) {}
 
-void SystraceTextTokenizer::TokenizeLine(std::string_view line) {
+void SystraceTextTokenizer::CountMalformed(std::string_view line, uint64_t offset) {
+  ++malformed_lines_;
+  if (!ctx_) return;
+  ctx_->storage->stats.Increment(Stat::kSystraceParseFailure);
+  // The line is quoted with anything unprintable escaped: it may hold
+  // terminal control bytes.
+  std::string quoted;
+  for (char c : line.substr(0, 80)) {
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f && c != '\\') {
+      quoted += c;
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      quoted += "\\x";
+      quoted += kHex[u >> 4];
+      quoted += kHex[u & 15];
+    }
+  }
+  if (line.size() > 80) quoted += "...";
+  ctx_->problems.Add("systrace_parse_failure", offset,
+                     "text line is not an ftrace event and was dropped (stat "
+                     "systrace_parse_failure): \"" +
+                         quoted + "\"");
+}
+
+void SystraceTextTokenizer::TokenizeLine(std::string_view line, uint64_t offset) {
   // Catapult files keep the text in a JavaScript string: lines end in "\\n\\".
-  if (line.size() >= 3 && line.substr(line.size() - 3) == "\\n\\") line.remove_suffix(3);
+  bool in_string = line.size() >= 3 && line.substr(line.size() - 3) == "\\n\\";
+  if (in_string) line.remove_suffix(3);
   uint32_t cpu = 0;
   int64_t ts = 0;
   bool generic = false;
-  if (!SystraceLineToFtraceEvent(line, &scratch_, &cpu, &ts, &generic)) return;
+  if (!SystraceLineToFtraceEvent(line, &scratch_, &cpu, &ts, &generic)) {
+    // As upstream: empty lines and comments are skipped, anything else
+    // (even blanks) is a line that failed to parse. A page's markup is not.
+    size_t first = line.find_first_not_of(" \t");
+    if (first != std::string_view::npos && line[first] == '<') in_page_ = true;
+    bool comment = first != std::string_view::npos && line[first] == '#';
+    if (!line.empty() && !comment && (!in_page_ || in_string)) CountMalformed(line, offset);
+    return;
+  }
   // Events live in large arena blocks: one allocation per ~4 MB, not per event.
   if (arena_.empty() || arena_used_ + scratch_.size() > kArenaBlock) {
     size_t n = scratch_.size() > kArenaBlock ? scratch_.size() : kArenaBlock;
@@ -371,9 +406,12 @@ void SystraceTextTokenizer::TokenizeLine(std::string_view line) {
   ++events_;
 }
 
-void SystraceTextTokenizer::FinishLastLine(std::string_view line) { TokenizeLine(line); }
+void SystraceTextTokenizer::FinishLastLine(std::string_view line) {
+  TokenizeLine(line, next_offset_);
+}
 
-Result<size_t> SystraceTextTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t) {
+Result<size_t> SystraceTextTokenizer::Feed(std::unique_ptr<TraceBlob> blob,
+                                           uint64_t stream_offset) {
   std::string_view text(reinterpret_cast<const char*>(blob->data.get()), blob->size);
   size_t start = 0;
   while (true) {
@@ -381,10 +419,11 @@ Result<size_t> SystraceTextTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint
     if (nl == std::string_view::npos) break;
     std::string_view line = text.substr(start, nl - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    TokenizeLine(line);
+    TokenizeLine(line, stream_offset + start);
     start = nl + 1;
   }
   size_t leftover = text.size() - start;
+  next_offset_ = stream_offset + start;
   last_blob_ = std::move(blob);
   return leftover;
 }

@@ -21,17 +21,29 @@ namespace fathom {
 
 class SystraceTextTokenizer : public ChunkedTokenizer {
  public:
-  explicit SystraceTextTokenizer(Sorter* sorter);
+  // With `ctx`, lines that are neither comments nor events are counted in
+  // systrace_parse_failure (as upstream counts them) and the first few are
+  // reported with their byte offset; without it they are only counted here.
+  explicit SystraceTextTokenizer(Sorter* sorter, TraceContext* ctx = nullptr);
   Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) override;
   uint64_t units() const override { return events_; }
   size_t retained_bytes() const override { return retained_bytes_; }
   // Call once the stream ended, with its unterminated last line (if any).
   void FinishLastLine(std::string_view line);
+  // Lines dropped because they could not be parsed.
+  uint64_t malformed_lines() const { return malformed_lines_; }
 
  private:
-  void TokenizeLine(std::string_view line);
+  void TokenizeLine(std::string_view line, uint64_t offset);
+  void CountMalformed(std::string_view line, uint64_t offset);
 
   Sorter* sorter_;
+  TraceContext* ctx_;
+  uint64_t next_offset_ = 0;  // of the line after the last one fed
+  uint64_t malformed_lines_ = 0;
+  // The text is a web page (catapult keeps the trace in a JavaScript string):
+  // only the lines of that string are trace data, the markup is not.
+  bool in_page_ = false;
   // Serialized FtraceEvents the sorter points into.
   static constexpr size_t kArenaBlock = 4 << 20;
   std::vector<std::unique_ptr<uint8_t[]>> arena_;
