@@ -1,6 +1,7 @@
 #include "core/import/json_trace_parser.h"
 
 #include <cstring>
+#include <unordered_set>
 
 #include "core/import/args_tracker.h"
 #include "core/import/json_scanner.h"
@@ -252,30 +253,53 @@ void JsonTraceParser::BindFlowsV1(char phase, const JsonEventFields& e, uint32_t
     open_flows_.erase(it);
 }
 
-std::optional<uint32_t> JsonTraceParser::CallsiteOfFrame(const std::string& id, int depth) {
-  auto it = frame_callsites_.find(id);
-  if (it != frame_callsites_.end()) return it->second;
-  std::optional<uint32_t> callsite;
-  const json::Value* f = stack_frames_ ? stack_frames_->Find(id) : nullptr;
-  // A parent chain deeper than any real stack is a cycle.
-  if (f && f->is_object() && depth < 4096) {
-    std::optional<uint32_t> parent;
-    if (const json::Value* p = f->Find("parent")) {
-      std::string pid = p->is_string() ? p->str : std::string(p->number_text);
-      parent = CallsiteOfFrame(pid, depth + 1);
+void JsonTraceParser::SetStackFrames(const json::Value* frames) {
+  stack_frames_ = frames;
+  frame_by_id_.clear();
+  if (!frames) return;
+  frame_by_id_.reserve(frames->members.size());
+  for (const json::Member& m : frames->members) frame_by_id_.emplace(m.key, &m.value);
+}
+
+std::optional<uint32_t> JsonTraceParser::CallsiteOfFrame(const std::string& id) {
+  // Walk up the parent links to the first frame with a callsite already (or
+  // a root), without recursion: the file sets how long the chain is. A frame
+  // whose parent is missing is a root; so is one whose parent link closes a
+  // loop (each frame then appears once).
+  std::vector<std::pair<std::string, const json::Value*>> chain;
+  std::unordered_set<std::string> in_chain;
+  std::optional<uint32_t> parent;
+  for (std::string cur = id;;) {
+    if (auto it = frame_callsites_.find(cur); it != frame_callsites_.end()) {
+      parent = it->second;
+      break;
     }
-    TraceStorage* s = ctx_->storage.get();
-    StackProfileTracker* st = ctx_->profile_parser->stack_tracker();
-    auto str_or_empty = [](const json::Value* v) { return v && v->is_string() ? v->str : ""; };
+    auto found = frame_by_id_.find(cur);
+    const json::Value* f = found == frame_by_id_.end() ? nullptr : found->second;
+    if (!f || !f->is_object()) {
+      frame_callsites_.emplace(cur, std::nullopt);
+      break;
+    }
+    if (!in_chain.insert(cur).second) break;  // a loop
+    chain.emplace_back(cur, f);
+    const json::Value* p = f->Find("parent");
+    if (!p) break;
+    cur = p->is_string() ? p->str : std::string(p->number_text);
+  }
+  TraceStorage* s = ctx_->storage.get();
+  StackProfileTracker* st = ctx_->profile_parser->stack_tracker();
+  auto str_or_empty = [](const json::Value* v) { return v && v->is_string() ? v->str : ""; };
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const json::Value* f = it->second;
     // The frame's category (module, library) names its mapping.
     uint32_t mapping = st->InternMapping(kNullStringId, 0, 0, 0, 0, 0,
                                          s->Intern(str_or_empty(f->Find("category"))));
     uint32_t frame =
         st->InternFrame(mapping, 0, s->Intern(str_or_empty(f->Find("name"))), kNullStringId);
-    callsite = st->InternCallsite(parent, frame);
+    parent = st->InternCallsite(parent, frame);
+    frame_callsites_.emplace(it->first, parent);
   }
-  frame_callsites_.emplace(id, callsite);
-  return callsite;
+  return frame_callsites_.at(id);
 }
 
 void JsonTraceParser::ParseSample(const JsonEventFields& e, int64_t ts, uint32_t utid) {

@@ -34,7 +34,9 @@ class JsonTraceParser {
   // The trace's "stackFrames" object (may be null); must outlive parsing.
   // P events' and samples' "sf" ids resolve through it into
   // stack_profile_* callsites.
-  void SetStackFrames(const json::Value* frames) { stack_frames_ = frames; }
+  // Indexes "stackFrames" by id once: samples look frames up by id, and a
+  // linear search per lookup made a large map quadratic.
+  void SetStackFrames(const json::Value* frames);
 
  private:
   // pid/tid may be numbers or strings; strings that are not numbers get
@@ -59,13 +61,14 @@ class JsonTraceParser {
   // the pool's own table is large and cold.
   StringId InternRaw(std::string_view raw, std::string* scratch);
 
-  std::optional<uint32_t> CallsiteOfFrame(const std::string& id, int depth = 0);
+  std::optional<uint32_t> CallsiteOfFrame(const std::string& id);
   // A P event or a "samples" entry: one perf_sample row.
   void ParseSample(const JsonEventFields& e, int64_t ts, uint32_t utid);
   void ParseTopLevelSample(int64_t ts, std::string_view text);
 
   TraceContext* ctx_;
   const json::Value* stack_frames_ = nullptr;
+  std::unordered_map<std::string_view, const json::Value*> frame_by_id_;  // first of an id wins
   std::unordered_map<std::string, std::optional<uint32_t>> frame_callsites_;
   std::unordered_map<std::string, int64_t> synthetic_ids_;
   int64_t next_synthetic_id_ = 0x7fff0000;
