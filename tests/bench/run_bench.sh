@@ -48,3 +48,11 @@ for r in "${rows[@]}"; do
   printf '%-8s %-44s %8s %7s %8s %11s %11s %7s %8s %8s %10s\n' \
     "$enc" "$(basename "$file")" "$mb" "$load" "$mbs" "$events" "$evs" "$bpe" "$rss" "$q" "$sched"
 done
+
+# Hostile input (issue 31): 2,000 chained clock snapshots, which once took
+# 26-58 s (clock paths were searched again after every snapshot).
+CLOCK_CHAIN="${SHARED_DIR:-../shared}/reliability/clock_chain_2000.pftrace"
+if [ -s "$CLOCK_CHAIN" ]; then
+  printf '\n%s\n' "$(basename "$CLOCK_CHAIN")"
+  "$LOAD" "$CLOCK_CHAIN" --load-only
+fi
