@@ -30,11 +30,12 @@ using fathom::Result;
 using fathom::Status;
 namespace fs = std::filesystem;
 
-// Everything one run saw: device messages with the number of host messages
-// the device had received when it sent each (the client target's gate).
+// Everything one run saw: device messages, each with the number of host
+// messages other than OKAY the device received since its previous one (the
+// client target's gate: what the device was answering).
 struct Capture {
   std::mutex mu;
-  std::atomic<uint32_t> host_messages{0};
+  std::atomic<uint32_t> host_messages_since_send{0};
   std::string gated;                  // adb_client input
   std::vector<std::string> messages;  // both directions, encoded
   std::string sync_bytes;             // what the sync client read
@@ -48,7 +49,9 @@ class DeviceTap : public Transport {
     std::string wire = EncodeMessage(m, version);
     {
       std::lock_guard<std::mutex> l(cap_->mu);
-      cap_->gated.push_back(static_cast<char>(std::min<uint32_t>(cap_->host_messages, 255)));
+      cap_->gated.push_back(
+          static_cast<char>(std::min<uint32_t>(cap_->host_messages_since_send, 255)));
+      cap_->host_messages_since_send = 0;
       cap_->gated += wire;
       cap_->messages.push_back(wire);
     }
@@ -57,7 +60,7 @@ class DeviceTap : public Transport {
   Result<Message> Receive(uint32_t max_payload, Deadline d, const CancelToken& c) override {
     auto m = inner_->Receive(max_payload, d, c);
     if (m.ok()) {
-      ++cap_->host_messages;
+      if (m->command != kCmdOkay) ++cap_->host_messages_since_send;
       std::lock_guard<std::mutex> l(cap_->mu);
       cap_->messages.push_back(EncodeMessage(*m, kVersion));
     }
