@@ -413,6 +413,32 @@ TEST(HostileParse, SystraceTextDropsAreCounted) {
   EXPECT_EQ(ctx.problems.Lines().size(), 2u);
 }
 
+// Real systrace files have no failing lines: upstream's stats show no
+// systrace_parse_failure for systrace_android.txt or systrace_trivial.html.
+TEST(HostileParse, RealSystraceHasNoParseFailures) {
+  std::string text = ReadFileBytes(TestData("systrace_android.txt"));
+  std::string page = ReadFileBytes(TestData("systrace_trivial.html"));
+  ASSERT_FALSE(text.empty());
+  ASSERT_FALSE(page.empty());
+  // The page is catapult's: the events are in a JavaScript string, fed whole
+  // as the loader does.
+  std::vector<std::string> inputs = {text, page};
+  for (const std::string& input : inputs) {
+    TraceContext ctx;
+    Sorter sorter;
+    SystraceTextTokenizer tok(&sorter, &ctx);
+    auto blob = TraceBlob::Allocate(input.size());
+    memcpy(blob->data.get(), input.data(), input.size());
+    blob->size = input.size();
+    auto rest = tok.Feed(std::move(blob), 0);
+    ASSERT_TRUE(rest.ok());
+    tok.FinishLastLine(std::string_view(input).substr(input.size() - *rest));
+    EXPECT_GT(tok.units(), 0u);
+    EXPECT_EQ(ctx.storage->stats.Get(Stat::kSystraceParseFailure), 0);
+    EXPECT_TRUE(ctx.problems.Lines().empty());
+  }
+}
+
 // A mutated trace whose ProfilePacket sits in a top-level field 37 instead of
 // `packet`: upstream ignores non-packet fields of Trace, so it loads the
 // process tree only (heap_profile_allocation 0, no stat).
