@@ -1,6 +1,7 @@
 #include "core/import/debug_annotation_parser.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "perfetto/trace/trace.pb.h"
@@ -40,13 +41,14 @@ std::string DebugAnnotationParser::NameOf(Bytes annotation) const {
   return {};
 }
 
-// One level of the walk: a DebugAnnotation (its fields are read one at a time
-// from `d`) or a legacy NestedValue (its scalars are written when it is
-// opened, its children listed in `children`).
+// One level of the walk: a DebugAnnotation that is a dict or an array (its
+// children are read one at a time from `d`) or a legacy NestedValue (its
+// scalars are written when it is opened, its children listed in `children`).
 struct DebugAnnotationParser::Frame {
   bool nested = false;
   size_t key_len = 0;  // this level's key is key_[0, key_len)
   Decoder d{nullptr, 0};
+  uint32_t only = 0;  // the field a dict (dict_entries) or array (array_values) visits
   size_t array_index = 0;
   bool is_dict = false;
   std::vector<std::string_view> dict_keys;
@@ -68,57 +70,109 @@ bool DebugAnnotationParser::Parse(Bytes annotation, ArgsTracker::Builder* args) 
   key_ = "debug." + name;
   key_bytes_ = 0;
   ok_ = true;
-  std::vector<Frame> stack(1);
-  stack.back().d = Decoder(annotation);
-  stack.back().key_len = key_.size();
+  std::vector<Frame> stack;
+  if (std::optional<Frame> root = OpenAnnotation(annotation, args))
+    stack.push_back(std::move(*root));
   while (!stack.empty() && key_bytes_ <= kMaxKeyBytes) {
     Frame& top = stack.back();
     key_.resize(top.key_len);
     // A step extends key_ for the child it opens (and returns true), or
     // finishes the frame.
-    bool opened = top.nested ? StepNested(top) : StepAnnotation(top, args);
+    bool opened = top.nested ? StepNested(top) : StepAnnotation(top);
     if (!opened) {
       if (!top.nested && top.d.error()) ok_ = false;
       stack.pop_back();
       continue;
     }
-    Frame child;
+    // `top` is not used past this point (the push may move it).
     if (pending_nested_) {
-      child = OpenNested(pending_bytes_, args);
-    } else {
-      child.d = Decoder(pending_bytes_);
-      child.key_len = key_.size();
+      stack.push_back(OpenNested(pending_bytes_, args));
+    } else if (std::optional<Frame> child = OpenAnnotation(pending_bytes_, args)) {
+      stack.push_back(std::move(*child));
     }
-    stack.push_back(std::move(child));  // `top` is not used past this point
   }
   return ok_;
 }
 
-bool DebugAnnotationParser::StepAnnotation(Frame& fr, ArgsTracker::Builder* args) {
+bool DebugAnnotationParser::StepAnnotation(Frame& fr) {
   pending_nested_ = false;
   for (Field f = fr.d.Next(); f.valid(); f = fr.d.Next()) {
-    switch (f.id) {
-      case DebugAnnotation::kNestedValueFieldNumber:
-        pending_nested_ = true;
-        pending_bytes_ = f.bytes;
-        return true;
-      case DebugAnnotation::kDictEntriesFieldNumber:
-        key_ += '.';
-        key_ += NameOf(f.bytes);
-        pending_bytes_ = f.bytes;
-        return true;
-      case DebugAnnotation::kArrayValuesFieldNumber:
-        key_ += '[';
-        key_ += std::to_string(fr.array_index++);
-        key_ += ']';
-        pending_bytes_ = f.bytes;
-        return true;
-      default:
-        AddScalar(f, args);
-        break;
+    if (f.id != fr.only) continue;
+    if (f.id == DebugAnnotation::kDictEntriesFieldNumber) {
+      key_ += '.';
+      key_ += NameOf(f.bytes);
+    } else {
+      key_ += '[';
+      key_ += std::to_string(fr.array_index++);
+      key_ += ']';
     }
+    pending_bytes_ = f.bytes;
+    return true;
   }
   return false;
+}
+
+namespace {
+
+// Which value upstream reads when an annotation sets several: lower wins (0:
+// not a value field). A dict or an array wins over any of them.
+int ValueRank(uint32_t field) {
+  switch (field) {
+    case DebugAnnotation::kBoolValueFieldNumber:
+      return 1;
+    case DebugAnnotation::kUintValueFieldNumber:
+      return 2;
+    case DebugAnnotation::kIntValueFieldNumber:
+      return 3;
+    case DebugAnnotation::kDoubleValueFieldNumber:
+      return 4;
+    case DebugAnnotation::kStringValueFieldNumber:
+      return 5;
+    case DebugAnnotation::kStringValueIidFieldNumber:
+      return 6;
+    case DebugAnnotation::kPointerValueFieldNumber:
+      return 7;
+    case DebugAnnotation::kLegacyJsonValueFieldNumber:
+      return 8;
+    case DebugAnnotation::kNestedValueFieldNumber:
+      return 9;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+std::optional<DebugAnnotationParser::Frame> DebugAnnotationParser::OpenAnnotation(
+    Bytes annotation, ArgsTracker::Builder* args) {
+  // As upstream, an annotation holds one thing: its dict entries, else its
+  // array values, else one value (by ValueRank; the last of a repeated field).
+  bool dict = false, array = false;
+  Field value;
+  int value_rank = 0;
+  Decoder d(annotation);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    dict |= f.id == DebugAnnotation::kDictEntriesFieldNumber;
+    array |= f.id == DebugAnnotation::kArrayValuesFieldNumber;
+    int rank = ValueRank(f.id);
+    if (rank && (value_rank == 0 || rank <= value_rank)) {
+      value = f;
+      value_rank = rank;
+    }
+  }
+  if (d.error()) ok_ = false;
+  if (dict || array) {
+    Frame fr;
+    fr.d = Decoder(annotation);
+    fr.key_len = key_.size();
+    fr.only =
+        dict ? DebugAnnotation::kDictEntriesFieldNumber : DebugAnnotation::kArrayValuesFieldNumber;
+    return fr;
+  }
+  if (value_rank == 0) return std::nullopt;
+  if (value.id == DebugAnnotation::kNestedValueFieldNumber) return OpenNested(value.bytes, args);
+  AddScalar(value, args);
+  return std::nullopt;
 }
 
 void DebugAnnotationParser::AddScalar(const Field& f, ArgsTracker::Builder* args) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/import/args_tracker.h"
@@ -38,9 +39,11 @@ class DebugAnnotationParser {
   struct Frame;
   // Visits the next field (or child) of the top frame; returns false when the
   // frame is finished.
-  bool StepAnnotation(Frame& f, ArgsTracker::Builder* args);
+  bool StepAnnotation(Frame& f);
   bool StepNested(Frame& f);
   Frame OpenNested(proto::Bytes nested, ArgsTracker::Builder* args);
+  // Writes a plain value now; a dict, array or nested value becomes a frame.
+  std::optional<Frame> OpenAnnotation(proto::Bytes annotation, ArgsTracker::Builder* args);
   void AddScalar(const proto::Field& f, ArgsTracker::Builder* args);
   // Name of a DebugAnnotation (inline or interned), empty when missing.
   std::string NameOf(proto::Bytes annotation) const;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -242,14 +243,49 @@ TEST(HostileParse, DebugAnnotationKeysMatchUpstream) {
             want);
 }
 
+// An annotation that sets several things holds one, as upstream reads it: a
+// dict, else an array, else one value (bool > uint > int > double > string >
+// pointer > legacy JSON > nested value; the last of a repeated field). Rows
+// from upstream on the same bytes.
+TEST(HostileParse, DebugAnnotationWithSeveralValuesKeepsUpstreamsOne) {
+  auto ann = [](const std::string& name, const std::string& body) {
+    return BytesField(4, BytesField(10, name) + body);
+  };
+  auto dbl = [](double d) {
+    std::string b(8, '\0');
+    memcpy(b.data(), &d, 8);
+    return Varint((5 << 3) | 1) + b;
+  };
+  std::string extra =
+      ann("ia", VarintField(4, 1) + BytesField(12, VarintField(4, 2))) +
+      ann("is", VarintField(4, 1) + BytesField(6, "s")) +
+      ann("bi", VarintField(2, 1) + VarintField(4, 3)) +
+      ann("ad", BytesField(12, VarintField(4, 2)) + BytesField(11, Ann("c", VarintField(4, 2)))) +
+      ann("nvi", VarintField(4, 1) + BytesField(8, VarintField(5, 9))) +
+      ann("ii", VarintField(4, 1) + VarintField(4, 2)) +
+      ann("ui", VarintField(4, 1) + VarintField(3, 2)) + ann("sd", BytesField(6, "s") + dbl(2.5)) +
+      ann("ps", BytesField(6, "s") + VarintField(7, 4096)) +
+      ann("pn", BytesField(8, VarintField(5, 9)) + VarintField(7, 4096));
+  auto l = LoadBytes(TrackDescriptor(7, 0, "t") + Event(1000, 7, 3, "ev", extra), "mixed");
+  ASSERT_TRUE(l->status.ok()) << l->status.message();
+  EXPECT_EQ(JoinedRows(l->tp,
+                       "select key, value_type, coalesce(int_value, string_value, real_value) "
+                       "from args where key like 'debug.%' order by id"),
+            (std::vector<std::string>{"debug.ia[0]|int|2", "debug.is|int|1", "debug.bi|bool|1",
+                                      "debug.ad.c|int|2", "debug.nvi|int|1", "debug.ii|int|2",
+                                      "debug.ui|uint|2", "debug.sd|real|2.500000",
+                                      "debug.ps|string|s", "debug.pn|pointer|4096"}));
+}
+
 // A chain with a leaf on every level writes depth^2 bytes of keys: the
 // annotation stops at the key budget, says so, and counts a parser error.
 TEST(HostileParse, DebugAnnotationKeyBudgetStopsQuadraticKeys) {
-  // 12,000 levels of dict "kk" with an int at each: ~12,000 * 18 KB = 216 MB
-  // of keys without the budget.
-  std::string inner = VarintField(4, 1);
+  // 12,000 levels of dict "kk" whose entries are an int "v" and the next
+  // level: ~12,000 * 18 KB = 216 MB of keys without the budget.
+  std::string inner = BytesField(10, "kk") + VarintField(4, 1);
   for (int i = 0; i < 12000; ++i)
-    inner = BytesField(10, "kk") + VarintField(4, 1) + BytesField(11, inner);
+    inner =
+        BytesField(10, "kk") + BytesField(11, Ann("v", VarintField(4, 1))) + BytesField(11, inner);
   std::string bytes =
       TrackDescriptor(7, 0, "t") +
       Event(1000, 7, 3, "ev", BytesField(4, BytesField(10, "top") + BytesField(11, inner)));
