@@ -198,6 +198,18 @@ void Connection::ReaderLoop() {
   }
 }
 
+Status Connection::EndAfterFailedSend(Status why, bool as_is) {
+  // Part of the message may be out: the transport is unusable, so the connection ends. The
+  // reason is whichever came first (the reader may have seen the device hang up already),
+  // unless `why` is ours to report (cancelled, or one of our limits).
+  if (as_is) {
+    Fail(why);
+    return why;
+  }
+  Fail(ErrorStatus("connection to " + transport_->Describe() + " lost: " + why.message()));
+  return close_reason();
+}
+
 Status Connection::CountStray(uint32_t our_id, const Message& m) {
   // Late messages for a stream we closed are normal (data in flight); ids we never handed
   // out are not, and a device sending thousands of them is flooding us.
@@ -360,6 +372,7 @@ Result<std::unique_ptr<AdbStream>> Connection::OpenStream(const std::string& ser
   Status s =
       Send(Message::Make(kCmdOpen, id, delayed_ack_ ? options_.receive_window : 0, service + '\0'),
            deadline, cancel);
+  if (!s.ok()) s = EndAfterFailedSend(std::move(s), cancel.cancelled());
   std::unique_lock<std::mutex> lock(mu_);
   if (s.ok()) {
     s = WaitFor(lock, deadline, open_limit, cancel, [&] {
@@ -418,12 +431,15 @@ Status Connection::StreamWrite(uint32_t id, std::string_view data, Deadline dead
     const Deadline send_deadline = WithLimit(deadline, options_.idle_timeout);
     Status s =
         transport_->SendPayload(kCmdWrte, id, remote, chunk, version_, send_deadline, cancel);
-    if (!s.ok() && send_deadline.expired() && !deadline.expired() && !cancel.cancelled()) {
-      idle.what = "device did not take our data on '" + service + "'";
-      return TimeoutError(idle.what, idle.limit, idle.flag);
+    if (s.ok()) {
+      data.remove_prefix(chunk.size());
+      continue;
     }
-    if (!s.ok()) return s;
-    data.remove_prefix(chunk.size());
+    if (send_deadline.expired() && !deadline.expired() && !cancel.cancelled()) {
+      idle.what = "device did not take our data on '" + service + "'";
+      return EndAfterFailedSend(TimeoutError(idle.what, idle.limit, idle.flag), true);
+    }
+    return EndAfterFailedSend(std::move(s), cancel.cancelled());
   }
   return Status::Ok();
 }

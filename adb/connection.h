@@ -134,6 +134,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
                  const CancelToken& cancel, const std::function<bool()>& pred);
   Status HandshakeTimeout(bool sent_signature, bool sent_public_key) const;
   // A message for a stream id we never handed out: counted, and a flood ends the connection.
+  // After a Send/SendPayload failed: ends the connection, returns the error to report.
+  // `as_is`: report `why` itself (cancelled, one of our limits), not "connection lost".
+  Status EndAfterFailedSend(Status why, bool as_is);
   // Ok, or the error that ends the connection. Called with mu_ held.
   Status CountStray(uint32_t our_id, const Message& m);
 

@@ -29,7 +29,7 @@ mkdir -p "$HOME"
 # Small deadlines so every wait ends in seconds; `timeout` only catches a hang.
 # ADB_HOSTILE_LIMITS / ADB_HOSTILE_HANG override both (to run an older fathom-cli that has no
 # --timeout-* flags and see what it does: ADB_HOSTILE_LIMITS= ADB_HOSTILE_HANG=10).
-read -r -a LIMITS <<<"${ADB_HOSTILE_LIMITS-"--timeout-connect 2 --timeout-auth 2 --timeout-open 2 --timeout-idle 2"}"
+read -r -a LIMITS <<<"${ADB_HOSTILE_LIMITS-"--timeout-connect 3 --timeout-auth 3 --timeout-open 3 --timeout-idle 3"}"
 HANG=${ADB_HOSTILE_HANG:-60}
 
 start_adbd() {  # mode; sets PORT and ADBD_PID
@@ -58,7 +58,7 @@ fresh_dest() {
 # mode | command | expected exit | extended regex the stderr must match
 CASES=$(
   cat <<'TABLE'
-silent|shell|1|did not answer CNXN within 2 s \(--timeout-connect\)
+silent|shell|1|did not answer CNXN within 3 s \(--timeout-connect\)
 close_after_cnxn|shell|1|adb handshake with 127\.0\.0\.1:[0-9]+: .*(closed|reset|EOF|end)
 bad_magic|shell|1|bad message magic for CNXN
 bad_checksum_v1|shell|0|^$
@@ -67,12 +67,12 @@ cnxn_banner_claims_16mb|shell|1|CNXN payload of 16777216 bytes exceeds the limit
 cnxn_banner_weird|shell|0|^$
 cnxn_zero_maxdata|shell|1|device announced a zero max payload
 cnxn_tiny_maxdata|shell|1|device announced a max payload of 1 bytes
-auth_loop|shell|1|is unauthorized: .*not allowed within 2 s \(--timeout-auth\)
+auth_loop|shell|1|is unauthorized: .*not allowed within 3 s \(--timeout-auth\)
 auth_token_flood|shell|1|sent 10 AUTH tokens without accepting a key .*\(an AUTH loop\)
 auth_bad_token_size|shell|1|bad AUTH token size \(4000 bytes, want 20\)
 stls|shell|1|device wants TLS
 open_refused|shell|1|device refused service 'shell,v2,raw:echo hi'
-open_no_reply|shell|1|did not answer OPEN of 'shell,v2,raw:echo hi' within 2 s \(--timeout-open\)
+open_no_reply|shell|1|did not answer OPEN of 'shell,v2,raw:echo hi' within 3 s \(--timeout-open\)
 payload_len_gt_max|shell|1|WRTE payload of 2147483647 bytes exceeds the limit of 1048576
 payload_len_max_plus_1|shell|1|WRTE payload of 1048577 bytes exceeds the limit of 1048576
 wrte_unknown_ids|shell|1|257 messages for streams that were never opened \(the last: WRTE .*a flood
@@ -81,7 +81,7 @@ clse_unknown_flood|shell|1|257 messages for streams that were never opened \(the
 shell_frame_4gb|shell|1|shell v2 frame \(id 1\) of 4294967295 bytes; the limit is 16777216
 shell_no_exit|shell|1|stream ended without an exit status
 shell_flood_no_ack|shell|1|without waiting for our OKAY \(it ignores flow control\)
-shell_stall|shell|1|device sent nothing on 'shell,v2,raw:echo hi' within 2 s \(--timeout-idle\)
+shell_stall|shell|1|device sent nothing on 'shell,v2,raw:echo hi' within 3 s \(--timeout-idle\)
 shell_bad_frame_id|shell|0|^$
 stat_enoent|pull|1|/data/file\.bin: adb sync: stat /data/file\.bin: errno 2 \(No such file or directory\)
 stat_lies_4gb|pull|1|received 10 bytes but the device's stat said 4294967296
@@ -94,7 +94,7 @@ list_huge|pulldir|1|stopped at the limit of 1000 entries \(--max-entries\): 1990
 sync_data_1gb|pull|1|device sent a DATA record of 1073741824 bytes; the limit is 65536
 pull_close_mid|pull|1|(lost|closed|not online)
 pull_clse_mid|pull|1|device closed the stream
-pull_stall_mid|pull|1|device sent nothing on 'sync:' within 2 s \(--timeout-idle\)
+pull_stall_mid|pull|1|device sent nothing on 'sync:' within 3 s \(--timeout-idle\)
 pull_fail_huge_msg|pull|1|pull /data/file\.bin: m{300}\.\.\. \(a FAIL claiming 4294967295 bytes\)
 pull_bad_id|pull|1|unexpected reply 'XXXX' \(a protocol error\)
 pull_many_tiny|pull|1|received 300000 bytes but the device's stat said 3145728
@@ -130,7 +130,10 @@ run_case() {  # mode command code regex
   local mode=$1 cmd=$2 want=$3 regex=$4 code extra=()
   start_adbd "$mode"
   fresh_dest
-  [ "$mode" = list_huge ] && extra=(--max-entries 1000)
+  # 200,000 entries take a while to build on a loaded machine: a longer idle limit.
+  [ "$mode" = list_huge ] && extra=(--max-entries 1000 --timeout-idle 30)
+  local t0
+  t0=$(date +%s%N)
   case $cmd in
     shell) timeout "$HANG" "$CLI" shell -s "127.0.0.1:$PORT" --transport tcp "${LIMITS[@]}" \
       echo hi >"$WORK/o" 2>"$WORK/e" </dev/null ;;
@@ -140,6 +143,7 @@ run_case() {  # mode command code regex
       "${extra[@]}" /data/dir "$OUT" >"$WORK/o" 2>"$WORK/e" </dev/null ;;
   esac
   code=$?
+  local took=$((($(date +%s%N) - t0) / 1000000))
   stop_adbd
   if [ "$code" = 124 ]; then
     fail "$mode: did not end within $HANG s"
@@ -151,7 +155,7 @@ run_case() {  # mode command code regex
     fail "$mode: stderr does not match /$regex/: $(head -c 600 "$WORK/e")"
   fi
   [ "$cmd" = shell ] || check_files "$mode" "$code"
-  echo "$mode: exit $code: $(grep -v '^fathom-cli: warning' "$WORK/e" | head -1 | cut -c1-160)"
+  echo "$mode: exit $code after $took ms: $(grep -v '^fathom-cli: warning' "$WORK/e" | head -1 | cut -c1-160)"
 }
 
 SELECTED=("$@")
