@@ -15,7 +15,8 @@ namespace {
 using testing::HostileAdbdServer;
 using testing::HostileOptions;
 
-constexpr Millis kLimit{400};
+// Small, yet far above how long the double takes to answer on a loaded machine.
+constexpr Millis kLimit{1500};
 
 struct Outcome {
   Status status;
@@ -77,19 +78,19 @@ TEST_P(HostileDevice, EndsWithANamedError) {
 INSTANTIATE_TEST_SUITE_P(
     Modes, HostileDevice,
     ::testing::Values(
-        Case{"silent", false, "did not answer CNXN within 0.4 s (--timeout-connect)"},
+        Case{"silent", false, "did not answer CNXN within 1.5 s (--timeout-connect)"},
         Case{"bad_magic", false, "bad message magic for CNXN"}, Case{"bad_checksum_v1", false, ""},
         Case{"cnxn_banner_1mb", false, "exceeds the limit of 65536"},
         Case{"cnxn_banner_claims_16mb", false, "CNXN payload of 16777216 bytes"},
         Case{"cnxn_banner_weird", false, ""}, Case{"cnxn_zero_maxdata", false, "zero max payload"},
         Case{"cnxn_tiny_maxdata", false, "max payload of 1 bytes"},
-        Case{"auth_loop", false, "not allowed within 0.4 s (--timeout-auth)"},
+        Case{"auth_loop", false, "not allowed within 1.5 s (--timeout-auth)"},
         Case{"auth_token_flood", false, "(an AUTH loop)"},
         Case{"auth_bad_token_size", false, "bad AUTH token size (4000 bytes"},
         Case{"stls", false, "wants TLS"},
         Case{"open_refused", false, "refused service 'shell,v2,raw:echo hi'"},
         Case{"open_no_reply", false,
-             "did not answer OPEN of 'shell,v2,raw:echo hi' within 0.4 s (--timeout-open)"},
+             "did not answer OPEN of 'shell,v2,raw:echo hi' within 1.5 s (--timeout-open)"},
         Case{"payload_len_gt_max", false, "WRTE payload of 2147483647 bytes exceeds"},
         Case{"payload_len_max_plus_1", false, "WRTE payload of 1048577 bytes exceeds"},
         Case{"wrte_unknown_ids", false, "streams that were never opened"},
@@ -98,13 +99,13 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"shell_frame_4gb", false, "of 4294967295 bytes; the limit is 16777216"},
         Case{"shell_no_exit", false, "without an exit status"},
         Case{"shell_flood_no_ack", false, "without waiting for our OKAY"},
-        Case{"shell_stall", false, "sent nothing on 'shell,v2,raw:echo hi' within 0.4 s"},
+        Case{"shell_stall", false, "sent nothing on 'shell,v2,raw:echo hi' within 1.5 s"},
         Case{"shell_bad_frame_id", false, ""},
         Case{"stat_enoent", true, "errno 2 (No such file or directory)"},
         Case{"sync_data_1gb", true, "DATA record of 1073741824 bytes; the limit is 65536"},
         Case{"pull_close_mid", true, "lost: "},
         Case{"pull_clse_mid", true, "device closed the stream"},
-        Case{"pull_stall_mid", true, "sent nothing on 'sync:' within 0.4 s (--timeout-idle)"},
+        Case{"pull_stall_mid", true, "sent nothing on 'sync:' within 1.5 s (--timeout-idle)"},
         Case{"pull_fail_huge_msg", true, "(a FAIL claiming 4294967295 bytes)"},
         Case{"pull_bad_id", true, "unexpected reply 'XXXX'"}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.mode); });
