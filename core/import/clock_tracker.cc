@@ -33,6 +33,8 @@ void ClockTracker::AddSnapshot(const std::vector<std::pair<uint64_t, int64_t>>& 
     paths_.clear();  // new links may make shorter paths (or the first one)
   }
   ExtendEdges(snap);
+  for (const auto& [clock, value] : snap)
+    snapshots_of_clock_[clock].push_back(static_cast<uint32_t>(snapshots_.size()));
   snapshots_.push_back(std::move(snap));
 }
 
@@ -50,11 +52,13 @@ const ClockTracker::Edge* ClockTracker::GetEdge(uint64_t from, uint64_t to) {
   auto key = std::make_pair(from, to);
   auto it = edges_.find(key);
   if (it != edges_.end()) return &it->second;
-  // First use of this pair: read it from every snapshot so far; later
-  // snapshots extend it as they arrive.
+  // First use of this pair: read it from the snapshots so far that hold the
+  // rarer of the two clocks; later snapshots extend it as they arrive.
   Edge edge;
-  for (const auto& snap : snapshots_) {
-    std::optional<int64_t> f = ValueOf(snap, from), t = ValueOf(snap, to);
+  const std::vector<uint32_t>& with_from = snapshots_of_clock_[from];
+  const std::vector<uint32_t>& with_to = snapshots_of_clock_[to];
+  for (uint32_t i : with_from.size() <= with_to.size() ? with_from : with_to) {
+    std::optional<int64_t> f = ValueOf(snapshots_[i], from), t = ValueOf(snapshots_[i], to);
     if (f && t) edge.emplace(*f, *t);
   }
   edges_from_[from].push_back(to);

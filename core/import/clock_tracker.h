@@ -60,6 +60,7 @@ class ClockTracker {
 
   uint64_t trace_clock_ = kClockBoottime;
   std::vector<Snapshot> snapshots_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> snapshots_of_clock_;  // indices
   // The clock graph: two clocks are linked when a snapshot holds both. Only
   // distinct sets of clocks ("shapes") are kept, so a trace that snapshots
   // the same clocks every second has one shape however long it is, and its
