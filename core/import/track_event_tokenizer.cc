@@ -23,7 +23,7 @@ using proto::Decoder;
 using proto::Field;
 using proto::WireType;
 
-constexpr int64_t kUsToNs = 1000;
+constexpr uint64_t kUsToNs = 1000;  // unsigned: us -> ns wraps instead of overflowing (UB)
 
 // Appends every value of a repeated varint field occurrence (packed or not).
 void AppendVarints(const Field& f, std::vector<uint64_t>* out) {
