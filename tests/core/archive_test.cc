@@ -65,7 +65,7 @@ std::string Zip(const std::vector<std::pair<std::string, std::string>>& files, b
     uint32_t crc = static_cast<uint32_t>(
         crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
     uint32_t off = static_cast<uint32_t>(out.size());
-    auto header = [&](std::string* h, bool central) {
+    auto header = [&, &name = name, &data = data](std::string* h, bool central) {
       Le(h, central ? 0x02014b50 : 0x04034b50, 4);
       if (central) Le(h, 20, 2);
       Le(h, 20, 2), Le(h, 0, 2), Le(h, deflate ? 8 : 0, 2), Le(h, 0, 4);
