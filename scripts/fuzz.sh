@@ -8,7 +8,8 @@
 #   scripts/fuzz.sh --long           local: FUZZ_SECONDS (3600) per target
 #   scripts/fuzz.sh [--long] json adb_sync ...   only these targets
 #
-# FUZZ_SECONDS sets the time per target in either mode. Each target keeps its
+# FUZZ_SECONDS sets the time per target in either mode; FUZZ_SKIP_BUILD=1
+# fuzzes what build-fuzz already holds. Each target keeps its
 # corpus in build-fuzz/fuzz-corpus/TARGET between runs. Before fuzzing, every
 # input under tests/fuzz/regressions/TARGET/ must run cleanly. Skips (exit 0)
 # without clang++ and libFuzzer (libclang-rt-14-dev). Builds in build-fuzz/
@@ -38,10 +39,15 @@ else
 fi
 
 san_have_clang fuzz.sh || exit 0
-san_configure
-bins=()
-for t in "${TARGETS[@]}"; do bins+=("fathom_fuzz_$t"); done
-san_build "${bins[@]}"
+if [ -z "${FUZZ_SKIP_BUILD:-}" ]; then
+  san_configure
+  bins=()
+  for t in "${TARGETS[@]}"; do bins+=("fathom_fuzz_$t"); done
+  san_build "${bins[@]}"
+  # pprof profiles encoded from tests/core/pprof's text protos (a cheap target).
+  san_build core_pprof_test_data >/dev/null 2>&1 || true
+  if [[ " ${TARGETS[*]} " == *" adb_"* ]]; then san_build fathom_fuzz_adb_seeds >/dev/null; fi
+fi
 
 # Seeds are copied so the shared data is never written to; libFuzzer adds
 # what it discovers to the first corpus directory (fuzz-corpus/TARGET).
@@ -49,17 +55,14 @@ SEEDS="$BUILD_DIR/fuzz-seeds"
 ARTIFACTS="$BUILD_DIR/artifacts"
 rm -rf "$SEEDS"
 mkdir -p "$SEEDS" "$ARTIFACTS"
-# pprof profiles encoded from tests/core/pprof's text protos (a cheap target).
-san_build core_pprof_test_data >/dev/null 2>&1 || true
 python3 tests/fuzz/seeds-gen/collect_seeds.py "$SHARED_DIR" \
   "$BUILD_DIR/tests/core/pprof_data" "$SEEDS"
 # adb seeds: sessions recorded against tests/adb's fake device.
 if [[ " ${TARGETS[*]} " == *" adb_"* ]]; then
-  san_build fathom_fuzz_adb_seeds >/dev/null
   "$BUILD_DIR/bin/fathom_fuzz_adb_seeds" "$SEEDS"
 fi
 
-# Per target: the largest input and the time limit of one run.
+# Per target: the largest input libFuzzer makes.
 max_len() {
   case "$1" in
     trace) echo 1048576 ;;
