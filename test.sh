@@ -7,6 +7,7 @@ cd "$(dirname "$0")"
 ./scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure -j "$(nproc)"
-if [ -x scripts/fuzz.sh ]; then
-  ./scripts/fuzz.sh
-fi
+# ASan+UBSan build of core_tests/adb_tests, then every fuzz target briefly;
+# both share build-fuzz and skip without clang.
+./scripts/sanitize.sh
+./scripts/fuzz.sh
