@@ -124,21 +124,36 @@ Status ProtoTokenizer::TokenizeStream(const uint8_t* data, size_t size, uint64_t
         }
         break;
       }
-      if (field_id == 1) TokenizePacket(body, static_cast<size_t>(len), offset);
+      if (field_id == 1) {
+        TokenizePacket(body, static_cast<size_t>(len), offset);
+      } else {
+        SkippedTraceField(field_id, offset);
+      }
       p = body + len;
     } else if (wire == 0) {
       uint64_t v;
       const uint8_t* r = proto::ReadVarint(q, end, &v);
-      if (!r) break;
+      if (!r) break;  // (counted once it is whole, in the next chunk)
+      SkippedTraceField(field_id, offset);
       p = r;
     } else {
       size_t n = wire == 1 ? 8 : 4;
       if (static_cast<size_t>(end - q) < n) break;
+      SkippedTraceField(field_id, offset);
       p = q + n;
     }
   }
   *consumed = static_cast<size_t>(p - data);
   return Status::Ok();
+}
+
+void ProtoTokenizer::SkippedTraceField(uint64_t field_id, uint64_t offset) {
+  // A Trace holds only packets (field 1); anything else is damage that would
+  // otherwise vanish without a word (a whole heap profile, once).
+  ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
+  ctx_->problems.Add("trace_field", offset,
+                     "Trace field " + std::to_string(field_id) +
+                         " is not a packet (field 1): its bytes were skipped");
 }
 
 void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t offset) {

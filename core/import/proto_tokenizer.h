@@ -75,6 +75,8 @@ class ProtoTokenizer : public ChunkedTokenizer {
   Status TokenizeStream(const uint8_t* data, size_t size, uint64_t stream_offset, size_t* consumed,
                         bool nested);
   void TokenizePacket(const uint8_t* data, size_t size, uint64_t offset);
+  // Counts and reports a top-level Trace field that is not a packet.
+  void SkippedTraceField(uint64_t field_id, uint64_t offset);
   void TokenizeFtraceBundle(proto::Bytes bundle, uint32_t generation);
   void TokenizeCompactSched(uint32_t cpu, proto::Bytes compact);
   void ParseClockSnapshot(uint32_t sequence_id, proto::Bytes snapshot);

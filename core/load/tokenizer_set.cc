@@ -34,7 +34,7 @@ Result<SourceTokenizer> TokenizerSet::For(TraceFormat format, const std::string&
       all_.emplace_back(t.tokenizer = t.json = new JsonTokenizer(ctx_, sorter_));
       return t;
     case TraceFormat::kSystraceText:
-      all_.emplace_back(t.tokenizer = t.text = new SystraceTextTokenizer(sorter_));
+      all_.emplace_back(t.tokenizer = t.text = new SystraceTextTokenizer(sorter_, ctx_));
       return t;
     case TraceFormat::kArtAllocLog:
       all_.emplace_back(t.tokenizer = t.art_log = new ArtAllocLogTokenizer(ctx_, source_name));

@@ -58,6 +58,9 @@ Status TraceLoader::Load(ChunkReader* file, const std::string& name,
   report_->packets = units_;
   report_->events = sorter_.size();
   report_->peak_sort_bytes = sorter_.memory_bytes() + tokenizers_.retained_bytes();
+  // Problems found while parsing are the file's (the sorted events of all its
+  // sources are interleaved by then).
+  ctx_->problems.set_source(name);
   Status st = ParseSorted(ctx_, &sorter_, &tokenizers_, tuning_, progress_, &prog_);
   for (std::string& line : ctx_->problems.Lines()) Warn(std::move(line));
   if (!st.ok()) return ErrorStatus(name + ": " + st.message());

@@ -164,8 +164,20 @@ TEST(HostileFiles, NestedCompressedPacketsAreRefusedWithAStat) {
   bool ok = false;
   std::string all = LoadBounded(tp, "nested_compressed_20000.pftrace", &ok);
   EXPECT_NE(all.find("compressed_packets inside compressed_packets"), std::string::npos) << all;
-  if (ok)
-    EXPECT_GT(QueryInt(tp, "select value from stats where name = 'compressed_packets_errors'"), 0);
+  ASSERT_TRUE(ok) << all;
+  EXPECT_GT(QueryInt(tp, "select value from stats where name = 'compressed_packets_errors'"), 0);
+}
+
+TEST(HostileFiles, ATraceFieldThatIsNotAPacketIsReported) {
+  // A mutation turned a heapprofd ProfilePacket into Trace field 37: upstream
+  // skips it silently; here it is counted and named with its offset.
+  TraceProcessor tp;
+  bool ok = false;
+  std::string all = LoadBounded(tp, "silent_heapprofd_loss.pb", &ok);
+  EXPECT_NE(all.find("byte offset 42: Trace field 37 is not a packet (field 1)"), std::string::npos)
+      << all;
+  ASSERT_TRUE(ok) << all;  // the process tree before it loads
+  EXPECT_GT(QueryInt(tp, "select value from stats where name = 'proto_decode_errors'"), 0);
 }
 
 TEST(HostileFiles, GzipWithABadCrcLoadsEverythingBeforeIt) {
