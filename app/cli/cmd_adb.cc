@@ -272,10 +272,19 @@ int RunShell(const std::vector<std::string>& args) {
     std::fprintf(stderr,
                  "usage: fathom-cli shell [-s SERIAL] [--transport auto|usb|tcp|server] [-n]\n"
                  "                        %s CMD...\n"
-                 "(interactive shells are not supported yet; a command quiet for longer than "
-                 "--timeout-idle\nends with an error: --timeout-idle 0 waits without limit)\n",
+                 "(interactive shells are not supported yet; the command may be quiet as long "
+                 "as it likes\nunless --timeout-idle SEC or FATHOM_ADB_TIMEOUT_IDLE is given)\n",
                  kAdbLimitOptions);
     return 2;
+  }
+  // A user's command may be quiet for minutes (a synchronous perfetto capture,
+  // `sleep 120`), as with adb: its output has no idle limit unless one is asked
+  // for. Connect, auth and open keep theirs; Ctrl-C ends a stalled device.
+  bool idle_asked = std::getenv("FATHOM_ADB_TIMEOUT_IDLE") != nullptr;
+  for (size_t k = 0; k < i; ++k) idle_asked = idle_asked || args[k] == "--timeout-idle";
+  if (!idle_asked) {
+    o.timeouts.idle = adb::Millis{0};
+    adb::SetDefaultTimeouts(o.timeouts);
   }
   std::string command;
   for (; i < args.size(); ++i) command += (command.empty() ? "" : " ") + args[i];
