@@ -36,6 +36,7 @@ bool Cancelled(const std::atomic<bool>* cancel) {
 // Objects have a handful of references, where insertion sort beats
 // std::sort's setup.
 uint32_t* SortUnique(uint32_t* first, uint32_t* last) {
+  if (last - first < 2) return last;  // also no `first + 1` on an empty (null) range: UB
   if (last - first > 24) {
     std::sort(first, last);
   } else {
