@@ -22,6 +22,9 @@ built=$(date +%s)
 # Regexes of ctest names not run here, each with its reason.
 EXCLUDE=(
   '_NOT_BUILT$'   # gtest targets of other suites, not built in this tree
+  # Asserts on peak RSS; ASan's quarantine holds freed blocks and its shadow
+  # memory grows with the heap, so RSS cannot show the old copy being freed.
+  'ColumnVectorTest\.GrowingALargeBlockNeverHoldsTwoCopies$'
 )
 exclude_re="$(IFS='|'; echo "${EXCLUDE[*]}")"
 
