@@ -353,7 +353,7 @@ void ProfileParser::TokenizeStreamingProfilePacket(const PacketView& p, ProtoTok
     if (f.id != StreamingProfilePacket::kTimestampDeltaUsFieldNumber) continue;
     std::vector<uint64_t> deltas;
     AppendVarints(f, &deltas);
-    for (uint64_t delta : deltas) gen.reference_timestamp_ns += static_cast<int64_t>(delta) * 1000;
+    for (uint64_t delta : deltas) gen.reference_timestamp_ns += delta * 1000;  // unsigned: no UB
   }
   streaming_[p.payload.data] = {base, gen.pid_tid_valid ? gen.pid : 0,
                                 gen.pid_tid_valid ? gen.tid : 0};
@@ -386,7 +386,7 @@ void ProfileParser::ParseStreamingProfilePacket(int64_t ts, proto::Bytes payload
                          static_cast<int64_t>(callstacks.size() - i));
       break;
     }
-    ts += static_cast<int64_t>(deltas[i]) * 1000;
+    ts += deltas[i] * 1000;  // unsigned: no UB
     std::optional<uint32_t> callsite = stacks_.ResolveCallstack(ids, &gen, callstacks[i]);
     if (!callsite) {
       s->stats.Increment(Stat::kStackProfileParserError);
