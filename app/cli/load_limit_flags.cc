@@ -29,7 +29,7 @@ Status TakeLoadLimitFlags(std::vector<std::string>* args, LoadLimits* limits) {
     }
     bool is_limit = a == "--max-inflate-ratio" || a == "--max-archive-depth" ||
                     a == "--max-compressed-nesting" || a == "--max-packet-mb" ||
-                    a == "--max-container-mb";
+                    a == "--max-container-mb" || a == "--max-annotation-key-mb";
     if (!is_limit) {
       rest.push_back(a);
       continue;
@@ -45,6 +45,7 @@ Status TakeLoadLimitFlags(std::vector<std::string>* args, LoadLimits* limits) {
       limits->max_compressed_nesting = static_cast<int>(std::min<uint64_t>(v, 1 << 20));
     if (a == "--max-packet-mb") limits->max_packet_bytes = v << 20;
     if (a == "--max-container-mb") limits->max_container_bytes = v << 20;
+    if (a == "--max-annotation-key-mb") limits->max_annotation_key_bytes = v << 20;
   }
   *args = std::move(rest);
   return Status::Ok();
@@ -61,7 +62,8 @@ const char* LoadLimitFlagsUsage() {
          "  --max-archive-depth N      archives inside archives (default 256)\n"
          "  --max-compressed-nesting N compressed_packets inside compressed_packets (default 1)\n"
          "  --max-packet-mb N          one TracePacket (default 256)\n"
-         "  --max-container-mb N       an HTML page or atrace output read whole (default 2048)\n";
+         "  --max-container-mb N       an HTML page or atrace output read whole (default 2048)\n"
+         "  --max-annotation-key-mb N  key bytes one debug annotation writes (default 64)\n";
 }
 
 }  // namespace fathom::cli

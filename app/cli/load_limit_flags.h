@@ -1,7 +1,7 @@
 // The load limits (core/import/load_limits.h) as flags every command that
 // loads a trace takes, anywhere among its arguments:
 //   --max-inflate-ratio N   --max-archive-depth N   --max-compressed-nesting N
-//   --max-packet-mb N       --max-container-mb N
+//   --max-packet-mb N       --max-container-mb N       --max-annotation-key-mb N
 // main() takes them out before the command parses the rest (never after a
 // "--", where a program's own arguments start).
 #pragma once

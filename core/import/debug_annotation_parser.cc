@@ -58,7 +58,7 @@ struct DebugAnnotationParser::Frame {
 
 bool DebugAnnotationParser::ChargeKey() {
   key_bytes_ += key_.size();
-  if (key_bytes_ <= kMaxKeyBytes) return true;
+  if (key_bytes_ <= max_key_bytes_) return true;
   truncated_ = true;
   ok_ = false;
   return false;
@@ -73,7 +73,7 @@ bool DebugAnnotationParser::Parse(Bytes annotation, ArgsTracker::Builder* args) 
   std::vector<Frame> stack;
   if (std::optional<Frame> root = OpenAnnotation(annotation, args))
     stack.push_back(std::move(*root));
-  while (!stack.empty() && key_bytes_ <= kMaxKeyBytes) {
+  while (!stack.empty() && key_bytes_ <= max_key_bytes_) {
     Frame& top = stack.back();
     key_.resize(top.key_len);
     // A step extends key_ for the child it opens (and returns true), or

@@ -7,7 +7,8 @@
 // each level extends and trims. Upstream keeps every level; so does this. What
 // it bounds is the total size of the keys one annotation writes (each leaf
 // repeats its whole path, so a deep chain with a leaf per level writes
-// depth^2 bytes): past kMaxKeyBytes the rest of the annotation is dropped.
+// depth^2 bytes): past LoadLimits::max_annotation_key_bytes the rest of the
+// annotation is dropped.
 #pragma once
 
 #include <cstdint>
@@ -22,17 +23,15 @@ namespace fathom {
 
 class DebugAnnotationParser {
  public:
-  // Far above any real annotation (a 100,000-entry dictionary with 100-byte
-  // keys writes 10 MB).
-  static constexpr uint64_t kMaxKeyBytes = 64ull << 20;
-
-  explicit DebugAnnotationParser(const SequenceGeneration& gen) : gen_(gen) {}
+  // `max_key_bytes`: LoadLimits::max_annotation_key_bytes.
+  DebugAnnotationParser(const SequenceGeneration& gen, uint64_t max_key_bytes)
+      : gen_(gen), max_key_bytes_(max_key_bytes) {}
 
   // Adds one top-level TrackEvent.debug_annotations entry. Returns false on
   // malformed input or when the key budget ran out (what was decoded before is
   // still added).
   bool Parse(proto::Bytes annotation, ArgsTracker::Builder* args);
-  // Whether an annotation was cut short by kMaxKeyBytes since construction.
+  // Whether an annotation was cut short by the key budget since construction.
   bool truncated() const { return truncated_; }
 
  private:
@@ -51,6 +50,7 @@ class DebugAnnotationParser {
   bool ChargeKey();
 
   const SequenceGeneration& gen_;
+  uint64_t max_key_bytes_;
   std::string key_;
   // The child the last step opened: a DebugAnnotation, or a NestedValue.
   proto::Bytes pending_bytes_{};

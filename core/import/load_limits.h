@@ -28,6 +28,11 @@ struct LoadLimits {
   uint64_t max_packet_bytes = 256ull << 20;
   // A container split whole (an HTML page, compressed atrace output).
   uint64_t max_container_bytes = 2ull << 30;
+  // Key bytes one debug annotation may write: each leaf repeats its whole
+  // path, so a deep chain with a leaf per level writes depth^2 bytes. Far
+  // above any real annotation (a 100,000-entry dictionary with 100-byte keys
+  // writes 10 MB).
+  uint64_t max_annotation_key_bytes = 64ull << 20;
 
   // The most a stream of `compressed` bytes may inflate to.
   uint64_t InflateAllowance(uint64_t compressed) const {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "core/import/load_limits.h"
 #include "core/import/load_problems.h"
 #include "core/storage/trace_storage.h"
 
@@ -52,6 +53,8 @@ struct TraceContext {
   std::unordered_map<uint32_t, int64_t> packet_loss_by_sequence;
   // What tokenizers and parsers dropped, with offsets, for the load report.
   LoadProblems problems;
+  // The load's limits, for parsers that enforce one (set by the loader).
+  LoadLimits limits;
 };
 
 }  // namespace fathom

@@ -491,15 +491,15 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       if (ev.id_scope != kNullStringId) args.AddString("legacy_trace_source_scope", ev.id_scope);
     }
   }
-  DebugAnnotationParser annotations(gen);
+  DebugAnnotationParser annotations(gen, ctx_->limits.max_annotation_key_bytes);
   for (Bytes a : ev.debug_annotations)
     if (!annotations.Parse(a, &args)) storage->stats.Increment(Stat::kTrackEventParserErrors);
   if (annotations.truncated())
     AddParseProblem(ctx_, "debug_annotations", ts,
                     "debug annotations whose keys pass " +
-                        std::to_string(DebugAnnotationParser::kMaxKeyBytes >> 20) +
+                        std::to_string(ctx_->limits.max_annotation_key_bytes >> 20) +
                         " MiB were cut short (the rest of the annotation was dropped; counted in "
-                        "track_event_parser_errors)");
+                        "track_event_parser_errors; raise with --max-annotation-key-mb)");
   if (ev.has_legacy && kind != kEnd) {
     if (async && utid) args.AddInt("legacy_event.passthrough_utid", *utid);
     bool native = ev.phase == 'B' || ev.phase == 'E' || ev.phase == 'X' || ev.phase == 'I' ||

@@ -34,6 +34,7 @@ Status TraceLoader::Load(ChunkReader* file, const std::string& name,
                          const ProgressCallback& progress) {
   file_ = file;
   name_ = name;
+  ctx_->limits = limits_;
   progress_ = progress;
   report_->file_bytes = file->file_size();
   ctx_->trace_size_bytes = file->file_size();

@@ -84,8 +84,10 @@ struct Loaded {
   }
 };
 
-std::unique_ptr<Loaded> LoadBytes(const std::string& bytes, const std::string& name) {
+std::unique_ptr<Loaded> LoadBytes(const std::string& bytes, const std::string& name,
+                                  const LoadLimits& limits = LoadLimits()) {
   auto l = std::make_unique<Loaded>();
+  l->tp.set_load_limits(limits);
   l->status = l->tp.LoadBuffer(AsBytes(bytes), bytes.size(), name);
   return l;
 }
@@ -297,6 +299,20 @@ TEST(HostileParse, DebugAnnotationKeyBudgetStopsQuadraticKeys) {
   EXPECT_LT(rows, 12000);
   EXPECT_EQ(l->Stat("track_event_parser_errors"), 1);
   EXPECT_TRUE(l->Warned("debug annotations")) << l->Warnings();
+  EXPECT_TRUE(l->Warned("--max-annotation-key-mb")) << l->Warnings();
+  // The limit is the load's (LoadLimits, fathom-cli --max-annotation-key-mb):
+  // a smaller budget keeps fewer rows, a larger one all of them.
+  LoadLimits small;
+  small.max_annotation_key_bytes = 1 << 20;
+  auto s = LoadBytes(bytes, "key-budget-small", small);
+  ASSERT_TRUE(s->status.ok()) << s->status.message();
+  EXPECT_LT(s->Int("select count(*) from args where key like 'debug.%'"), rows);
+  LoadLimits large;
+  large.max_annotation_key_bytes = 1ull << 30;
+  auto g = LoadBytes(bytes, "key-budget-large", large);
+  ASSERT_TRUE(g->status.ok()) << g->status.message();
+  EXPECT_EQ(g->Stat("track_event_parser_errors"), 0);
+  EXPECT_GT(g->Int("select count(*) from args where key like 'debug.%'"), 12000);
 }
 
 // ---- 3. slices nested deeper than 512 --------------------------------------
