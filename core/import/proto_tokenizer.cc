@@ -359,19 +359,19 @@ void ProtoTokenizer::ParseClockSnapshot(uint32_t sequence_id, Bytes snapshot) {
 
 void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offset) {
   const char* field = zstd ? "zstd_compressed_packets" : "compressed_packets";
-  if (compressed_depth_ >= limits_.max_compressed_nesting) {
+  if (compressed_depth_ >= ctx_->limits.max_compressed_nesting) {
     // Producers compress plain packets only; upstream rejects nesting too.
     ctx_->storage->stats.Increment(Stat::kCompressedPacketErrors);
     ctx_->problems.Add("compressed_packets", offset,
                        std::string(field) + " inside " + field + " (nested " +
                            std::to_string(compressed_depth_ + 1) +
                            " deep; the limit is --max-compressed-nesting " +
-                           std::to_string(limits_.max_compressed_nesting) + "): skipped");
+                           std::to_string(ctx_->limits.max_compressed_nesting) + "): skipped");
     return;
   }
   std::vector<uint8_t> out;
-  size_t max_out =
-      static_cast<size_t>(std::min<uint64_t>(limits_.InflateAllowance(payload.size), SIZE_MAX));
+  size_t max_out = static_cast<size_t>(
+      std::min<uint64_t>(ctx_->limits.InflateAllowance(payload.size), SIZE_MAX));
   Status st = zstd ? ZstdDecompressBuffer(payload.data, payload.size, &out, max_out)
                    : InflateBuffer(payload.data, payload.size, &out, max_out);
   if (!st.ok()) {

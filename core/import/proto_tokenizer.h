@@ -15,7 +15,6 @@
 #include "core/base/status.h"
 #include "core/import/chunked_tokenizer.h"
 #include "core/import/compact_sched.h"
-#include "core/import/load_limits.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/sequence_state.h"
 #include "core/import/sorter.h"
@@ -63,8 +62,6 @@ class ProtoTokenizer : public ChunkedTokenizer {
   int64_t latest_timestamp() const { return latest_ts_; }
 
   uint64_t packets() const { return packets_; }
-  // Bounds for compressed_packets payloads and packet sizes.
-  void set_limits(const LoadLimits& limits) { limits_ = limits; }
   // Bytes inflated from compressed_packets so far (they count against the
   // file's inflate allowance).
   uint64_t inflated_bytes() const { return inflated_bytes_; }
@@ -100,7 +97,6 @@ class ProtoTokenizer : public ChunkedTokenizer {
   int64_t latest_ts_ = 0;
   uint64_t packets_ = 0;
   size_t retained_bytes_ = 0;
-  LoadLimits limits_;
   int compressed_depth_ = 0;  // compressed_packets being tokenized around this packet
   uint64_t inflated_bytes_ = 0;
 };

@@ -11,8 +11,8 @@
 
 namespace fathom {
 
-TokenizerSet::TokenizerSet(TraceContext* ctx, Sorter* sorter, const LoadLimits& limits)
-    : ctx_(ctx), sorter_(sorter), limits_(limits), json_parser_(ctx) {}
+TokenizerSet::TokenizerSet(TraceContext* ctx, Sorter* sorter)
+    : ctx_(ctx), sorter_(sorter), json_parser_(ctx) {}
 
 TokenizerSet::~TokenizerSet() = default;
 
@@ -25,7 +25,6 @@ Result<SourceTokenizer> TokenizerSet::For(TraceFormat format, const std::string&
     case TraceFormat::kProto:
       if (!proto_) {
         proto_ = new ProtoTokenizer(ctx_, sorter_);
-        proto_->set_limits(limits_);
         all_.emplace_back(proto_);
       }
       t.tokenizer = proto_;

@@ -11,7 +11,6 @@
 #include "core/base/status.h"
 #include "core/import/chunked_tokenizer.h"
 #include "core/import/json_trace_parser.h"
-#include "core/import/load_limits.h"
 #include "core/import/sorter.h"
 #include "core/import/trace_context.h"
 #include "core/import/trace_format.h"
@@ -39,7 +38,8 @@ struct SourceTokenizer {
 
 class TokenizerSet {
  public:
-  TokenizerSet(TraceContext* ctx, Sorter* sorter, const LoadLimits& limits);
+  // Tokenizers read the load's limits from ctx->limits.
+  TokenizerSet(TraceContext* ctx, Sorter* sorter);
   ~TokenizerSet();
 
   // The tokenizer for a source of `format`. `pprof_scope` names a pprof
@@ -60,7 +60,6 @@ class TokenizerSet {
  private:
   TraceContext* ctx_;
   Sorter* sorter_;
-  LoadLimits limits_;
   std::vector<std::unique_ptr<ChunkedTokenizer>> all_;
   ProtoTokenizer* proto_ = nullptr;
   JsonTraceParser json_parser_;

@@ -22,11 +22,10 @@ std::string At(const std::string& name, uint64_t offset) {
 
 TraceLoader::TraceLoader(TraceContext* ctx, const LoadTuning& tuning, const LoadLimits& limits,
                          LoadReport* report)
-    : ctx_(ctx),
-      tuning_(tuning),
-      limits_(limits),
-      report_(report),
-      tokenizers_(ctx, &sorter_, limits) {}
+    : ctx_(ctx), tuning_(tuning), limits_(limits), report_(report), tokenizers_(ctx, &sorter_) {
+  // Parsers and tokenizers read the limits from the context.
+  ctx_->limits = limits;
+}
 
 TraceLoader::~TraceLoader() = default;
 
@@ -34,7 +33,6 @@ Status TraceLoader::Load(ChunkReader* file, const std::string& name,
                          const ProgressCallback& progress) {
   file_ = file;
   name_ = name;
-  ctx_->limits = limits_;
   progress_ = progress;
   report_->file_bytes = file->file_size();
   ctx_->trace_size_bytes = file->file_size();
@@ -138,7 +136,7 @@ Status TraceLoader::ReadSource(Source src) {
     return Status::Ok();
   }
   if (fmt == TraceFormat::kSystraceHtml || compressed_atrace) {
-    SplitContainer(std::move(src), stream, std::move(blob), fmt, compressed_atrace);
+    SplitContainer(std::move(src), stream, std::move(blob), compressed_atrace);
     return Status::Ok();
   }
   if (fmt == TraceFormat::kUnknown || fmt == TraceFormat::kEmpty) {
@@ -188,9 +186,8 @@ void TraceLoader::OpenArchiveSource(Source src, TraceFormat format,
 }
 
 void TraceLoader::SplitContainer(Source src, ChunkStream& stream, std::unique_ptr<TraceBlob> first,
-                                 TraceFormat format, std::optional<size_t> compressed_atrace) {
+                                 std::optional<size_t> compressed_atrace) {
   auto bytes = ReadWhole(src, stream, std::move(first));
-  std::vector<Source> pieces;
   if (compressed_atrace) {
     auto inflated = std::make_shared<std::vector<uint8_t>>();
     size_t at = *compressed_atrace;
@@ -221,7 +218,6 @@ void TraceLoader::SplitContainer(Source src, ChunkStream& stream, std::unique_pt
     PushPiece(src, src.name + " [trace-data block " + std::to_string(b + 1) + "]", bytes, data,
               blocks[b].size(), bf != TraceFormat::kJson && bf != TraceFormat::kProto);
   }
-  (void)format;
 }
 
 std::shared_ptr<std::vector<uint8_t>> TraceLoader::ReadWhole(const Source& src, ChunkStream& stream,

@@ -75,7 +75,7 @@ class TraceLoader {
   void TakeNextMember(const std::shared_ptr<OpenArchive>& archive);
   void OpenArchiveSource(Source src, TraceFormat format, std::unique_ptr<TraceBlob> head);
   void SplitContainer(Source src, ChunkStream& stream, std::unique_ptr<TraceBlob> first,
-                      TraceFormat format, std::optional<size_t> compressed_atrace);
+                      std::optional<size_t> compressed_atrace);
   std::shared_ptr<std::vector<uint8_t>> ReadWhole(const Source& src, ChunkStream& stream,
                                                   std::unique_ptr<TraceBlob> first);
   void PushPiece(const Source& parent, std::string name,
