@@ -12,6 +12,7 @@
 
 #include "core/trace_processor.h"
 #include "perfetto/trace/trace.pb.h"
+#include "tests/core/trace_test_util.h"
 
 namespace fathom {
 namespace {
@@ -45,15 +46,7 @@ std::string Bundle(uint32_t cpu, uint64_t first_ts, const std::vector<int32_t>& 
   return trace.SerializeAsString();
 }
 
-std::string Varint(uint64_t v) {
-  std::string out;
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-  return out;
-}
+std::string Varint(uint64_t v) { return testing::TestVarint(v); }
 
 struct Loaded {
   int64_t parse_errors = 0;

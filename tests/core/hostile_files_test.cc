@@ -8,8 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/sql/result_printer.h"
 #include "tests/core/trace_test_util.h"
@@ -55,23 +56,29 @@ std::string Warnings(const TraceProcessor& tp) {
   return all;
 }
 
-// Every query of upstream-answers/queries.tsv against upstream's answer for `trace`.
-void ExpectUpstreamAnswers(TraceProcessor& tp, const std::string& trace) {
-  auto dir = SharedDir() / "testdata" / "upstream-answers";
-  std::ifstream queries(dir / "queries.tsv");
+// The answers of `tp` to every query of upstream-answers/queries.tsv, as
+// (id, CSV) pairs.
+std::vector<std::pair<std::string, std::string>> AllAnswers(TraceProcessor& tp) {
+  std::ifstream queries(SharedDir() / "testdata" / "upstream-answers" / "queries.tsv");
+  std::vector<std::pair<std::string, std::string>> out;
   std::string line;
-  int compared = 0;
   while (std::getline(queries, line)) {
     size_t tab = line.find('\t');
     if (tab == std::string::npos) continue;
-    std::string id = line.substr(0, tab);
     auto it = tp.Query(line.substr(tab + 1));
     std::string got;
-    ASSERT_TRUE(PrintResults(it.get(), ResultFormat::kCsv, &got).ok()) << id;
-    EXPECT_EQ(got, ReadFileBytes(dir / trace / (id + ".out"))) << id;
-    ++compared;
+    EXPECT_TRUE(PrintResults(it.get(), ResultFormat::kCsv, &got).ok()) << line;
+    out.emplace_back(line.substr(0, tab), got);
   }
-  EXPECT_EQ(compared, 13);
+  return out;
+}
+
+// Every query of upstream-answers/queries.tsv against upstream's answer for `trace`.
+void ExpectUpstreamAnswers(TraceProcessor& tp, const std::string& trace) {
+  auto dir = SharedDir() / "testdata" / "upstream-answers" / trace;
+  auto answers = AllAnswers(tp);
+  EXPECT_EQ(answers.size(), 13u);
+  for (const auto& [id, got] : answers) EXPECT_EQ(got, ReadFileBytes(dir / (id + ".out"))) << id;
 }
 
 // The oracle's answers on the 1.2 MB trace inside the archive-in-archive
@@ -193,22 +200,6 @@ TEST(HostileFiles, GzipWithTrailingGarbageLoadsTheTrace) {
   ASSERT_TRUE(tp.LoadFile(Reproducer("gz_trailing_garbage.pftrace.gz").string()).ok());
   ExpectUpstreamAnswers(tp, "lmk_lmkd_atrace.pb");
   EXPECT_NE(Warnings(tp).find("not gzip; ignored"), std::string::npos) << Warnings(tp);
-}
-
-// Every upstream-answers query, as CSV.
-std::vector<std::string> AllAnswers(TraceProcessor& tp) {
-  std::ifstream queries(SharedDir() / "testdata" / "upstream-answers" / "queries.tsv");
-  std::vector<std::string> out;
-  std::string line;
-  while (std::getline(queries, line)) {
-    size_t tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    auto it = tp.Query(line.substr(tab + 1));
-    std::string got;
-    EXPECT_TRUE(PrintResults(it.get(), ResultFormat::kCsv, &got).ok());
-    out.push_back(line.substr(0, tab) + "\n" + got);
-  }
-  return out;
 }
 
 // What a streaming zstd decoder yields from `data` before it fails or ends.

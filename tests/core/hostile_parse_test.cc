@@ -30,15 +30,7 @@ std::filesystem::path Reliability(const std::string& name) {
 
 // ---- a raw protobuf writer (independent of core's decoder) ----------------
 
-std::string Varint(uint64_t v) {
-  std::string out;
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-  return out;
-}
+std::string Varint(uint64_t v) { return TestVarint(v); }
 std::string VarintField(uint32_t field, uint64_t v) { return Varint(field << 3) + Varint(v); }
 std::string BytesField(uint32_t field, const std::string& b) {
   return Varint((field << 3) | 2) + Varint(b.size()) + b;

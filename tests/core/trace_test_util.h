@@ -63,7 +63,18 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// Minimal varint reader, written independently of core's proto decoder.
+// Minimal varint writer and reader, written independently of core's proto
+// decoder (tests build hand-made damage with them).
+inline std::string TestVarint(uint64_t v) {
+  std::string out;
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+  return out;
+}
+
 inline bool TestReadVarint(const uint8_t** p, const uint8_t* end, uint64_t* out) {
   uint64_t v = 0;
   for (int shift = 0; shift < 64 && *p < end; shift += 7) {
