@@ -63,7 +63,8 @@ int64_t ToInt(std::string_view s) {
   uint64_t v = 0;
   for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i)
     v = v * 10 + static_cast<uint64_t>(s[i] - '0');
-  return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  // Negated in unsigned: wraps instead of overflowing on "-9223372036854775808".
+  return static_cast<int64_t>(neg ? 0 - v : v);
 }
 
 void PutVarint(std::string* o, uint64_t v) {
@@ -178,7 +179,12 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
   std::string frac(time.substr(dot + 1));
   if (frac.empty() || frac.size() > 9) return false;
   frac.resize(9, '0');
-  *ts = ToInt(time.substr(0, dot)) * 1000000000 + ToInt(frac);
+  // Seconds past int64 nanoseconds (~292 years) are no timestamp: the line
+  // is not an event (and the product would overflow).
+  int64_t ns = 0;
+  if (__builtin_mul_overflow(ToInt(time.substr(0, dot)), int64_t{1000000000}, &ns) ||
+      __builtin_add_overflow(ns, ToInt(frac), ts))
+    return false;
   rest = rest.substr(colon + 2);
   size_t name_end = rest.find(':');
   std::string_view name = Trim(rest.substr(0, name_end));
