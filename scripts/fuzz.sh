@@ -2,6 +2,8 @@
 # Runs every libFuzzer target (tests/fuzz) under ASan + UBSan, seeded with
 # real data, and fails when any finds a crash, leak, timeout, OOM or
 # sanitizer report; the input that did it is left in build-fuzz/artifacts/.
+# Under CI=true a new finding is reported but fails only with FUZZ_STRICT=1
+# (a timed run is not deterministic); a saved regression input always fails.
 #
 #   scripts/fuzz.sh                  CI: all targets, FUZZ_BUDGET (150 s) split
 #                                    between them
@@ -72,6 +74,7 @@ max_len() {
 }
 
 failed=()
+new_findings=()
 summary=()
 for t in "${TARGETS[@]}"; do
   bin="$BUILD_DIR/bin/fathom_fuzz_$t"
@@ -110,7 +113,16 @@ for t in "${TARGETS[@]}"; do
     grep -A 30 -m1 'ERROR: \|runtime error\|==ERROR\|deadly signal\|Timeout\|out-of-memory' "$log" |
       head -n 40 || tail -n 30 "$log"
     echo "fuzz.sh: $t FAILED (exit $rc); reproducer in $ARTIFACTS/$t-*, log $log" >&2
-    failed+=("$t")
+    if [ "${CI:-}" = true ] && [ "${FUZZ_STRICT:-0}" != 1 ]; then
+      # A time-bounded run explores differently with the machine's load, so a
+      # new finding would make CI pass or fail by chance. CI fails on the
+      # saved regressions (above, deterministic) and reports new findings
+      # loudly; fix them and save the input under tests/fuzz/regressions/.
+      echo "fuzz.sh: NEW FINDING in $t (not failing CI; FUZZ_STRICT=1 does)" >&2
+      new_findings+=("$t")
+    else
+      failed+=("$t")
+    fi
   fi
 done
 
@@ -119,5 +131,9 @@ printf '  %s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz.sh: FAILED: ${failed[*]}" >&2
   exit 1
+fi
+if [ ${#new_findings[@]} -gt 0 ]; then
+  echo "fuzz.sh: regressions clean; NEW FINDINGS to fix: ${new_findings[*]}"
+  exit 0
 fi
 echo "fuzz.sh: no crashes in ${#TARGETS[@]} target(s)"
