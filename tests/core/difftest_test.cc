@@ -13,38 +13,15 @@
 
 #include "core/sql/result_printer.h"
 #include "core/trace_processor.h"
+#include "tests/conformance/expected_output.h"
 
 namespace fathom {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Upstream's normalisation: drop leading blank lines, strip every line, CRLF -> LF.
-std::string Normalise(const std::string& s) {
-  std::vector<std::string> lines;
-  std::stringstream ss(s);
-  std::string line;
-  while (std::getline(ss, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    size_t b = line.find_first_not_of(" \t\r\n");
-    size_t e = line.find_last_not_of(" \t\r\n");
-    lines.push_back(b == std::string::npos ? "" : line.substr(b, e - b + 1));
-  }
-  size_t first = 0;
-  while (first < lines.size() && lines[first].empty()) ++first;
-  std::string out;
-  for (size_t i = first; i < lines.size(); ++i) out += lines[i] + "\n";
-  while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n')
-    out.pop_back();
-  return out;
-}
+using conformance::NormaliseDiffOutput;
+using conformance::ReadWholeFile;
 
 std::map<std::string, std::string> LoadSkips() {
   std::map<std::string, std::string> skips;
@@ -78,11 +55,11 @@ TEST_P(DiffTest, MatchesUpstream) {
   TraceProcessor tp;
   Status st = tp.LoadFile((dir / "trace.pb").string());
   ASSERT_TRUE(st.ok()) << st.message();
-  auto it = tp.Query(ReadFile(dir / "query.sql"));
+  auto it = tp.Query(ReadWholeFile(dir / "query.sql"));
   std::string out;
   st = PrintResults(it.get(), ResultFormat::kCsv, &out);
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(Normalise(out), Normalise(ReadFile(dir / "expected.out")));
+  EXPECT_EQ(NormaliseDiffOutput(out), NormaliseDiffOutput(ReadWholeFile(dir / "expected.out")));
 }
 
 INSTANTIATE_TEST_SUITE_P(Upstream, DiffTest, ::testing::ValuesIn(AllCases()),
