@@ -413,6 +413,10 @@ void SystraceTextTokenizer::TokenizeLine(std::string_view line, uint64_t offset)
 }
 
 void SystraceTextTokenizer::FinishLastLine(std::string_view line) {
+  // Upstream ignores an unterminated last line entirely. Fathom still reads
+  // an event there (a cut file keeps its last event), but trailing blanks
+  // without a line break are no parse failure, as upstream.
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;
   TokenizeLine(line, next_offset_);
 }
 

@@ -85,6 +85,36 @@ bool LooksLikeProtoTrace(const uint8_t* data, size_t size) {
   return true;
 }
 
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The ftrace text line "TASK-PID [CPU] FLAGS TS: event:" (a "(TGID)" may
+// follow the pid), checked on the first line: a header-less systrace dump
+// whose first task is not the idle task.
+bool StartsWithFtraceEventLine(std::string_view t) {
+  std::string_view line = t.substr(0, t.find('\n'));
+  size_t open = line.find(" [");
+  if (open == std::string_view::npos) return false;
+  // Back over spaces and an optional "(TGID)" / "( ----)" to "-PID".
+  size_t end = line.find_last_not_of(' ', open);
+  if (end != std::string_view::npos && line[end] == ')') {
+    size_t lp = line.rfind('(', end);
+    if (lp == std::string_view::npos) return false;
+    end = line.find_last_not_of(' ', lp - 1);
+  }
+  if (end == std::string_view::npos || !IsDigit(line[end])) return false;
+  size_t dash = end;
+  while (dash > 0 && IsDigit(line[dash])) --dash;
+  if (line[dash] != '-' || dash == 0) return false;
+  size_t cpu = open + 2, close = line.find(']', cpu);
+  if (close == std::string_view::npos || close == cpu) return false;
+  for (size_t i = cpu; i < close; ++i)
+    if (!IsDigit(line[i])) return false;
+  // "... 137012.464700: event_name:"
+  size_t colon = line.find(": ", close);
+  if (colon == std::string_view::npos || colon == 0 || !IsDigit(line[colon - 1])) return false;
+  return line.rfind('.', colon) > close;
+}
+
 }  // namespace
 
 TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
@@ -118,6 +148,7 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   // ftrace text without the header: "  <idle>-0  [000] ..."
   if (t.find("-0 ") != std::string_view::npos && t.find("[00") != std::string_view::npos)
     return TraceFormat::kSystraceText;
+  if (StartsWithFtraceEventLine(t)) return TraceFormat::kSystraceText;
   if (LooksLikeCollapsedStacks(data, size)) return TraceFormat::kCollapsedStacks;
   // Printable bytes only, yet well-formed packets: a (tiny) trace after all.
   if (maybe_proto && LooksLikeProtoTrace(data, size)) return TraceFormat::kProto;
@@ -126,17 +157,28 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
 
 const char* TraceFormatName(TraceFormat f) {
   switch (f) {
-    case TraceFormat::kUnknown: return "unknown";
-    case TraceFormat::kProto: return "perfetto protobuf";
-    case TraceFormat::kJson: return "chrome json";
-    case TraceFormat::kSystraceText: return "systrace text";
-    case TraceFormat::kSystraceHtml: return "systrace html";
-    case TraceFormat::kArtAllocLog: return "tiallocsample log";
-    case TraceFormat::kCollapsedStacks: return "collapsed stacks";
-    case TraceFormat::kPprof: return "pprof";
-    case TraceFormat::kZip: return "zip";
-    case TraceFormat::kTar: return "tar";
-    case TraceFormat::kEmpty: return "empty";
+    case TraceFormat::kUnknown:
+      return "unknown";
+    case TraceFormat::kProto:
+      return "perfetto protobuf";
+    case TraceFormat::kJson:
+      return "chrome json";
+    case TraceFormat::kSystraceText:
+      return "systrace text";
+    case TraceFormat::kSystraceHtml:
+      return "systrace html";
+    case TraceFormat::kArtAllocLog:
+      return "tiallocsample log";
+    case TraceFormat::kCollapsedStacks:
+      return "collapsed stacks";
+    case TraceFormat::kPprof:
+      return "pprof";
+    case TraceFormat::kZip:
+      return "zip";
+    case TraceFormat::kTar:
+      return "tar";
+    case TraceFormat::kEmpty:
+      return "empty";
   }
   return "unknown";
 }

@@ -49,10 +49,19 @@ Status TraceLoader::Load(ChunkReader* file, const std::string& name,
     for (const std::string& f : member_formats_) report_->format += " " + f + ";";
     report_->format.back() = ']';
   }
+  // As upstream, a clean file that holds no events (an empty file,
+  // {"traceEvents":[]}) is an empty trace whose queries answer; the warning
+  // says why nothing is there. A damaged one that yields nothing is an error.
   if (units_ == 0) {
-    for (std::string& line : ctx_->problems.Lines()) Warn(std::move(line));
-    return ErrorStatus(At(name, 0) + "no trace packets or events could be read" +
-                       (report_->warnings.empty() ? "" : " (" + report_->warnings.front() + ")"));
+    std::vector<std::string> problems = ctx_->problems.Lines();
+    if (!problems.empty() || !report_->warnings.empty()) {
+      for (std::string& line : problems) Warn(std::move(line));
+      return ErrorStatus(At(name, 0) + "no trace packets or events could be read" +
+                         (report_->warnings.empty() ? "" : " (" + report_->warnings.front() + ")"));
+    }
+    Warn(At(name, 0) + (file->file_size() == 0
+                            ? "the file is empty; loaded an empty trace"
+                            : "no trace packets or events; loaded an empty trace"));
   }
   report_->packets = units_;
   report_->events = sorter_.size();
@@ -119,8 +128,8 @@ Status TraceLoader::ReadSource(Source src) {
     return Status::Ok();
   }
   std::unique_ptr<TraceBlob> blob = std::move(*first);
-  if (!blob) {  // an empty member carries nothing; an empty file is an error
-    if (!src.is_member) return ErrorStatus(At(src.name, 0) + "the file is empty");
+  if (!blob) {  // nothing at all: an empty trace (see Load), unless cut short
+    if (std::string w = src.reader->end_warning(); !w.empty()) Warn(src.name + ": " + w);
     return Status::Ok();
   }
   TraceFormat fmt = src.html_as_text ? TraceFormat::kSystraceText

@@ -37,8 +37,9 @@ err=$("$CLI" info "$TMP/missing.pftrace" 2>&1 >/dev/null); rc=$?
 [ $rc -ne 0 ] && echo "$err" | grep -q "missing.pftrace"; check "missing file: error names the file" $?
 [ "$(echo "$err" | wc -l)" -eq 1 ]; check "missing file: one line" $?
 : > "$TMP/empty.pftrace"
-err=$("$CLI" info "$TMP/empty.pftrace" 2>&1 >/dev/null); rc=$?
-[ $rc -ne 0 ] && echo "$err" | grep -q "empty.pftrace: byte offset 0"; check "empty file: error with offset" $?
+err=$("$CLI" query "$TMP/empty.pftrace" "select count(*) from slice" --format csv 2>&1 >"$TMP/empty.out"); rc=$?
+[ $rc -eq 0 ] && echo "$err" | grep -q "empty.pftrace: byte offset 0: the file is empty" &&
+  [ "$(cat "$TMP/empty.out")" = $'"count(*)"\n0' ]; check "empty file: an empty trace, warned with offset" $?
 head -c 4096 /dev/urandom | tr '\n' 'x' | sed 's/^./\x7f/' > "$TMP/random.bin"
 err=$("$CLI" info "$TMP/random.bin" 2>&1 >/dev/null); rc=$?
 [ $rc -ne 0 ] && echo "$err" | grep -q "random.bin"; check "random bytes: clear error" $?
