@@ -1,9 +1,16 @@
 #include "core/sql/sql_functions.h"
 
-#include "core/sql/to_ftrace.h"
-
 #include <algorithm>
 #include <string_view>
+
+#include "core/sql/functions/arg_set_json.h"
+#include "core/sql/functions/last_non_null.h"
+#include "core/sql/functions/layout_depth.h"
+#include "core/sql/functions/metadata_functions.h"
+#include "core/sql/functions/regex_functions.h"
+#include "core/sql/functions/slice_ancestry.h"
+#include "core/sql/functions/unhex.h"
+#include "core/sql/to_ftrace.h"
 
 namespace fathom {
 namespace {
@@ -54,7 +61,13 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
                                         ExtractArg, nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK) return ErrorStatus(std::string("cannot register ") + name);
   }
-  if (Status st = RegisterToFtraceFunction(db, storage); !st.ok()) return st;
+  for (Status st :
+       {RegisterToFtraceFunction(db, storage), RegisterRegexFunctions(db),
+        RegisterUnhexFunction(db), RegisterLastNonNullFunction(db), RegisterLayoutDepthFunction(db),
+        RegisterSliceAncestryFunctions(db, storage), RegisterArgSetToJsonFunction(db, storage),
+        RegisterMetadataFunctions(db, storage)}) {
+    if (!st.ok()) return st;
+  }
   return Status::Ok();
 }
 
