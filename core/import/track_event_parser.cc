@@ -51,6 +51,7 @@ struct TrackEventView {
   StringId id_scope = kNullStringId;
   std::optional<uint64_t> bind_id;
   uint32_t flow_direction = 0;
+  bool bind_to_enclosing = false;
   uint32_t instant_scope = 0;
   std::optional<int64_t> pid_override, tid_override;
 };
@@ -141,6 +142,9 @@ void DecodeLegacyEvent(Bytes b, const SequenceGeneration& gen, TraceStorage* sto
       case L::kFlowDirectionFieldNumber:
         ev->flow_direction = f.as_uint32();
         break;
+      case L::kBindToEnclosingFieldNumber:
+        ev->bind_to_enclosing = f.int_value != 0;
+        break;
       case L::kInstantEventScopeFieldNumber:
         ev->instant_scope = f.as_uint32();
         break;
@@ -159,7 +163,7 @@ void DecodeLegacyEvent(Bytes b, const SequenceGeneration& gen, TraceStorage* sto
 }  // namespace
 
 TrackEventParser::TrackEventParser(TraceContext* ctx)
-    : ctx_(ctx), tracker_(new TrackEventTracker(ctx)) {}
+    : ctx_(ctx), tracker_(new TrackEventTracker(ctx)), flows_(ctx->storage.get()) {}
 TrackEventParser::~TrackEventParser() = default;
 
 void TrackEventParser::ParsePacket(int64_t ts, uint32_t field_id, Bytes payload, Bytes packet,
@@ -202,12 +206,14 @@ void TrackEventParser::ParseTrackDescriptor(Bytes payload, const SequenceGenerat
   }
   if (uuid == 0) return;
   // Resolve now, so threads/processes exist (and are named) from here on.
-  if (!tracker_->GetDescriptorTrack(uuid, kNullStringId, gen.sequence_id)) {
+  // The track row itself waits for its first event (or a child's), as
+  // upstream: a descriptor nobody uses makes no track.
+  auto res = tracker_->Resolve(uuid);
+  if (!res) {
     ctx_->storage->stats.Increment(Stat::kTrackEventParserErrors);
     return;
   }
-  auto res = tracker_->Resolve(uuid);
-  if (!res) return;
+  tracker_->OnDescriptorParsed(uuid);
   if (has_thread && res->scope == TrackEventTracker::Resolved::kThread) {
     Decoder t(thread);
     for (Field f = t.Next(); f.valid(); f = t.Next())
@@ -462,8 +468,13 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
         kind = kComplete;
         async = true;
         break;
+      case 's':
+      case 't':
+      case 'f':
+        if (track) AddLegacyFlowEvent(ev, *track);
+        return;
       default:
-        break;  // metadata, counters and v1 flow phases are not imported
+        break;  // metadata and counter phases are not imported
     }
   }
   if (kind == kIgnore) return;
@@ -534,41 +545,55 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
     case kIgnore:
       break;
   }
-  if (slice) AddFlows(ev, *slice, kind == kEnd);
+  if (!slice) return;
+  if (kind != kEnd) flows_.OnSliceBegin(*track, *slice);
+  AddFlows(ev, *slice);
 }
 
-void TrackEventParser::AddFlows(const TrackEventView& ev, uint32_t slice, bool on_end) {
-  FlowTable& flows = ctx_->storage->flow;
-  // v2 flows: ids are trace-global; each slice continues the flow from the
-  // previous slice with the same id.
+void TrackEventParser::AddFlows(const TrackEventView& ev, uint32_t slice) {
+  // Each flow id continues from the last slice that carried it.
   for (uint64_t id : ev.flow_ids) {
-    auto it = open_flows_.find(id);
-    if (it != open_flows_.end()) {
-      if (it->second != slice) flows.Insert(it->second, slice);
-      it->second = slice;
+    if (flows_.IsActive(id)) {
+      flows_.Step(id, slice);
     } else {
-      open_flows_.emplace(id, slice);
+      flows_.Begin(id, slice);
     }
   }
-  for (uint64_t id : ev.terminating_flow_ids) {
-    auto it = open_flows_.find(id);
-    if (it == open_flows_.end()) continue;
-    if (it->second != slice) flows.Insert(it->second, slice);
-    open_flows_.erase(it);
+  for (uint64_t id : ev.terminating_flow_ids) flows_.End(id, slice, /*close=*/true);
+  // A legacy bind_id shares the id space; an incoming flow stays open, so
+  // several slices can receive it.
+  if (!ev.bind_id) return;
+  using L = TrackEvent_LegacyEvent;
+  switch (ev.flow_direction) {
+    case L::FLOW_OUT:
+      flows_.Begin(*ev.bind_id, slice);
+      break;
+    case L::FLOW_INOUT:
+      flows_.Step(*ev.bind_id, slice);
+      break;
+    case L::FLOW_IN:
+      flows_.End(*ev.bind_id, slice, /*close=*/false);
+      break;
+    default:
+      break;  // no direction: upstream ignores the bind_id
   }
-  // v1 (legacy bind_id) flows, scoped by category and name as upstream.
-  if (ev.bind_id && !on_end) {
-    using L = TrackEvent_LegacyEvent;
-    auto key = std::make_tuple(*ev.bind_id, ev.category, ev.name);
-    auto it = open_v1_flows_.find(key);
-    bool in = ev.flow_direction == L::FLOW_IN || ev.flow_direction == L::FLOW_INOUT;
-    bool out = ev.flow_direction == L::FLOW_OUT || ev.flow_direction == L::FLOW_INOUT;
-    if (in && it != open_v1_flows_.end()) {
-      flows.Insert(it->second, slice);
-      open_v1_flows_.erase(it);
-    }
-    if (out) open_v1_flows_[key] = slice;
+}
+
+void TrackEventParser::AddLegacyFlowEvent(const TrackEventView& ev, uint32_t track) {
+  std::optional<uint64_t> id = ev.unscoped_id;
+  if (!id) id = ev.global_id;
+  if (!id) id = ev.local_id;
+  if (!id) return;
+  FlowTracker::V1Key key{*id, ev.category, ev.name};
+  if (ev.phase == 'f' && !ev.bind_to_enclosing) {
+    flows_.V1EndOnNextSlice(key, track);
+    return;
   }
+  std::optional<uint32_t> enclosing = ctx_->slice_tracker->GetTopmostOpen(track);
+  if (!enclosing) return;
+  if (ev.phase == 's') flows_.V1Begin(key, *enclosing);
+  if (ev.phase == 't') flows_.V1Step(key, *enclosing);
+  if (ev.phase == 'f') flows_.V1EndOnEnclosing(key, *enclosing);
 }
 
 }  // namespace fathom

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "core/import/flow_tracker.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
 
@@ -37,12 +38,13 @@ class TrackEventParser {
   void ParseTrackEvent(int64_t ts, proto::Bytes event, proto::Bytes packet,
                        const SequenceGeneration& gen);
   // Connects `slice` to earlier slices of the same flows.
-  void AddFlows(const TrackEventView& ev, uint32_t slice, bool on_end);
+  void AddFlows(const TrackEventView& ev, uint32_t slice);
+  // Legacy flow events (phases s, t, f) on `track`.
+  void AddLegacyFlowEvent(const TrackEventView& ev, uint32_t track);
 
   TraceContext* ctx_;
   std::unique_ptr<TrackEventTracker> tracker_;
-  std::unordered_map<uint64_t, uint32_t> open_flows_;  // v2 flow id -> last slice
-  std::map<std::tuple<uint64_t, StringId, StringId>, uint32_t> open_v1_flows_;
+  FlowTracker flows_;
 };
 
 }  // namespace fathom

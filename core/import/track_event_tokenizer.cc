@@ -154,6 +154,18 @@ void TrackEventTokenizer::TokenizeTrackDescriptor(const PacketView& p, SequenceG
       case TrackDescriptor::kAtraceNameFieldNumber:
         r.name = ctx_->storage->Intern(f.as_string());
         break;
+      case TrackDescriptor::kDescriptionFieldNumber:
+        r.description = ctx_->storage->Intern(f.as_string());
+        break;
+      case TrackDescriptor::kChildOrderingFieldNumber:
+        r.child_ordering = f.as_int64();
+        break;
+      case TrackDescriptor::kSiblingOrderRankFieldNumber:
+        r.sibling_order_rank = f.as_int32();
+        break;
+      case TrackDescriptor::kSiblingMergeBehaviorFieldNumber:
+        r.last_name_wins = f.int_value == TrackDescriptor::SIBLING_MERGE_BEHAVIOR_NONE;
+        break;
       case TrackDescriptor::kDisallowMergingWithSystemTracksFieldNumber:
         r.use_separate_track = f.as_bool();
         break;

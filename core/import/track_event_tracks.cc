@@ -17,7 +17,21 @@ void TrackEventTracker::Reserve(uint64_t uuid, const TrackReservation& r) {
     ctx_->storage->stats.Increment(Stat::kTrackEventTokenizerErrors);
     return;
   }
-  if (it->second.name == kNullStringId) it->second.name = r.name;
+  TrackReservation& kept = it->second;
+  kept.last_name_wins |= r.last_name_wins;
+  if (r.name != kNullStringId && (kept.name == kNullStringId || kept.last_name_wins))
+    kept.name = r.name;
+  if (kept.description == kNullStringId) kept.description = r.description;
+  if (!kept.child_ordering) kept.child_ordering = r.child_ordering;
+  if (!kept.sibling_order_rank) kept.sibling_order_rank = r.sibling_order_rank;
+}
+
+void TrackEventTracker::OnDescriptorParsed(uint64_t uuid) {
+  auto it = tracks_.find(uuid);
+  if (it == tracks_.end()) return;
+  const TrackReservation& r = reservations_.at(uuid);
+  if (r.name == kNullStringId || r.pid || r.tid) return;
+  ctx_->storage->track.name.Set(it->second, r.name);
 }
 
 const TrackReservation* TrackEventTracker::GetReservation(uint64_t uuid) const {
@@ -174,7 +188,10 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
   uint32_t id = CreateTrack(uuid, r, res);
   tracks_.emplace(uuid, id);
   TrackTable& tracks = ctx_->storage->track;
-  if (r.parent_uuid) tracks.parent_id.Set(id, tracks_.at(r.parent_uuid));
+  // A child of a thread's or process's own track is tied to it by its
+  // utid/upid, not by parent_id (as upstream).
+  if (r.parent_uuid && !resolved_.at(r.parent_uuid).is_root)
+    tracks.parent_id.Set(id, tracks_.at(r.parent_uuid));
   if (r.name != kNullStringId) tracks.name.Set(id, r.name);
   auto args = ctx_->args_tracker->NewSet();
   args.AddString("source", "descriptor");
@@ -183,6 +200,14 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
   if (r.category != kNullStringId) args.AddString("category", r.category);
   if (first_packet_sequences_.count(sequence_id))
     args.AddBool("has_first_packet_on_sequence", true);
+  if (r.description != kNullStringId) args.AddString("description", r.description);
+  if (r.child_ordering) {
+    static constexpr const char* kOrderings[] = {nullptr, "lexicographic", "chronological",
+                                                 "explicit"};
+    if (*r.child_ordering > 0 && *r.child_ordering < 4)
+      args.AddString("child_ordering", kOrderings[*r.child_ordering]);
+  }
+  if (r.sibling_order_rank) args.AddInt("sibling_order_rank", *r.sibling_order_rank);
   if (auto set = args.Commit()) tracks.source_arg_set_id.Set(id, *set);
 }
 

@@ -34,6 +34,13 @@ struct TrackReservation {
   StringId unit = kNullStringId;
   int64_t unit_multiplier = 1;
   bool is_incremental = false;
+  // SIBLING_MERGE_BEHAVIOR_NONE: the last descriptor's name wins; otherwise
+  // the first named descriptor's.
+  bool last_name_wins = false;
+  // Copied into the track's source args (the UI's ordering hints).
+  StringId description = kNullStringId;
+  std::optional<int64_t> child_ordering;  // TrackDescriptor.ChildTracksOrdering
+  std::optional<int64_t> sibling_order_rank;
 
   bool SameKind(const TrackReservation& o) const {
     return parent_uuid == o.parent_uuid && pid == o.pid && tid == o.tid &&
@@ -82,6 +89,9 @@ class TrackEventTracker {
   // takes `event_name` as its name.
   std::optional<uint32_t> GetDescriptorTrack(uint64_t uuid, StringId event_name,
                                              uint32_t sequence_id);
+  // A descriptor for `uuid` was parsed again: an existing track takes the
+  // name the descriptors now give it (a descriptor name beats an event name).
+  void OnDescriptorParsed(uint64_t uuid);
   std::optional<Resolved> Resolve(uint64_t uuid);
 
   uint32_t DefaultTrack();
