@@ -501,7 +501,7 @@ void HeapGraphParser::ParseDeobfuscationMapping(proto::Bytes payload) {
             if (g.id == ObfuscatedMember::kObfuscatedNameFieldNumber) from = g.as_string();
             if (g.id == ObfuscatedMember::kDeobfuscatedNameFieldNumber) to = g.as_string();
           }
-          m.members.emplace(std::move(from), std::move(to));
+          m.members[std::move(from)].push_back(std::move(to));
           break;
         }
       }
@@ -541,7 +541,8 @@ void HeapGraphParser::ApplyDeobfuscation() {
       classes.deobfuscated_name.Set(i, s->Intern(Denormalize(n, m->deobfuscated)));
   }
   // "Class.member" -> deobfuscated class + member; members moved to another
-  // class are mapped to an already qualified name.
+  // class are mapped to an already qualified name. A name that stands for
+  // several members gives them all, sorted and joined by " | " (as upstream).
   auto deobfuscate_member = [&](std::string_view qualified) -> std::optional<std::string> {
     size_t dot = qualified.rfind('.');
     if (dot == std::string_view::npos) return std::nullopt;
@@ -549,9 +550,18 @@ void HeapGraphParser::ApplyDeobfuscation() {
     if (!m) return std::nullopt;
     auto it = m->members.find(std::string(qualified.substr(dot + 1)));
     if (it == m->members.end()) return std::nullopt;
-    if (it->second.find('.') != std::string::npos) return it->second;
-    return (m->deobfuscated.empty() ? std::string(qualified.substr(0, dot)) : m->deobfuscated) +
-           "." + it->second;
+    std::set<std::string> names;
+    for (const std::string& member : it->second) {
+      if (member.find('.') != std::string::npos)
+        names.insert(member);
+      else
+        names.insert(
+            (m->deobfuscated.empty() ? std::string(qualified.substr(0, dot)) : m->deobfuscated) +
+            "." + member);
+    }
+    std::string joined;
+    for (const std::string& n : names) joined += (joined.empty() ? "" : " | ") + n;
+    return joined;
   };
   auto& refs = s->profile.heap_graph_reference;
   for (uint32_t i = 0; i < refs.row_count(); ++i) {
