@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/import/args_tracker.h"
+#include "core/import/dma_buffer_tracker.h"
 #include "core/import/ftrace_parser.h"
 #include "core/import/process_tracker.h"
 #include "core/import/sequence_state.h"
@@ -395,6 +396,8 @@ void FtraceParser::ParseDmaHeapStat(int64_t ts, uint32_t pid, proto::Bytes paylo
   uint32_t set = BeginArgSet();
   AddIntArg(set, inode_key_, static_cast<int64_t>(m[E::kInodeFieldNumber].as_uint64()));
   storage_->counter.arg_set_id.Set(row, set);
+  dma_buffers_->OnHeapStat(ts, m[E::kInodeFieldNumber].as_uint64(),
+                           m[E::kLenFieldNumber].as_int64());
 }
 
 void FtraceParser::ParseOomScoreAdj(int64_t ts, proto::Bytes payload) {

@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "core/import/args_tracker.h"
+#include "core/import/dma_buffer_tracker.h"
+#include "core/import/ftrace_cma_tracker.h"
 #include "core/import/generic_kernel_parser.h"
 #include "core/import/process_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
@@ -35,7 +37,9 @@ FtraceParser::FtraceParser(TraceContext* ctx)
       raw_args_(RawArgsOf(ctx->storage.get())),
       descriptors_(raw_args_->descriptors()),
       tables_(ctx->storage.get(), raw_args_),
-      task_state_cache_(1u << 16, kNullStringId) {
+      task_state_cache_(1u << 16, kNullStringId),
+      cma_(std::make_unique<CmaAllocTracker>(ctx)),
+      dma_buffers_(std::make_unique<DmaBufferTracker>(ctx)) {
   TraceStorage* s = storage_;
   const FtraceEventInfo* ss = descriptors_.Get(FtraceEvent::kSchedSwitchFieldNumber);
   const FtraceEventInfo* sw = descriptors_.Get(FtraceEvent::kSchedWakingFieldNumber);
@@ -337,6 +341,10 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
     case FtraceEvent::kBinderTransactionReceivedFieldNumber:
       return ParseBinderTransactionReceived(ts, pid, p);
     default:
+      if (CmaAllocTracker::Handles(event_id)) {
+        SyncSystemInfo();  // the kernel version decides which event ends the slice
+        cma_->OnEvent(event_id, ts, pid, p, kernel_version_);
+      }
       return;
   }
 }

@@ -24,6 +24,8 @@
 
 namespace fathom {
 
+class CmaAllocTracker;
+class DmaBufferTracker;
 class GenericKernelParser;
 
 struct SequenceGeneration;
@@ -207,6 +209,8 @@ class FtraceParser {
 
   // Kernel version (major, minor) when known.
   std::optional<std::pair<int, int>> kernel_version_;
+  std::unique_ptr<CmaAllocTracker> cma_;           // mm_cma_alloc slices
+  std::unique_ptr<DmaBufferTracker> dma_buffers_;  // mem.dma_buffer slices
   enum class Arch : uint8_t { kUnknown, kArm64, kX86_64, kArm32 } arch_ = Arch::kUnknown;
   bool seen_first_event_ = false;
   bool worker_tables_reserved_ = false;

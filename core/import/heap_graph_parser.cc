@@ -4,6 +4,7 @@
 #include <deque>
 #include <set>
 
+#include "core/import/heap_graph_native_size.h"
 #include "core/import/process_tracker.h"
 #include "core/import/trace_context.h"
 #include "perfetto/trace/profiling/deobfuscation.pb.h"
@@ -322,6 +323,8 @@ void HeapGraphParser::Finalize(Dump& dump) {
     index_of.emplace(o.id, i);
   }
   std::unordered_map<uint64_t, uint32_t> row_of;
+  const uint32_t first_row = objects.row_count();
+  std::unordered_map<uint32_t, int64_t> registry_sizes;  // see AttributeNativeSizes
   auto ensure_row = [&](uint64_t id) -> std::optional<uint32_t> {
     auto it = row_of.find(id);
     if (it != row_of.end()) return it->second;
@@ -331,7 +334,7 @@ void HeapGraphParser::Finalize(Dump& dump) {
     uint32_t row = objects.Insert(dump.upid, dump.ts);
     const Type& t = dump.types[o.type_id];
     objects.self_size.Set(row, static_cast<int64_t>(o.self_size ? o.self_size : t.object_size));
-    objects.native_size.Set(row, o.native_size);
+    if (o.native_size) registry_sizes.emplace(row, o.native_size);
     if (const char* heap = HeapTypeName(o.heap_type)) objects.heap_type.Set(row, s->Intern(heap));
     objects.type_id.Set(row, class_row[o.type_id]);
     row_of.emplace(id, row);
@@ -403,6 +406,8 @@ void HeapGraphParser::Finalize(Dump& dump) {
     objects.reference_set_id.Set(owner, set_id);
   }
 
+  AttributeNativeSizes(s, first_row, objects.row_count(), registry_sizes);
+
   // Roots. Objects outside the app heap (zygote, boot image) are never
   // collected, so ART treats them as VM-internal roots.
   std::vector<uint32_t> root_rows;
@@ -453,7 +458,16 @@ void HeapGraphParser::Finalize(Dump& dump) {
       classes.classloader_id.Set(class_row[id], it->second);
   }
 
-  s->profile.heap_graph.Insert(dump.ts, dump.upid, dump.heap_size);
+  // A row of the same process and time already made for an OOME (from
+  // ArtProcessMetadata) is this dump's.
+  auto& graphs = s->profile.heap_graph;
+  std::optional<uint32_t> graph;
+  for (uint32_t i = 0; i < graphs.row_count() && !graph; ++i)
+    if (graphs.upid[i] == dump.upid && graphs.ts[i] == dump.ts) graph = i;
+  if (!graph)
+    graphs.Insert(dump.ts, dump.upid, dump.heap_size);
+  else if (dump.heap_size)
+    graphs.heap_size.Set(*graph, *dump.heap_size);
   // Upstream's bounds see heap graphs through their objects only.
   if (!row_of.empty()) s->UpdateBounds(dump.ts);
 }
@@ -487,7 +501,7 @@ void HeapGraphParser::ParseDeobfuscationMapping(proto::Bytes payload) {
             if (g.id == ObfuscatedMember::kObfuscatedNameFieldNumber) from = g.as_string();
             if (g.id == ObfuscatedMember::kDeobfuscatedNameFieldNumber) to = g.as_string();
           }
-          m.members.emplace(std::move(from), std::move(to));
+          m.members[std::move(from)].push_back(std::move(to));
           break;
         }
       }
@@ -527,7 +541,8 @@ void HeapGraphParser::ApplyDeobfuscation() {
       classes.deobfuscated_name.Set(i, s->Intern(Denormalize(n, m->deobfuscated)));
   }
   // "Class.member" -> deobfuscated class + member; members moved to another
-  // class are mapped to an already qualified name.
+  // class are mapped to an already qualified name. A name that stands for
+  // several members gives them all, sorted and joined by " | " (as upstream).
   auto deobfuscate_member = [&](std::string_view qualified) -> std::optional<std::string> {
     size_t dot = qualified.rfind('.');
     if (dot == std::string_view::npos) return std::nullopt;
@@ -535,9 +550,18 @@ void HeapGraphParser::ApplyDeobfuscation() {
     if (!m) return std::nullopt;
     auto it = m->members.find(std::string(qualified.substr(dot + 1)));
     if (it == m->members.end()) return std::nullopt;
-    if (it->second.find('.') != std::string::npos) return it->second;
-    return (m->deobfuscated.empty() ? std::string(qualified.substr(0, dot)) : m->deobfuscated) +
-           "." + it->second;
+    std::set<std::string> names;
+    for (const std::string& member : it->second) {
+      if (member.find('.') != std::string::npos)
+        names.insert(member);
+      else
+        names.insert(
+            (m->deobfuscated.empty() ? std::string(qualified.substr(0, dot)) : m->deobfuscated) +
+            "." + member);
+    }
+    std::string joined;
+    for (const std::string& n : names) joined += (joined.empty() ? "" : " | ") + n;
+    return joined;
   };
   auto& refs = s->profile.heap_graph_reference;
   for (uint32_t i = 0; i < refs.row_count(); ++i) {

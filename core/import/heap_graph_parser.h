@@ -60,7 +60,10 @@ class HeapGraphParser {
   };
   struct ClassMapping {
     std::string deobfuscated;
-    std::map<std::string, std::string> members;  // obfuscated -> deobfuscated
+    // obfuscated -> every deobfuscated name it stands for, in mapping order
+    // (R8 merges methods of several classes, or inlines several methods,
+    // into one obfuscated name).
+    std::map<std::string, std::vector<std::string>> members;
   };
 
   void Finalize(Dump& dump);

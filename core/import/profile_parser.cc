@@ -476,6 +476,7 @@ void ProfileParser::ParseArtProcessMetadata(int64_t ts, proto::Bytes payload) {
   TraceStorage* s = ctx_->storage.get();
   int64_t pid = 0;
   int64_t alloc_size = 0, total_free = 0, until_oom = 0;
+  bool is_oome = false;
   StringId error_msg = kNullStringId;
   std::optional<proto::Bytes> stack;
   proto::Decoder d(payload);
@@ -486,6 +487,7 @@ void ProfileParser::ParseArtProcessMetadata(int64_t ts, proto::Bytes payload) {
         break;
       case ArtProcessMetadata::kOomAllocationSizeFieldNumber:
         alloc_size = f.as_int64();
+        is_oome = true;
         break;
       case ArtProcessMetadata::kOomTotalBytesFreeFieldNumber:
         total_free = f.as_int64();
@@ -501,18 +503,18 @@ void ProfileParser::ParseArtProcessMetadata(int64_t ts, proto::Bytes payload) {
         break;
     }
   }
-  if (!stack) return;
+  if (!stack && !is_oome) return;
   uint32_t upid = ctx_->process_tracker->GetOrCreateProcess(pid);
   uint32_t utid = ctx_->process_tracker->UpdateThread(pid, pid);
 
-  // The OOME belongs to the heap dump of the same process and time.
-  auto& graphs = s->profile.heap_graph;
-  std::optional<uint32_t> graph;
-  for (uint32_t i = 0; i < graphs.row_count(); ++i)
-    if (graphs.upid[i] == upid && graphs.ts[i] == ts) graph = i;
-  if (!graph) graph = graphs.Insert(ts, upid, std::nullopt);
-  s->profile.heap_graph_java_oome_details.Insert(*graph, alloc_size, total_free, until_oom,
+  // As upstream, the OOME is a heap_graph row of its own (dump_reason "OOME"
+  // when the allocation that failed is known); a heap dump of the same
+  // process and time that follows fills it in (HeapGraphParser::Finalize).
+  uint32_t graph = s->profile.heap_graph.Insert(ts, upid, std::nullopt);
+  if (is_oome) s->profile.heap_graph.dump_reason.Set(graph, s->Intern("OOME"));
+  s->profile.heap_graph_java_oome_details.Insert(graph, alloc_size, total_free, until_oom,
                                                  error_msg);
+  if (!stack) return;
 
   // Java frames come leaf first; callsites are built root first. Each
   // (method, file, line) is its own frame so its symbol keeps the line.
@@ -545,7 +547,7 @@ void ProfileParser::ParseArtProcessMetadata(int64_t ts, proto::Bytes payload) {
     }
     callsite = stacks_.InternCallsite(callsite, fit->second);
   }
-  s->profile.heap_graph_thread_callsite.Insert(*graph, utid, callsite);
+  s->profile.heap_graph_thread_callsite.Insert(graph, utid, callsite);
 }
 
 void ProfileParser::OnImportFinished() {

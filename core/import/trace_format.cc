@@ -6,6 +6,7 @@
 
 #include "core/import/collapsed_stacks.h"
 #include "core/import/pprof_parser.h"
+#include "core/import/simpleperf_proto_parser.h"
 
 namespace fathom {
 
@@ -122,6 +123,7 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   std::string_view s(reinterpret_cast<const char*>(data), size);
   if (size >= 4 && memcmp(data, "PK\x03\x04", 4) == 0) return TraceFormat::kZip;
   if (size >= 262 && memcmp(data + 257, "ustar", 5) == 0) return TraceFormat::kTar;
+  if (LooksLikeSimpleperfProto(data, size)) return TraceFormat::kSimpleperfProto;
   // Before the text checks: a Profile's first byte (0x0A) reads as whitespace.
   // LooksLikePprof tells it from a Perfetto Trace, which also starts with 0x0A.
   if (LooksLikePprof(data, size)) return TraceFormat::kPprof;
@@ -173,6 +175,8 @@ const char* TraceFormatName(TraceFormat f) {
       return "collapsed stacks";
     case TraceFormat::kPprof:
       return "pprof";
+    case TraceFormat::kSimpleperfProto:
+      return "simpleperf proto";
     case TraceFormat::kZip:
       return "zip";
     case TraceFormat::kTar:

@@ -9,13 +9,14 @@ namespace fathom {
 
 enum class TraceFormat {
   kUnknown,
-  kProto,         // Perfetto protobuf Trace
-  kJson,          // Chrome JSON trace
-  kSystraceText,  // ftrace/atrace text dump
-  kSystraceHtml,  // systrace HTML page
-  kArtAllocLog,   // tiallocsample text log (JVMTI Java allocation samples)
+  kProto,            // Perfetto protobuf Trace
+  kJson,             // Chrome JSON trace
+  kSystraceText,     // ftrace/atrace text dump
+  kSystraceHtml,     // systrace HTML page
+  kArtAllocLog,      // tiallocsample text log (JVMTI Java allocation samples)
   kCollapsedStacks,  // folded stacks, "a;b;c 12" per line
   kPprof,            // pprof perftools.profiles.Profile
+  kSimpleperfProto,  // simpleperf report-sample --protobuf output
   kZip,
   kTar,
   kEmpty,

@@ -7,6 +7,7 @@
 #include "core/import/json_tokenizer.h"
 #include "core/import/pprof_tokenizer.h"
 #include "core/import/proto_tokenizer.h"
+#include "core/import/simpleperf_proto_tokenizer.h"
 #include "core/import/systrace_text_tokenizer.h"
 
 namespace fathom {
@@ -45,6 +46,9 @@ Result<SourceTokenizer> TokenizerSet::For(TraceFormat format, const std::string&
     case TraceFormat::kPprof:
       all_.emplace_back(t.tokenizer = t.pprof = new PprofTokenizer(ctx_, pprof_scope));
       return t;
+    case TraceFormat::kSimpleperfProto:
+      all_.emplace_back(t.tokenizer = t.simpleperf = new SimpleperfProtoTokenizer(ctx_));
+      return t;
     default:
       return ErrorStatus(source_name + ": " + TraceFormatName(format) +
                          " traces are not supported by this build yet");
@@ -70,6 +74,11 @@ size_t TokenizerSet::Finish(const SourceTokenizer& t, const std::vector<uint8_t>
   }
   if (t.pprof) {  // no timestamps to sort: rows are written here
     if (Status st = t.pprof->Finish(); !st.ok()) warnings->push_back(name + ": " + st.message());
+    return 0;
+  }
+  if (t.simpleperf) {  // samples are ordered there, once every record is read
+    if (Status st = t.simpleperf->Finish(); !st.ok())
+      warnings->push_back(name + ": " + st.message());
     return 0;
   }
   if (t.art_log) {  // no timestamps to sort: rows are written here

@@ -151,8 +151,8 @@ Status TraceLoader::ReadSource(Source src) {
   if (fmt == TraceFormat::kUnknown || fmt == TraceFormat::kEmpty) {
     std::string msg = At(src.name, 0) +
                       "unknown trace format: expected a Perfetto protobuf trace (first byte "
-                      "0x0A), gzip/zstd, JSON, systrace text/HTML, zip/tar, pprof or collapsed "
-                      "stacks";
+                      "0x0A), gzip/zstd, JSON, systrace text/HTML, zip/tar, pprof, simpleperf "
+                      "proto or collapsed stacks";
     if (!src.is_member) return ErrorStatus(msg);
     Warn(msg + "; member skipped");
     return Status::Ok();
