@@ -7,11 +7,13 @@
 
 #include "core/sql/result_printer.h"
 #include "core/trace_processor.h"
+#include "perfetto/trace/trace.pb.h"
 
 namespace fathom {
 namespace {
 
-// The CSV answer to `sql` on the JSON trace `json` (or the error).
+// The CSV answer to `sql` on the trace `json` (JSON or binary proto), or the
+// error.
 std::string CsvAnswer(const std::string& json, const std::string& sql) {
   TraceProcessor tp;
   Status st = tp.LoadBuffer(reinterpret_cast<const uint8_t*>(json.data()), json.size());
@@ -104,6 +106,26 @@ TEST(SqlFunctions, ArgSetToJsonNestsAndTypesValues) {
             R"("{"args":{"a":1.5,"b":"q\"uo\n\t\u0001\u00e9/","d":true,"e":[1,{"x":2},[3,4]],)"
             R"("i":1e+300,"j":0.1,"l":100,"z":1e+16}}")"
             "\n");
+}
+
+// TO_REALTIME / TO_MONOTONIC offset ts from the latest snapshot at or before
+// it; before the first snapshot they give that snapshot's value unchanged.
+TEST(SqlFunctions, ClockConversionsFollowTheLatestSnapshot) {
+  perfetto::protos::Trace trace;
+  auto add_snapshot = [&](std::initializer_list<std::pair<uint32_t, uint64_t>> clocks) {
+    auto* snapshot = trace.add_packet()->mutable_clock_snapshot();
+    for (const auto& [id, ts] : clocks) {
+      auto* c = snapshot->add_clocks();
+      c->set_clock_id(id);
+      c->set_timestamp(ts);
+    }
+  };
+  add_snapshot({{6, 100}, {1, 1000}, {3, 70}});  // BOOTTIME, REALTIME, MONOTONIC
+  add_snapshot({{6, 200}, {1, 5000}});
+  EXPECT_EQ(CsvAnswer(trace.SerializeAsString(),
+                      "select to_realtime(50) a, to_realtime(150) b, to_realtime(250) c, "
+                      "to_monotonic(50) d, to_monotonic(250) e"),
+            "\"a\",\"b\",\"c\",\"d\",\"e\"\n1000,1050,5050,70,220\n");
 }
 
 }  // namespace
