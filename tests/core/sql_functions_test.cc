@@ -64,6 +64,16 @@ TEST(SqlFunctions, RegexAndUnhexEdgeCases) {
             "-9223372036854775808,-1,15\n");
 }
 
+// Long texts (300k characters) match without exhausting the stack.
+TEST(SqlFunctions, RegexHandlesLongTexts) {
+  EXPECT_EQ(CsvAnswer(kOneSlice,
+                      "select regexp('a.*x', 'a' || replace(hex(zeroblob(150000)), '0', 'b')) r, "
+                      "length(regexp_replace_simple(replace(hex(zeroblob(150000)), '0', 'b'), "
+                      "'b', 'c')) s, length(regexp_extract(replace(hex(zeroblob(150000)), '0', "
+                      "'b'), '(b+)')) t"),
+            "\"r\",\"s\",\"t\"\n0,300000,300000\n");
+}
+
 // LAST_NON_NULL over sliding and empty frames.
 TEST(SqlFunctions, LastNonNullFollowsTheFrame) {
   EXPECT_EQ(CsvAnswer(kOneSlice,
