@@ -138,5 +138,27 @@ TEST(SqlFunctions, ClockConversionsFollowTheLatestSnapshot) {
             "\"a\",\"b\",\"c\",\"d\",\"e\"\n1000,1050,5050,70,220\n");
 }
 
+// Between two snapshots the offset never carries past the next snapshot's
+// value (a wall clock set back holds), except at a snapshot's own time.
+TEST(SqlFunctions, ClockConversionsStopAtTheNextSnapshotValue) {
+  perfetto::protos::Trace trace;
+  for (const auto& [boot, real] : {std::pair<uint64_t, uint64_t>{10, 0},
+                                   {20, 1652904000000000000},
+                                   {30, 1652903999999999995}}) {
+    auto* snapshot = trace.add_packet()->mutable_clock_snapshot();
+    auto* b = snapshot->add_clocks();
+    b->set_clock_id(6);
+    b->set_timestamp(boot);
+    auto* r = snapshot->add_clocks();
+    r->set_clock_id(1);
+    r->set_timestamp(real);
+  }
+  EXPECT_EQ(CsvAnswer(trace.SerializeAsString(),
+                      "select to_realtime(15) a, to_realtime(20) b, to_realtime(25) c, "
+                      "to_realtime(35) d, to_timecode(-3600123456789) e"),
+            "\"a\",\"b\",\"c\",\"d\",\"e\"\n5,1652904000000000000,1652903999999999995,"
+            "1652904000000000000,\"-1:00:00 -123 -456 -789\"\n");
+}
+
 }  // namespace
 }  // namespace fathom

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,10 +67,29 @@ void ConvertFromTraceTime(sqlite3_context* ctx, int, sqlite3_value** argv) {
                                 [](int64_t t, const auto& entry) { return t < entry.first; });
   if (after == timeline.begin()) return sqlite3_result_int64(ctx, timeline.front().second);
   const auto& [snapshot_ts, value] = *std::prev(after);
-  sqlite3_result_int64(ctx, value + (ts - snapshot_ts));
+  int64_t converted = value + (ts - snapshot_ts);
+  // Never past the next snapshot's value: clocks that jump (a wall clock
+  // set back) hold at the value they will have next.
+  if (ts != snapshot_ts && after != timeline.end()) converted = std::min(converted, after->second);
+  sqlite3_result_int64(ctx, converted);
 }
 
 void DeleteClockFunction(void* p) { delete static_cast<ClockFunction*>(p); }
+
+// TO_TIMECODE(ts): "HH:MM:SS mmm uuu nnn", each part truncated toward zero
+// (so negative times print negative parts), hours unbounded.
+void ToTimecode(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  const int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return sqlite3_result_null(ctx);
+  if (type != SQLITE_INTEGER)
+    return sqlite3_result_error(ctx, "TO_TIMECODE: first argument should be timestamp", -1);
+  const long long ts = sqlite3_value_int64(argv[0]);
+  char buf[64];
+  snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld %03lld %03lld %03lld", ts / 3600000000000LL,
+           ts / 60000000000LL % 60, ts / 1000000000LL % 60, ts / 1000000LL % 1000,
+           ts / 1000LL % 1000, ts % 1000);
+  sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+}
 
 }  // namespace
 
@@ -87,6 +107,9 @@ Status RegisterClockFunctions(sqlite3* db, ClockTracker* clocks) {
                                    nullptr, nullptr, DeleteClockFunction);
     if (rc != SQLITE_OK) return ErrorStatus(std::string("cannot register ") + name);
   }
+  if (sqlite3_create_function_v2(db, "TO_TIMECODE", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                                 ToTimecode, nullptr, nullptr, nullptr) != SQLITE_OK)
+    return ErrorStatus("cannot register TO_TIMECODE");
   return Status::Ok();
 }
 
