@@ -4,13 +4,17 @@
 #include "core/import/trace_context.h"
 #include "core/load/expansion_guard.h"
 #include "core/load/trace_loader.h"
+#include "core/sql/functions/clock_functions.h"
 
 namespace fathom {
 
 TraceProcessor::TraceProcessor() : ctx_(new TraceContext()) {
   sql_.reset(new SqlEngine(ctx_->storage.get()));
   Status st = sql_->Init();
-  (void)st;  // Init only fails if SQLite itself is broken; queries report it.
+  // The clock conversions read the import's clock snapshots, which only the
+  // import context holds.
+  if (st.ok()) st = RegisterClockFunctions(sql_->db(), ctx_->clock_tracker.get());
+  (void)st;  // these only fail if SQLite itself is broken; queries report it.
 }
 
 TraceProcessor::~TraceProcessor() = default;

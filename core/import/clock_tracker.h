@@ -39,6 +39,10 @@ class ClockTracker {
   void SetTraceClock(uint64_t clock_id) { trace_clock_ = clock_id; }
   uint64_t trace_clock() const { return trace_clock_; }
   bool has_snapshots() const { return !snapshots_.empty(); }
+  // Every snapshot so far, in arrival order: (clock, value in ns) by clock.
+  const std::vector<std::vector<std::pair<uint64_t, int64_t>>>& snapshots() const {
+    return snapshots_;
+  }
 
   std::optional<int64_t> ToTraceTime(uint64_t clock_id, int64_t ts) {
     if (clock_id == trace_clock_) return ts;

@@ -9,6 +9,7 @@
 #include "core/sql/functions/metadata_functions.h"
 #include "core/sql/functions/regex_functions.h"
 #include "core/sql/functions/slice_ancestry.h"
+#include "core/sql/functions/slice_layout_vtab.h"
 #include "core/sql/functions/unhex.h"
 #include "core/sql/to_ftrace.h"
 
@@ -65,7 +66,7 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
        {RegisterToFtraceFunction(db, storage), RegisterRegexFunctions(db),
         RegisterUnhexFunction(db), RegisterLastNonNullFunction(db), RegisterLayoutDepthFunction(db),
         RegisterSliceAncestryFunctions(db, storage), RegisterArgSetToJsonFunction(db, storage),
-        RegisterMetadataFunctions(db, storage)}) {
+        RegisterMetadataFunctions(db, storage), RegisterSliceLayoutFunction(db, storage)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();
