@@ -14,6 +14,7 @@ struct TableSpec {
   std::string order_by;           // natural key first; all selected columns follow
   std::string where;              // optional filter (e.g. stats with a value)
   std::vector<std::string> only;  // non-empty: compare just these columns
+  std::vector<std::string> skip;  // columns left out of the comparison
 };
 
 const std::vector<TableSpec>& BatteryTables();
