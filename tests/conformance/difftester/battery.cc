@@ -44,6 +44,24 @@ const std::vector<TableSpec>& BatteryTables() {
   return tables;
 }
 
+const std::vector<SummarySpec>& BatterySummaries() {
+  static const std::vector<SummarySpec> summaries = {
+      {"counters_by_track",
+       "select t.name as track_name, count(*) as n, sum(c.value) as total from counter c "
+       "join track t on c.track_id = t.id group by t.name order by t.name"},
+      {"slices_by_name",
+       "select name, count(*) as n, sum(dur) as total_dur, max(depth) as max_depth from slice "
+       "group by name order by name"},
+      {"thread_states_by_state",
+       "select state, count(*) as n, sum(dur) as total_dur from thread_state group by state "
+       "order by state"},
+      {"ftrace_events_by_name",
+       "select name, count(*) as n from ftrace_event group by name order by name"},
+      {"args_by_key", "select key, count(*) as n from args group by key order by key"},
+  };
+  return summaries;
+}
+
 std::vector<BatteryQuery> BuildBattery(
     const std::map<std::string, std::vector<std::string>>& columns) {
   std::vector<BatteryQuery> out;
@@ -62,6 +80,7 @@ std::vector<BatteryQuery> BuildBattery(
     sql += " order by " + spec.order_by + ", " + cols;
     out.push_back({spec.table, sql});
   }
+  for (const SummarySpec& s : BatterySummaries()) out.push_back({s.name, s.sql, true});
   return out;
 }
 
