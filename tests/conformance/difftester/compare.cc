@@ -35,12 +35,15 @@ std::string RowSetDiff(const CsvTable& fathom, const CsvTable& ref, size_t limit
   return os.str();
 }
 
-std::vector<Divergence> CompareStats(const CsvTable& fathom, const CsvTable& ref) {
-  // name,idx -> the rest of the row.
-  auto index = [](const CsvTable& t) {
+// Rows matched by their key (first column; for stats name and idx), each
+// differing key name its own class "<table>:<name>".
+std::vector<Divergence> CompareKeyed(const std::string& table, const CsvTable& fathom,
+                                     const CsvTable& ref) {
+  const bool with_idx = table == "stats";
+  auto index = [with_idx](const CsvTable& t) {
     std::map<std::pair<std::string, std::string>, std::string> m;
     for (const CsvRow& row : t.rows)
-      if (row.size() >= 2) m[{row[0], row[1]}] = Join(row);
+      if (!row.empty()) m[{row[0], with_idx && row.size() > 1 ? row[1] : ""}] = Join(row);
     return m;
   };
   const auto f = index(fathom), r = index(ref);
@@ -59,7 +62,7 @@ std::vector<Divergence> CompareStats(const CsvTable& fathom, const CsvTable& ref
   for (const auto& [key, row] : f)
     if (!r.count(key)) note(key, row, "");
   std::vector<Divergence> out;
-  for (const auto& [name, detail] : by_name) out.push_back({"stats:" + name, "stats", detail});
+  for (const auto& [name, detail] : by_name) out.push_back({table + ":" + name, table, detail});
   return out;
 }
 
@@ -87,7 +90,7 @@ std::vector<Divergence> CompareColumns(const std::string& table, const CsvTable&
 }  // namespace
 
 std::vector<Divergence> CompareAnswers(const std::string& table, const std::string& fathom,
-                                       const std::string& reference) {
+                                       const std::string& reference, bool keyed) {
   if (fathom == reference) return {};
   if (fathom.rfind("<error", 0) == 0 || reference.rfind("<error", 0) == 0)
     return {{table + ":error", table,
@@ -96,7 +99,7 @@ std::vector<Divergence> CompareAnswers(const std::string& table, const std::stri
   if (f.header != r.header)
     return {{table + ":columns", table,
              "fathom: " + Join(f.header) + " | reference: " + Join(r.header)}};
-  if (table == "stats") return CompareStats(f, r);
+  if (keyed || table == "stats") return CompareKeyed(table, f, r);
   if (f.rows.size() != r.rows.size()) return {{table + ":rows", table, RowSetDiff(f, r, 3)}};
   return CompareColumns(table, f, r);
 }

@@ -14,6 +14,7 @@ const std::string* SqlOfTable(const DiffSession& s, const std::string& table) {
 void PrintFirst(const DiffSession& s, uint64_t seed, const Divergence& d, bool known,
                 std::ostream& log) {
   log << (known ? "known  " : "NEW    ") << d.cls << "  (seed " << seed << ")\n";
+  if (known) return;  // listed with its reason: the class name and seed suffice
   if (const std::string* sql = SqlOfTable(s, d.table)) log << "    query: " << *sql << "\n";
   log << "    " << d.detail << "\n";
 }

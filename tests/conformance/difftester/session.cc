@@ -87,7 +87,8 @@ std::vector<Divergence> DiffSession::Compare(const std::string& trace_path,
   if (!r.load_error.empty()) return {{"load:reference", "", r.load_error}};
   std::vector<Divergence> out;
   for (size_t i = 0; i < queries.size(); ++i)
-    for (Divergence& d : CompareAnswers(queries[i].table, f.results[i], r.results[i]))
+    for (Divergence& d :
+         CompareAnswers(queries[i].table, f.results[i], r.results[i], queries[i].keyed))
       out.push_back(std::move(d));
   return out;
 }

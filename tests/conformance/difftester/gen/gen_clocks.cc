@@ -15,9 +15,12 @@ void EmitClockSnapshot(GenContext* ctx) {
     const int64_t boot = i == 0 ? ctx->start_ts - 1'000 : ctx->end_ts;
     TracePacket* p = ctx->Emit(boot, GenContext::kSeqClock);
     auto* cs = p->mutable_clock_snapshot();
-    const std::pair<uint32_t, int64_t> clocks[] = {{kClockBoottime, boot},
-                                                   {kClockMonotonic, boot - ctx->monotonic_offset},
-                                                   {kClockRealtime, boot + ctx->realtime_offset}};
+    // All the builtin clocks, as the service snapshots them; the coarse
+    // and raw variants read the same here.
+    const int64_t mono = boot - ctx->monotonic_offset, real = boot + ctx->realtime_offset;
+    const std::pair<uint32_t, int64_t> clocks[] = {
+        {kClockBoottime, boot},     {kClockMonotonic, mono}, {kClockMonotonicCoarse, mono},
+        {kClockMonotonicRaw, mono}, {kClockRealtime, real},  {kClockRealtimeCoarse, real}};
     for (auto [id, ts] : clocks) {
       auto* c = cs->add_clocks();
       c->set_clock_id(id);

@@ -76,6 +76,9 @@ struct EmittedPacket {
 inline constexpr uint32_t kClockRealtime = 1;
 inline constexpr uint32_t kClockMonotonic = 3;
 inline constexpr uint32_t kClockBoottime = 6;
+inline constexpr uint32_t kClockRealtimeCoarse = 2;
+inline constexpr uint32_t kClockMonotonicCoarse = 4;
+inline constexpr uint32_t kClockMonotonicRaw = 5;
 
 class GenContext {
  public:

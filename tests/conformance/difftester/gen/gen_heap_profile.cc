@@ -77,7 +77,8 @@ void EmitHeapProfiles(GenContext* ctx) {
     for (int h = 0; h < heaps; ++h) {
       auto* dump = pp->add_process_dumps();
       dump->set_pid(static_cast<uint64_t>(pid));
-      dump->set_timestamp(static_cast<uint64_t>(ts));
+      // Dump times are CLOCK_MONOTONIC_COARSE (per the spec), unlike the packet's.
+      dump->set_timestamp(static_cast<uint64_t>(ts - ctx->monotonic_offset));
       if (h > 0 || ctx->Chance(50)) dump->set_heap_name(kHeaps[h]);
       if (ctx->Chance(50)) dump->set_sampling_interval_bytes(4096);
       if (ctx->Chance(15)) dump->set_from_startup(true);

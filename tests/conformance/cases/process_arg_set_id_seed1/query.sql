@@ -1,0 +1,1 @@
+select upid, id, pid, name, start_ts, end_ts, parent_upid, uid, android_appid, android_user_id, cmdline, arg_set_id, machine_id from process order by pid, start_ts, name, upid, id, pid, name, start_ts, end_ts, parent_upid, uid, android_appid, android_user_id, cmdline, arg_set_id, machine_id;
