@@ -453,127 +453,18 @@ void FtraceParser::ParseMmEventRecord(int64_t ts, uint32_t pid, proto::Bytes pay
 
 // ---- syscalls ------------------------------------------------------------------
 
-StringId FtraceParser::SyscallName(int64_t id) {
+std::optional<StringId> FtraceParser::SyscallName(int64_t id) {
+  // Numbers past the kernel's table size are not syscalls: no slice.
+  if (id < 0 || id >= kMaxSyscalls) return std::nullopt;
   SyncSystemInfo();
-  struct Entry {
-    int16_t nr;
-    const char* name;
-  };
-  // The syscalls that matter for analysis; others are named sys_<nr>.
-  static const Entry kArm64[] = {{17, "getcwd"},
-                                 {22, "epoll_pwait"},
-                                 {23, "dup"},
-                                 {24, "dup3"},
-                                 {25, "fcntl"},
-                                 {29, "ioctl"},
-                                 {48, "faccessat"},
-                                 {56, "openat"},
-                                 {57, "close"},
-                                 {59, "pipe2"},
-                                 {62, "lseek"},
-                                 {63, "read"},
-                                 {64, "write"},
-                                 {65, "readv"},
-                                 {66, "writev"},
-                                 {67, "pread64"},
-                                 {68, "pwrite64"},
-                                 {73, "ppoll"},
-                                 {78, "readlinkat"},
-                                 {79, "newfstatat"},
-                                 {80, "fstat"},
-                                 {82, "fsync"},
-                                 {83, "fdatasync"},
-                                 {93, "exit"},
-                                 {94, "exit_group"},
-                                 {98, "futex"},
-                                 {101, "nanosleep"},
-                                 {113, "clock_gettime"},
-                                 {115, "clock_nanosleep"},
-                                 {124, "sched_yield"},
-                                 {129, "kill"},
-                                 {131, "tgkill"},
-                                 {134, "rt_sigaction"},
-                                 {135, "rt_sigprocmask"},
-                                 {139, "rt_sigreturn"},
-                                 {172, "getpid"},
-                                 {178, "gettid"},
-                                 {198, "socket"},
-                                 {203, "connect"},
-                                 {206, "sendto"},
-                                 {207, "recvfrom"},
-                                 {211, "sendmsg"},
-                                 {212, "recvmsg"},
-                                 {214, "brk"},
-                                 {215, "munmap"},
-                                 {220, "clone"},
-                                 {221, "execve"},
-                                 {222, "mmap"},
-                                 {226, "mprotect"},
-                                 {233, "madvise"},
-                                 {260, "wait4"}};
-  static const Entry kX86_64[] = {{0, "read"},
-                                  {1, "write"},
-                                  {2, "open"},
-                                  {3, "close"},
-                                  {4, "stat"},
-                                  {5, "fstat"},
-                                  {6, "lstat"},
-                                  {7, "poll"},
-                                  {8, "lseek"},
-                                  {9, "mmap"},
-                                  {10, "mprotect"},
-                                  {11, "munmap"},
-                                  {12, "brk"},
-                                  {13, "rt_sigaction"},
-                                  {14, "rt_sigprocmask"},
-                                  {15, "rt_sigreturn"},
-                                  {16, "ioctl"},
-                                  {17, "pread64"},
-                                  {18, "pwrite64"},
-                                  {19, "readv"},
-                                  {20, "writev"},
-                                  {24, "sched_yield"},
-                                  {28, "madvise"},
-                                  {32, "dup"},
-                                  {33, "dup2"},
-                                  {35, "nanosleep"},
-                                  {39, "getpid"},
-                                  {41, "socket"},
-                                  {42, "connect"},
-                                  {44, "sendto"},
-                                  {45, "recvfrom"},
-                                  {46, "sendmsg"},
-                                  {47, "recvmsg"},
-                                  {56, "clone"},
-                                  {59, "execve"},
-                                  {60, "exit"},
-                                  {61, "wait4"},
-                                  {62, "kill"},
-                                  {72, "fcntl"},
-                                  {74, "fsync"},
-                                  {75, "fdatasync"},
-                                  {186, "gettid"},
-                                  {202, "futex"},
-                                  {228, "clock_gettime"},
-                                  {230, "clock_nanosleep"},
-                                  {231, "exit_group"},
-                                  {232, "epoll_wait"},
-                                  {234, "tgkill"},
-                                  {257, "openat"},
-                                  {281, "epoll_pwait"},
-                                  {293, "pipe2"}};
-  const Entry* begin = nullptr;
-  size_t n = 0;
-  if (arch_ == Arch::kArm64) {
-    begin = kArm64;
-    n = sizeof(kArm64) / sizeof(Entry);
-  } else if (arch_ == Arch::kX86_64) {
-    begin = kX86_64;
-    n = sizeof(kX86_64) / sizeof(Entry);
-  }
-  for (size_t i = 0; i < n; ++i)
-    if (begin[i].nr == id) return storage_->Intern(std::string("sys_") + begin[i].name);
-  return storage_->Intern("sys_" + std::to_string(id));
+  if (syscall_names_.empty()) syscall_names_.assign(kMaxSyscalls, kNullStringId);
+  StringId& cached = syscall_names_[static_cast<size_t>(id)];
+  if (cached != kNullStringId) return cached;
+  SyscallTable table = GetSyscallTable(syscall_arch_);
+  size_t nr = static_cast<size_t>(id);
+  const char* name = nr < table.size ? table.names[nr] : nullptr;
+  cached = storage_->Intern(name ? std::string("sys_") + name : "sys_" + std::to_string(id));
+  return cached;
 }
 
 void FtraceParser::ParseFuncgraph(int64_t ts, uint32_t pid, proto::Bytes payload, bool entry) {
@@ -618,20 +509,23 @@ void FtraceParser::ParseSysEnter(int64_t ts, uint32_t pid, proto::Bytes payload)
   proto::Decoder d(payload);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next())
     if (f.id == E::kIdFieldNumber) id = f.as_int64();
+  auto name = SyscallName(id);
+  if (!name) return;
   saw_syscall_ = true;
   uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
   ctx_->slice_tracker->Begin(ts, ctx_->track_tracker->InternThreadTrack(utid), kNullStringId,
-                             SyscallName(id));
+                             *name);
 }
 
 void FtraceParser::ParseSysExit(int64_t ts, uint32_t pid, proto::Bytes payload) {
   using E = pb::SysExitFtraceEvent;
   Flat m(payload);
+  auto name = SyscallName(m[E::kIdFieldNumber].as_int64());
+  if (!name) return;
   uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
   // Named end: an exit whose enter was truncated by an atrace marker (or lost)
   // must not close an unrelated slice.
-  ctx_->slice_tracker->End(ts, ctx_->track_tracker->InternThreadTrack(utid), kNullStringId,
-                           SyscallName(m[E::kIdFieldNumber].as_int64()));
+  ctx_->slice_tracker->End(ts, ctx_->track_tracker->InternThreadTrack(utid), kNullStringId, *name);
 }
 
 // ---- power ---------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include "core/import/args_tracker.h"
 #include "core/import/dma_buffer_tracker.h"
 #include "core/import/ftrace_cma_tracker.h"
+#include "core/import/ftrace_device_events.h"
 #include "core/import/generic_kernel_parser.h"
 #include "core/import/process_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
@@ -97,12 +98,10 @@ void FtraceParser::OnSystemInfo(std::string_view release, std::string_view machi
     kernel_version_ = std::make_pair(major, minor);
     std::fill(task_state_cache_.begin(), task_state_cache_.end(), kNullStringId);
   }
-  if (machine == "aarch64" || machine == "arm64") {
-    arch_ = Arch::kArm64;
-  } else if (machine == "x86_64") {
-    arch_ = Arch::kX86_64;
-  } else if (machine.substr(0, 3) == "arm") {
-    arch_ = Arch::kArm32;
+  if (!machine.empty()) {
+    machine_known_ = true;
+    syscall_arch_ = SyscallArchFromMachine(machine);
+    syscall_names_.clear();
   }
 }
 
@@ -153,7 +152,7 @@ void FtraceParser::SyncSystemInfo() {
   const MetadataTable& md = storage_->metadata;
   if (md.row_count() == metadata_rows_seen_) return;
   metadata_rows_seen_ = md.row_count();
-  if (kernel_version_ && arch_ != Arch::kUnknown) return;
+  if (kernel_version_ && machine_known_) return;
   std::string_view release, machine;
   for (uint32_t i = 0; i < md.row_count(); ++i) {
     if (md.str_value[i] == kNullStringId) continue;
@@ -162,7 +161,7 @@ void FtraceParser::SyncSystemInfo() {
     if (name == "system_machine") machine = storage_->GetString(md.str_value[i]);
   }
   if (!kernel_version_ && !release.empty()) OnSystemInfo(release, "");
-  if (arch_ == Arch::kUnknown && !machine.empty()) OnSystemInfo("", machine);
+  if (!machine_known_ && !machine.empty()) OnSystemInfo("", machine);
 }
 
 // ---- raw args ----------------------------------------------------------------
@@ -344,6 +343,9 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       if (CmaAllocTracker::Handles(event_id)) {
         SyncSystemInfo();  // the kernel version decides which event ends the slice
         cma_->OnEvent(event_id, ts, pid, p, kernel_version_);
+      } else if (FtraceDeviceEvents::Handles(event_id)) {
+        if (!device_events_) device_events_ = std::make_unique<FtraceDeviceEvents>(ctx_);
+        device_events_->Parse(ts, cpu, pid, event_id, p);
       }
       return;
   }
@@ -507,7 +509,6 @@ void FtraceParser::PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid, S
 
 void FtraceParser::ParseCompactSwitch(int64_t ts, uint32_t cpu, const CompactSwitchRecord& r) {
   MaybeOnFirstEvent();
-  storage_->UpdateBounds(ts);
   if (ts < sched_max_ts_) {
     storage_->stats.Increment(Stat::kSchedSwitchOutOfOrder);
     return;
@@ -517,12 +518,14 @@ void FtraceParser::ParseCompactSwitch(int64_t ts, uint32_t cpu, const CompactSwi
   PendingSched& pending = Pending(cpu);
   if (pending.last_utid == kNone) {
     // No prev_* fields in compact form: the first switch only primes them.
+    // No row at all, so it does not extend the trace bounds either.
     storage_->stats.Increment(Stat::kCompactSchedSwitchSkipped);
     pending.last_pid = r.next_pid;
     pending.last_utid = next_utid;
     pending.last_prio = r.next_prio;
     return;
   }
+  storage_->UpdateBounds(ts);
   if (ts < soft_drop_before_ts_) {
     // Only the raw row before all buffers are valid; keep tracking who runs.
     pending.last_pid = r.next_pid;
@@ -541,7 +544,6 @@ void FtraceParser::ParseCompactSwitch(int64_t ts, uint32_t cpu, const CompactSwi
 
 void FtraceParser::ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWakingRecord& r) {
   MaybeOnFirstEvent();
-  storage_->UpdateBounds(ts);
   if (ts < sched_max_ts_) {
     storage_->stats.Increment(Stat::kSchedSwitchOutOfOrder);
     return;
@@ -553,6 +555,7 @@ void FtraceParser::ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWak
     storage_->stats.Increment(Stat::kCompactSchedWakingSkipped);
     return;
   }
+  storage_->UpdateBounds(ts);
   uint32_t waker_utid = pending.last_utid;
   uint32_t set = BeginArgSet();
   std::optional<uint32_t> flags;

@@ -19,6 +19,7 @@
 #include "core/import/ftrace_raw_args.h"
 #include "core/import/ftrace_table_writer.h"
 #include "core/import/proto_decoder.h"
+#include "core/import/syscall_tables.h"
 #include "core/import/systrace_marker.h"
 #include "core/import/trace_context.h"
 
@@ -26,6 +27,7 @@ namespace fathom {
 
 class CmaAllocTracker;
 class DmaBufferTracker;
+class FtraceDeviceEvents;
 class GenericKernelParser;
 
 struct SequenceGeneration;
@@ -178,7 +180,10 @@ class FtraceParser {
   void ParseGenericFtrace(int64_t ts, uint32_t cpu, uint32_t pid, proto::Bytes payload);
   void MaybeTruncateSysWrite(int64_t ts, uint32_t pid);
   void AddLmkInstant(int64_t ts, int64_t pid);
-  StringId SyscallName(int64_t id);
+  // sys_<name> for the trace's architecture; nullopt for a number no kernel
+  // table reaches (upstream drops those events).
+  std::optional<StringId> SyscallName(int64_t id);
+  static constexpr int64_t kMaxSyscalls = 550;
 
   TraceContext* ctx_;
   TraceStorage* storage_;
@@ -186,6 +191,7 @@ class FtraceParser {
   const FtraceDescriptors& descriptors_;
   FtraceTableWriter tables_;  // ftrace_event and thread_state rows
   std::unique_ptr<GenericKernelParser> generic_kernel_;
+  std::unique_ptr<FtraceDeviceEvents> device_events_;  // created on first use
   std::vector<PendingSched> pending_;
   std::vector<StringId> task_state_cache_;       // raw prev_state (uint16) -> string + 1
   std::vector<uint8_t> thread_named_by_ftrace_;  // by utid
@@ -211,7 +217,9 @@ class FtraceParser {
   std::optional<std::pair<int, int>> kernel_version_;
   std::unique_ptr<CmaAllocTracker> cma_;           // mm_cma_alloc slices
   std::unique_ptr<DmaBufferTracker> dma_buffers_;  // mem.dma_buffer slices
-  enum class Arch : uint8_t { kUnknown, kArm64, kX86_64, kArm32 } arch_ = Arch::kUnknown;
+  SyscallArch syscall_arch_ = SyscallArch::kUnknown;
+  bool machine_known_ = false;
+  std::vector<StringId> syscall_names_;  // by syscall number, filled lazily
   bool seen_first_event_ = false;
   bool worker_tables_reserved_ = false;
   uint32_t metadata_rows_seen_ = 0;

@@ -40,8 +40,8 @@ void FtraceThreadStateTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_
 }
 
 void FtraceThreadStateTracker::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
-  if (!HasRows(utid)) return;
-  if (!IsBlocked(rows_[utid].last_state)) return;
+  // A thread's first event may be its waking: it is runnable from then on.
+  if (HasRows(utid) && !IsBlocked(rows_[utid].last_state)) return;
   Close(ts, utid, false);
   Open(ts, utid, runnable_, kNone, waker_utid);
 }

@@ -2,9 +2,9 @@
 // Perfetto's rules:
 // - sched_switch closes the previous state of both threads and opens
 //   "Running" (with cpu) for next and the end_state ("S", "D", "R+"...) for prev;
-// - a waking/wakeup of a blocked thread opens "R" with waker_utid; wakings of
-//   threads that are running or already runnable are ignored, as are wakings
-//   of threads never seen in a sched_switch;
+// - a waking/wakeup of a blocked thread, or of a thread with no state yet,
+//   opens "R" with waker_utid; wakings of threads that are running or
+//   already runnable are ignored;
 // - sched_blocked_reason annotates the thread's last blocked row;
 // - utid 0 (swapper/idle) never gets rows; rows still open keep dur -1.
 #pragma once

@@ -18,8 +18,6 @@ GenericKernelParser::GenericKernelParser(TraceContext* ctx, FtraceTableWriter* t
   const char* const kNames[] = {"Unknown", "Created", "R", "Running", "S", "D", "T", "Z", "X"};
   for (int i = 0; i < 9; ++i) states_[i] = storage_->Intern(kNames[i]);
   running_ = states_[GenericKernelTaskStateEvent::TASK_STATE_RUNNING];
-  dead_ = states_[GenericKernelTaskStateEvent::TASK_STATE_DEAD];
-  destroyed_ = states_[GenericKernelTaskStateEvent::TASK_STATE_DESTROYED];
   cpufreq_ = storage_->Intern("cpufreq");
   cpu_frequency_ = storage_->Intern("cpu_frequency");
 }
@@ -42,54 +40,54 @@ void GenericKernelParser::SetName(uint32_t utid, StringId comm) {
   if (comm != kNullStringId) ctx_->process_tracker->SetThreadName(utid, comm);
 }
 
+void GenericKernelParser::CountInvalidOrder() {
+  storage_->stats.Increment(Stat::kGenericTaskStateInvalidOrder);
+}
+
+void GenericKernelParser::PushState(int64_t ts, uint32_t utid, StringId state,
+                                    std::optional<uint32_t> cpu) {
+  ThreadInfo& info = Info(utid);
+  if (info.last_state_ts == ts) CountInvalidOrder();
+  info.last_state_ts = ts;
+  info.running = state == running_;
+  thread_state_->PushState(ts, utid, state, cpu);
+}
+
 std::optional<uint32_t> GenericKernelParser::UtidForState(int64_t ts, int64_t tid, StringId comm,
                                                           uint32_t state) {
   ProcessTracker* pt = ctx_->process_tracker.get();
   auto invalid = [&]() -> std::optional<uint32_t> {
-    storage_->stats.Increment(Stat::kGenericTaskStateInvalidOrder);
+    CountInvalidOrder();
     return std::nullopt;
   };
-  switch (state) {
-    case GenericKernelTaskStateEvent::TASK_STATE_CREATED: {
-      if (pt->GetThreadOrNull(tid)) return invalid();
-      ended_.erase(tid);
-      uint32_t utid = pt->StartNewThread(ts, tid);
-      SetName(utid, comm);
-      return utid;
-    }
-    case GenericKernelTaskStateEvent::TASK_STATE_DESTROYED: {
-      auto utid = pt->GetThreadOrNull(tid);
-      if (!utid) return std::nullopt;  // unknown, or already ended by DEAD
-      pt->EndThread(ts, tid);
-      ended_[tid] = destroyed_;
-      return utid;
-    }
-    case GenericKernelTaskStateEvent::TASK_STATE_DEAD: {
-      auto it = ended_.find(tid);
-      if (it != ended_.end() && it->second == destroyed_) return invalid();
-      auto utid = pt->GetThreadOrNull(tid);
-      if (!utid) {
-        utid = pt->GetOrCreateThread(tid);
-        SetName(*utid, comm);
-      }
-      pt->EndThread(ts, tid);
-      ended_[tid] = dead_;
-      return utid;
-    }
-    case GenericKernelTaskStateEvent::TASK_STATE_RUNNABLE:
-    case GenericKernelTaskStateEvent::TASK_STATE_RUNNING:
-    case GenericKernelTaskStateEvent::TASK_STATE_INTERRUPTIBLE_SLEEP:
-    case GenericKernelTaskStateEvent::TASK_STATE_UNINTERRUPTIBLE_SLEEP:
-    case GenericKernelTaskStateEvent::TASK_STATE_STOPPED: {
-      // A task that died must be CREATED again before it can run.
-      if (ended_.count(tid)) return invalid();
-      uint32_t utid = pt->GetOrCreateThread(tid);
-      SetName(utid, comm);
-      return utid;
-    }
-    default:
-      return std::nullopt;
+  if (state == GenericKernelTaskStateEvent::TASK_STATE_CREATED) {
+    if (pt->GetThreadOrNull(tid)) return invalid();
+    uint32_t utid = pt->StartNewThread(ts, tid);
+    SetName(utid, comm);
+    return utid;
   }
+  if (state == GenericKernelTaskStateEvent::TASK_STATE_UNKNOWN ||
+      state > GenericKernelTaskStateEvent::TASK_STATE_DESTROYED)
+    return std::nullopt;
+  uint32_t utid = pt->GetOrCreateThread(tid);
+  ThreadInfo& info = Info(utid);
+  switch (state) {
+    case GenericKernelTaskStateEvent::TASK_STATE_DESTROYED:
+      // The tid's next event belongs to a new thread.
+      pt->EndThread(ts, tid);
+      break;
+    case GenericKernelTaskStateEvent::TASK_STATE_DEAD:
+      if (info.dead) return invalid();
+      info.dead = true;
+      break;
+    case GenericKernelTaskStateEvent::TASK_STATE_RUNNING:
+      if (info.dead || info.running) return invalid();
+      break;
+    default:
+      if (info.dead) return invalid();
+  }
+  SetName(utid, comm);
+  return utid;
 }
 
 void GenericKernelParser::ParseTaskState(int64_t ts, proto::Bytes payload) {
@@ -98,7 +96,7 @@ void GenericKernelParser::ParseTaskState(int64_t ts, proto::Bytes payload) {
   uint32_t cpu = m[E::kCpuFieldNumber].as_uint32();
   // The cpu indexes per-CPU state: a corrupt value must not size a vector.
   if (cpu >= kMaxCpus) {
-    storage_->stats.Increment(Stat::kGenericTaskStateInvalidOrder);
+    CountInvalidOrder();
     return;
   }
   int64_t tid = m[E::kTidFieldNumber].as_int64();
@@ -118,33 +116,34 @@ void GenericKernelParser::ParseTaskState(int64_t ts, proto::Bytes payload) {
     if (c.slice_row != kNone) {
       // Switched out by this task: its own state may follow at the same ts.
       sched.dur.Set(c.slice_row, ts - sched.ts[c.slice_row]);
-      if (c.utid >= hanging_.size()) hanging_.resize(c.utid + 1);
-      hanging_[c.utid].slice_row = c.slice_row;
-      thread_state_->PushState(ts, c.utid, kNullStringId, std::nullopt);
+      Info(c.utid).hanging_slice_row = c.slice_row;
+      PushState(ts, c.utid, kNullStringId, std::nullopt);
     }
     c.slice_row = sched.Insert(ts, -1, cpu, utid, kNullStringId, prio);
     c.utid = utid;
     c.tid = tid;
-    thread_state_->PushState(ts, utid, st, cpu);
+    PushState(ts, utid, st, cpu);
     return;
   }
   if (c.slice_row != kNone && tid == c.tid) {
     sched.dur.Set(c.slice_row, ts - sched.ts[c.slice_row]);
     sched.end_state.Set(c.slice_row, st);
     c = CpuState{};
-    thread_state_->PushState(ts, utid, st, std::nullopt);
+    PushState(ts, utid, st, std::nullopt);
     return;
   }
-  if (utid < hanging_.size() && hanging_[utid].slice_row != kNone) {
-    uint32_t row = hanging_[utid].slice_row;
+  ThreadInfo& info = Info(utid);
+  if (info.hanging_slice_row != kNone) {
+    uint32_t row = info.hanging_slice_row;
+    info.hanging_slice_row = kNone;
     if (sched.ts[row] + sched.dur[row] == ts) {
+      // Fills in the unknown state the switch left: no new row.
       sched.end_state.Set(row, st);
-      hanging_[utid].slice_row = kNone;
       thread_state_->UpdateOpenState(utid, st);
       return;
     }
   }
-  thread_state_->PushState(ts, utid, st, std::nullopt);
+  PushState(ts, utid, st, std::nullopt);
 }
 
 void GenericKernelParser::ParseTaskRename(proto::Bytes payload) {

@@ -1,5 +1,6 @@
 #include "core/import/power_parser.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,6 +95,10 @@ void PowerParser::ParseBattery(int64_t ts, proto::Bytes payload) {
   if (current) push("current_ua", static_cast<double>(*current));
   if (current_avg) push("current.avg_ua", static_cast<double>(*current_avg));
   if (voltage) push("voltage_uv", static_cast<double>(*voltage));
+  // Power drawn, in mW, whichever way the current flows (the sign of
+  // current_ua only says charging or discharging).
+  if (current && voltage)
+    push("power_mw", std::abs(static_cast<double>(*current)) * static_cast<double>(*voltage) / 1e9);
 }
 
 void PowerParser::ParsePowerRails(int64_t ts, proto::Bytes payload) {
@@ -198,6 +203,84 @@ void PowerParser::ParseEntityStateResidency(int64_t ts, proto::Bytes payload) {
     uint32_t track =
         ctx_->track_tracker->InternGlobalCounterTrack(it->second, s->Intern("entity_state"));
     ctx_->track_tracker->PushCounter(ts, static_cast<double>(time_ms), track);
+  }
+}
+
+}  // namespace fathom
+
+namespace fathom {
+
+void PowerParser::ParseEnergyConsumerDescriptor(proto::Bytes payload) {
+  using C = pp::AndroidEnergyConsumer;
+  TraceStorage* s = ctx_->storage.get();
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id != pp::AndroidEnergyConsumerDescriptor::kEnergyConsumersFieldNumber) continue;
+    proto::FlatMessage<8> m(f.bytes);
+    EnergyConsumer& c = energy_consumers_[m[C::kEnergyConsumerIdFieldNumber].as_int32()];
+    c.name = s->Intern(m[C::kNameFieldNumber].as_string());
+    c.type = s->Intern(m[C::kTypeFieldNumber].as_string());
+    c.ordinal = m[C::kOrdinalFieldNumber].as_int32();
+  }
+}
+
+uint32_t PowerParser::EnergyTrack(int32_t consumer_id, std::optional<int32_t> uid) {
+  auto [it, inserted] = energy_tracks_.try_emplace({consumer_id, uid}, 0);
+  if (!inserted) return it->second;
+  TraceStorage* s = ctx_->storage.get();
+  // Callers check that the descriptor named the consumer.
+  const EnergyConsumer& consumer = energy_consumers_.at(consumer_id);
+  StringId type = s->Intern(uid ? "android_energy_estimation_breakdown_per_uid"
+                                : "android_energy_estimation_breakdown");
+  uint32_t track = ctx_->track_tracker->CreateTrack(true, consumer.name, type, std::nullopt,
+                                                    std::nullopt, std::nullopt);
+  auto dims = ctx_->args_tracker->NewSet();
+  dims.AddInt("energy_consumer_id", consumer_id);
+  if (uid) dims.AddInt("uid", *uid);
+  if (auto set = dims.Commit()) s->track.dimension_arg_set_id.Set(track, *set);
+  if (!uid) {
+    auto source = ctx_->args_tracker->NewSet()
+                      .AddString("consumer_type", consumer.type)
+                      .AddInt("ordinal", consumer.ordinal)
+                      .Commit();
+    if (source) s->track.source_arg_set_id.Set(track, *source);
+  }
+  it->second = track;
+  return track;
+}
+
+void PowerParser::ParseEnergyEstimationBreakdown(int64_t ts, proto::Bytes payload) {
+  using B = pp::AndroidEnergyEstimationBreakdown;
+  std::optional<int32_t> consumer_id;
+  std::optional<int64_t> energy;
+  std::vector<proto::Bytes> per_uid;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case B::kEnergyConsumerDescriptorFieldNumber:
+        ParseEnergyConsumerDescriptor(f.bytes);
+        break;
+      case B::kEnergyConsumerIdFieldNumber:
+        consumer_id = f.as_int32();
+        break;
+      case B::kEnergyUwsFieldNumber:
+        energy = f.as_int64();
+        break;
+      case B::kPerUidBreakdownFieldNumber:
+        per_uid.push_back(f.bytes);
+        break;
+    }
+  }
+  // Energy is only recorded for a consumer the descriptor named (a packet
+  // with only the descriptor carries none).
+  if (!consumer_id || !energy || !energy_consumers_.count(*consumer_id)) return;
+  TrackTracker* tt = ctx_->track_tracker.get();
+  tt->PushCounter(ts, static_cast<double>(*energy), EnergyTrack(*consumer_id, {}));
+  for (proto::Bytes b : per_uid) {
+    proto::FlatMessage<4> m(b);
+    tt->PushCounter(
+        ts, static_cast<double>(m[B::EnergyUidBreakdown::kEnergyUwsFieldNumber].as_int64()),
+        EnergyTrack(*consumer_id, m[B::EnergyUidBreakdown::kUidFieldNumber].as_int32()));
   }
 }
 

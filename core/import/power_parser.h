@@ -1,9 +1,11 @@
 // Power data: BatteryCounters (batt.* counters), PowerRails (energy per rail,
-// upstream's well-known rail names) and EntityStateResidency.
+// upstream's well-known rail names), EntityStateResidency and
+// AndroidEnergyEstimationBreakdown (energy per consumer, and per uid).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "core/import/proto_decoder.h"
@@ -18,6 +20,7 @@ class PowerParser {
   void ParseBattery(int64_t ts, proto::Bytes payload);
   void ParsePowerRails(int64_t ts, proto::Bytes payload);
   void ParseEntityStateResidency(int64_t ts, proto::Bytes payload);
+  void ParseEnergyEstimationBreakdown(int64_t ts, proto::Bytes payload);
 
  private:
   TraceContext* ctx_;
@@ -25,6 +28,17 @@ class PowerParser {
   std::map<std::pair<uint64_t, uint32_t>, uint32_t> rail_tracks_;
   // (entity index, state index) -> counter track name.
   std::map<std::pair<int32_t, int32_t>, StringId> entity_states_;
+
+  struct EnergyConsumer {
+    StringId name = kNullStringId;
+    StringId type = kNullStringId;
+    int32_t ordinal = 0;
+  };
+  void ParseEnergyConsumerDescriptor(proto::Bytes payload);
+  // The counter track of a consumer's total (no uid) or of one uid's share.
+  uint32_t EnergyTrack(int32_t consumer_id, std::optional<int32_t> uid);
+  std::map<int32_t, EnergyConsumer> energy_consumers_;
+  std::map<std::pair<int32_t, std::optional<int32_t>>, uint32_t> energy_tracks_;
 };
 
 }  // namespace fathom

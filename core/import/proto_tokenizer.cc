@@ -397,6 +397,20 @@ void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offse
   blobs_.push_back(std::move(blob));
 }
 
+int64_t ProtoTokenizer::FtraceToBoot(int64_t ts) {
+  // Events mostly move forward in time: walk from the last answer, and
+  // search only when going back.
+  const auto& v = ftrace_clock_syncs_;
+  size_t& i = ftrace_sync_cursor_;
+  if (i >= v.size() || v[i].ftrace_ts > ts) {
+    auto it = std::upper_bound(v.begin(), v.end(), ts,
+                               [](int64_t t, const FtraceClockSync& x) { return t < x.ftrace_ts; });
+    i = it == v.begin() ? 0 : static_cast<size_t>(it - v.begin()) - 1;
+  }
+  while (i + 1 < v.size() && v[i + 1].ftrace_ts <= ts) ++i;
+  return ts + v[i].offset;
+}
+
 void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
   uint32_t cpu = 0;
   bool lost = false;
@@ -404,13 +418,15 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
   uint64_t ftrace_clock = 0;
   int64_t ftrace_ts = 0, boot_ts = 0;
   bool has_sync = false;
-  std::optional<int64_t> prev_bundle_end;
+  std::optional<int64_t> prev_bundle_end, legacy_prev_end;
+  bool has_cpu = false;
   // First pass: bundle-level fields (cpu may come after the events).
   Decoder d(bundle);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
       case FtraceEventBundle::kCpuFieldNumber:
         cpu = f.as_uint32();
+        has_cpu = true;
         break;
       case FtraceEventBundle::kLostEventsFieldNumber:
         lost = f.as_bool();
@@ -428,18 +444,36 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
       case FtraceEventBundle::kPreviousBundleEndTimestampFieldNumber:
         prev_bundle_end = f.as_int64();
         break;
+      case FtraceEventBundle::kLastReadEventTimestampFieldNumber:
+        legacy_prev_end = f.as_int64();
+        break;
       default:
         break;
     }
   }
-  if (d.error() || cpu >= kMaxCpus) {
+  // A bundle that does not say which CPU buffer it drained cannot be placed
+  // on the timeline: dropped whole, as upstream does.
+  if (d.error() || !has_cpu || cpu >= kMaxCpus) {
     ctx_->storage->stats.Increment(Stat::kFtraceBundleErrors);
     return;
   }
   if (lost) ctx_->storage->stats.Increment(Stat::kFtraceLostEvents);
-  if (ftrace_clock != 0 && has_sync) clock_offset = boot_ts - ftrace_ts;
+  if (ftrace_clock != 0 && has_sync) {
+    clock_offset = boot_ts - ftrace_ts;
+    FtraceClockSync sync{ftrace_ts, clock_offset};
+    auto pos =
+        std::upper_bound(ftrace_clock_syncs_.begin(), ftrace_clock_syncs_.end(), ftrace_ts,
+                         [](int64_t t, const FtraceClockSync& x) { return t < x.ftrace_ts; });
+    ftrace_clock_syncs_.insert(pos, sync);
+  }
+  // Without a non-boot clock the events are already boot time.
+  const bool convert = ftrace_clock != 0 && !ftrace_clock_syncs_.empty();
+  // Producers before previous_bundle_end_timestamp wrote the same value as
+  // last_read_event_timestamp.
+  if (!prev_bundle_end) prev_bundle_end = legacy_prev_end;
   if (prev_bundle_end)
-    ctx_->ftrace_parser->OnBundlePreviousEnd(cpu, *prev_bundle_end + clock_offset);
+    ctx_->ftrace_parser->OnBundlePreviousEnd(
+        cpu, convert ? FtraceToBoot(*prev_bundle_end) : *prev_bundle_end + clock_offset);
 
   uint32_t queue = sorter_->FtraceQueue(cpu);
   Decoder e(bundle);
@@ -468,7 +502,8 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
         continue;
       }
       SortEntry se{};
-      se.ts = static_cast<int64_t>(ts) + clock_offset;
+      se.ts = convert ? FtraceToBoot(static_cast<int64_t>(ts))
+                      : static_cast<int64_t>(ts) + clock_offset;
       se.data = f.bytes.data;
       se.size = static_cast<uint32_t>(f.bytes.size);
       se.cpu = static_cast<uint16_t>(cpu);

@@ -95,6 +95,18 @@ class ProtoTokenizer : public ChunkedTokenizer {
   CompactSchedColumns compact_scratch_;
   std::vector<StringId> compact_interns_;
   int64_t latest_ts_ = 0;
+  // Ftrace clock -> boot clock, from the (ftrace_timestamp, boot_timestamp)
+  // pairs of bundles recorded with a non-boot ftrace clock, ordered by
+  // ftrace time. An event converts with the latest pair at or before it
+  // (the first pair if it precedes them all), as a clock snapshot would:
+  // the pair of its own bundle is taken after the event was recorded.
+  struct FtraceClockSync {
+    int64_t ftrace_ts;
+    int64_t offset;
+  };
+  std::vector<FtraceClockSync> ftrace_clock_syncs_;
+  size_t ftrace_sync_cursor_ = 0;
+  int64_t FtraceToBoot(int64_t ts);
   uint64_t packets_ = 0;
   size_t retained_bytes_ = 0;
   int compressed_depth_ = 0;  // compressed_packets being tokenized around this packet

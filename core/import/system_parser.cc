@@ -44,6 +44,9 @@ bool SystemParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes paylo
     case TracePacket::kEntityStateResidencyFieldNumber:
       power_->ParseEntityStateResidency(ts, payload);
       return true;
+    case TracePacket::kAndroidEnergyEstimationBreakdownFieldNumber:
+      power_->ParseEnergyEstimationBreakdown(ts, payload);
+      return true;
     case TracePacket::kAndroidLogFieldNumber:
       android_->ParseAndroidLog(payload);
       return true;

@@ -237,6 +237,24 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
            static_cast<uint32_t>(ToInt(Arg(args, "state"))));
     PutInt(&sub, pb::CpuIdleFtraceEvent::kCpuIdFieldNumber,
            static_cast<uint32_t>(ToInt(Arg(args, "cpu_id"))));
+  } else if (name == "cpu_frequency_limits") {
+    using E = pb::CpuFrequencyLimitsFtraceEvent;
+    event_field = FE::kCpuFrequencyLimitsFieldNumber;
+    // Kernels print the bounds as min=/max= or, later, min_freq=/max_freq=.
+    auto either = [&](std::string_view a, std::string_view b) {
+      std::string_view v = Arg(args, a);
+      return static_cast<uint32_t>(ToInt(v.empty() ? Arg(args, b) : v));
+    };
+    PutInt(&sub, E::kMinFreqFieldNumber, either("min_freq", "min"));
+    PutInt(&sub, E::kMaxFreqFieldNumber, either("max_freq", "max"));
+    PutInt(&sub, E::kCpuIdFieldNumber, static_cast<uint32_t>(ToInt(Arg(args, "cpu_id"))));
+  } else if (name == "sched_blocked_reason") {
+    // The caller is a symbol in text (an address in the proto): only pid and
+    // iowait carry over, which is what thread_state needs.
+    using E = pb::SchedBlockedReasonFtraceEvent;
+    event_field = FE::kSchedBlockedReasonFieldNumber;
+    PutInt(&sub, E::kPidFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "pid"))));
+    PutInt(&sub, E::kIoWaitFieldNumber, static_cast<uint32_t>(ToInt(Arg(args, "iowait"))));
   } else if (name == "tracing_mark_write" || name == "print" || name == "0") {
     // atrace markers: "B|pid|name", "E", "C|pid|name|value", ...
     event_field = FE::kPrintFieldNumber;

@@ -96,7 +96,7 @@ FILES = collections.OrderedDict([
      ["FtraceStats", "FtraceCpuStats", "FtraceKprobeStats",
       "FtraceParseStatus"]),
     ("perfetto/trace/ftrace/ftrace_event_bundle.proto",
-     ["FtraceEventBundle", "FtraceEvent", "FtraceClock"]),
+     ["FtraceEventBundle", "FtraceEvent", "FtraceClock", "KprobeEvent"]),
     ("perfetto/trace/ps/process_tree.proto", ["ProcessTree"]),
     ("perfetto/trace/ps/process_stats.proto", ["ProcessStats"]),
     ("perfetto/trace/sys_stats/sys_stats.proto", ["SysStats"]),

@@ -48,6 +48,17 @@ struct Facts {
     min_ftrace_ts = std::min(min_ftrace_ts, ts);
     max_ftrace_ts = std::max(max_ftrace_ts, ts);
   }
+  // Compact sched, per CPU: upstream keeps no row for a CPU's first switch
+  // (it has no prev_* fields) nor for wakings before it (no known waker), so
+  // those do not extend the trace bounds. (first switch ts, wakings).
+  std::map<uint32_t, std::pair<int64_t, std::vector<int64_t>>> compact_by_cpu;
+  void FinishCompact() {
+    for (auto& [cpu, c] : compact_by_cpu) {
+      auto& [first_switch, wakings] = c;
+      for (int64_t ts : wakings)
+        if (ts >= first_switch) FtraceTs(ts);
+    }
+  }
 };
 
 void CountPrint(const std::string& buf, Facts* f) {
@@ -60,7 +71,8 @@ void CountPrint(const std::string& buf, Facts* f) {
 }
 
 void CollectPacket(const perfetto::protos::TracePacket& p, Facts* f) {
-  if (p.has_ftrace_events()) {
+  // A bundle without its cpu is dropped whole by upstream (a tokenizer error).
+  if (p.has_ftrace_events() && p.ftrace_events().has_cpu()) {
     const auto& b = p.ftrace_events();
     if (b.has_ftrace_clock() && b.ftrace_clock() != 0) f->nondefault_ftrace_clock = true;
     if (b.has_ftrace_timestamp() && b.has_boot_timestamp()) {
@@ -89,10 +101,20 @@ void CollectPacket(const perfetto::protos::TracePacket& p, Facts* f) {
       f->compact_switch += static_cast<uint64_t>(c.switch_timestamp_size());
       f->compact_waking += static_cast<uint64_t>(c.waking_timestamp_size());
       if (c.switch_timestamp_size() > 0) f->compact_cpus.insert(b.cpu());
+      auto [it, first_bundle] = f->compact_by_cpu.try_emplace(
+          b.cpu(), std::numeric_limits<int64_t>::max(), std::vector<int64_t>{});
+      auto& [first_switch, wakings] = it->second;
       int64_t ts = 0;
-      for (uint64_t d : c.switch_timestamp()) f->FtraceTs(ts += static_cast<int64_t>(d));
+      for (uint64_t d : c.switch_timestamp()) {
+        ts += static_cast<int64_t>(d);
+        if (first_switch == std::numeric_limits<int64_t>::max()) {
+          first_switch = ts;  // primes the CPU, no row
+        } else {
+          f->FtraceTs(ts);
+        }
+      }
       ts = 0;
-      for (uint64_t d : c.waking_timestamp()) f->FtraceTs(ts += static_cast<int64_t>(d));
+      for (uint64_t d : c.waking_timestamp()) wakings.push_back(ts += static_cast<int64_t>(d));
       for (int32_t pid : c.switch_next_pid()) f->switch_tids.insert(pid);
       for (int32_t pid : c.waking_pid()) f->switch_tids.insert(pid);
     }
@@ -131,6 +153,7 @@ Facts ComputeFacts(const std::string& bytes) {
   if (!trace.ParseFromString(bytes)) return f;
   f.parsed_packets = trace.packet_size();
   for (const auto& p : trace.packet()) CollectPacket(p, &f);
+  f.FinishCompact();
   return f;
 }
 
