@@ -539,12 +539,21 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
 
 void TrackEventParser::AddFlows(const TrackEventView& ev, uint32_t slice, bool on_end) {
   FlowTable& flows = ctx_->storage->flow;
+  // A v2 flow arrow carries its id (trace_id) and, as upstream, points from
+  // the earlier slice to the later one whatever order the events came in
+  // (an end event can link a slice that began before the flow's source).
+  auto link = [&](uint32_t from, uint32_t to, uint64_t id) {
+    const auto& ts = ctx_->storage->slice.ts;
+    if (ts[from] > ts[to]) std::swap(from, to);
+    uint32_t row = flows.Insert(from, to);
+    flows.trace_id.Set(row, static_cast<int64_t>(id));
+  };
   // v2 flows: ids are trace-global; each slice continues the flow from the
   // previous slice with the same id.
   for (uint64_t id : ev.flow_ids) {
     auto it = open_flows_.find(id);
     if (it != open_flows_.end()) {
-      if (it->second != slice) flows.Insert(it->second, slice);
+      if (it->second != slice) link(it->second, slice, id);
       it->second = slice;
     } else {
       open_flows_.emplace(id, slice);
@@ -553,7 +562,7 @@ void TrackEventParser::AddFlows(const TrackEventView& ev, uint32_t slice, bool o
   for (uint64_t id : ev.terminating_flow_ids) {
     auto it = open_flows_.find(id);
     if (it == open_flows_.end()) continue;
-    if (it->second != slice) flows.Insert(it->second, slice);
+    if (it->second != slice) link(it->second, slice, id);
     open_flows_.erase(it);
   }
   // v1 (legacy bind_id) flows, scoped by category and name as upstream.
