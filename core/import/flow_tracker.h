@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -46,7 +47,8 @@ class FlowTracker {
   }
 
  private:
-  void Connect(uint32_t out, uint32_t in);
+  // `trace_id` is the flow's trace-global id (NULL for v1 flow events).
+  void Connect(uint32_t out, uint32_t in, std::optional<uint64_t> trace_id);
   void BindPendingEnds(uint32_t track, uint32_t slice);
 
   TraceStorage* storage_;

@@ -156,8 +156,8 @@ void GenericKernelParser::ParseTaskRename(proto::Bytes payload) {
 void GenericKernelParser::ParseCpuFrequency(int64_t ts, proto::Bytes payload) {
   using E = GenericKernelCpuFrequencyEvent;
   proto::FlatMessage<4> m(payload);
-  uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(m[E::kCpuFieldNumber].as_uint32(),
-                                                              cpufreq_, cpu_frequency_);
+  uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(
+      m[E::kCpuFieldNumber].as_uint32(), cpufreq_, cpu_frequency_, ctx_->packet_machine_id);
   // Hz in the event, kHz in the cpufreq track (as ftrace's cpu_frequency).
   ctx_->track_tracker->PushCounter(
       ts, static_cast<double>(m[E::kFreqHzFieldNumber].as_int64()) / 1000, track);

@@ -9,7 +9,12 @@
 #include <optional>
 #include <string>
 
+#include "core/import/args_tracker.h"
 #include "core/import/clock_tracker.h"
+#include "core/import/slice_tracker.h"
+#include "core/import/trace_diagnostics.h"
+#include "core/import/track_tracker.h"
+#include "perfetto/common/trace_attributes.pb.h"
 #include "perfetto/common/trace_stats.pb.h"
 #include "perfetto/config/trace_config.pb.h"
 #include "perfetto/trace/system_info.pb.h"
@@ -58,6 +63,14 @@ MetadataParser::MetadataParser(TraceContext* ctx) : ctx_(ctx), writer_(ctx->stor
 
 void MetadataParser::ParseSystemInfo(proto::Bytes payload) {
   using SI = pp::SystemInfo;
+  // A SystemInfo describes the machine that wrote it: its keys and its
+  // `machine` row.
+  const uint32_t machine_id = ctx_->packet_machine_id;
+  writer_.set_machine(machine_id);
+  MachineTable& machine = ctx_->storage->machine;
+  auto set_machine_string = [&](StringColumn& column, std::string_view value) {
+    column.Set(machine_id, ctx_->storage->Intern(value));
+  };
   proto::Decoder d(payload);
   std::optional<int64_t> sdk;
   std::string_view fingerprint;
@@ -69,15 +82,19 @@ void MetadataParser::ParseSystemInfo(proto::Bytes payload) {
           switch (g.id) {
             case pp::Utsname::kSysnameFieldNumber:
               writer_.SetString("system_name", g.as_string());
+              set_machine_string(machine.sysname, g.as_string());
               break;
             case pp::Utsname::kVersionFieldNumber:
               writer_.SetString("system_version", g.as_string());
+              set_machine_string(machine.version, g.as_string());
               break;
             case pp::Utsname::kReleaseFieldNumber:
               writer_.SetString("system_release", g.as_string());
+              set_machine_string(machine.release, g.as_string());
               break;
             case pp::Utsname::kMachineFieldNumber:
               writer_.SetString("system_machine", g.as_string());
+              set_machine_string(machine.arch, g.as_string());
               break;
           }
         }
@@ -86,6 +103,7 @@ void MetadataParser::ParseSystemInfo(proto::Bytes payload) {
       case SI::kAndroidBuildFingerprintFieldNumber:
         fingerprint = f.as_string();
         writer_.SetString("android_build_fingerprint", fingerprint);
+        set_machine_string(machine.android_build_fingerprint, fingerprint);
         if (auto inc = FingerprintToIncremental(fingerprint))
           writer_.SetString("android_incremental_build", *inc);
         break;
@@ -115,21 +133,32 @@ void MetadataParser::ParseSystemInfo(proto::Bytes payload) {
         break;
       case SI::kAndroidDeviceManufacturerFieldNumber:
         writer_.SetString("android_device_manufacturer", f.as_string());
+        set_machine_string(machine.android_device_manufacturer, f.as_string());
         break;
       case SI::kAndroidSerialConsoleFieldNumber:
         writer_.SetString("android_serial_console", f.as_string());
         break;
       case SI::kSystemRamBytesFieldNumber: {
         int64_t bytes = f.as_int64();
+        // Marketing gigabytes, to the nearest one (upstream: 12.4e9 bytes is
+        // 12 GB, 12.6e9 is 13).
+        int64_t gb = std::llround(static_cast<double>(bytes) / 1e9);
         writer_.SetInt("system_ram_bytes", bytes);
-        // Marketing gigabytes: devices report a little less than nominal.
-        writer_.SetInt("system_ram_gb", static_cast<int64_t>(std::ceil(bytes / 1e9)));
+        writer_.SetInt("system_ram_gb", gb);
+        machine.system_ram_bytes.Set(machine_id, bytes);
+        machine.system_ram_gb.Set(machine_id, gb);
         break;
       }
+      case SI::kNumCpusFieldNumber:
+        machine.num_cpus.Set(machine_id, f.as_int64());
+        break;
     }
   }
   if (!sdk && !fingerprint.empty()) sdk = FingerprintToSdk(fingerprint);
-  if (sdk) writer_.SetInt("android_sdk_version", *sdk);
+  if (sdk) {
+    writer_.SetInt("android_sdk_version", *sdk);
+    machine.android_sdk_version.Set(machine_id, *sdk);
+  }
 }
 
 void MetadataParser::SetUuid(int64_t msb, int64_t lsb) {
@@ -141,10 +170,18 @@ void MetadataParser::SetUuid(int64_t msb, int64_t lsb) {
 }
 
 void MetadataParser::ParseTraceConfig(proto::Bytes payload) {
+  // Diagnosed once the import is done, when what the recording reported is known.
+  trace_config_.assign(reinterpret_cast<const char*>(payload.data), payload.size);
   // Once per trace, so libprotobuf's text printer is affordable here and
   // gives the same field order and indentation as upstream's pbtxt.
   pp::TraceConfig cfg;
   if (cfg.ParseFromArray(payload.data, static_cast<int>(payload.size))) {
+    // The config's attributes; a TraceAttributes packet may override them.
+    if (cfg.has_trace_attributes()) {
+      std::string attributes = cfg.trace_attributes().SerializeAsString();
+      ParseTraceAttributes(
+          {reinterpret_cast<const uint8_t*>(attributes.data()), attributes.size()});
+    }
     std::string text;
     google::protobuf::TextFormat::PrintToString(cfg, &text);
     while (!text.empty() && text.back() == '\n') text.pop_back();
@@ -174,18 +211,54 @@ void MetadataParser::ParseTraceUuid(proto::Bytes payload) {
   SetUuid(msb, lsb);
 }
 
-void MetadataParser::ParseTrigger(int64_t ts, proto::Bytes payload) {
+void MetadataParser::ParseTrigger(int64_t ts, proto::Bytes payload, bool clone_snapshot) {
+  std::string_view name, producer;
+  std::optional<int64_t> producer_uid;
   proto::Decoder d(payload);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
-    // The earliest trigger is the one that decided the trace's fate.
-    if (f.id == pp::Trigger::kTriggerNameFieldNumber && !writer_.Has("trace_trigger"))
-      writer_.SetString("trace_trigger", f.as_string());
+    if (f.id == pp::Trigger::kTriggerNameFieldNumber) name = f.as_string();
+    if (f.id == pp::Trigger::kProducerNameFieldNumber) producer = f.as_string();
+    if (f.id == pp::Trigger::kTrustedProducerUidFieldNumber) producer_uid = f.as_int32();
   }
-  ctx_->storage->UpdateBounds(ts);
+  // The trigger that decided the trace's fate: the one that cloned this
+  // snapshot, else the earliest.
+  if (clone_snapshot || !writer_.Has("trace_trigger")) writer_.SetString("trace_trigger", name);
+  // Every trigger is also an instant on the trace's "Trace Triggers" track.
+  TraceStorage& s = *ctx_->storage;
+  uint32_t track =
+      ctx_->track_tracker->InternGlobalTrack(s.Intern("Trace Triggers"), s.Intern("triggers"));
+  ArgsTracker::Builder args = ctx_->args_tracker->NewSet();
+  if (!producer.empty()) args.AddString("producer_name", producer);
+  if (producer_uid) args.AddInt("trusted_producer_uid", *producer_uid);
+  ctx_->slice_tracker->Scoped(ts, track, kNullStringId, s.Intern(name), 0, std::move(args));
+  s.UpdateBounds(ts);
+}
+
+void MetadataParser::ParseTraceAttributes(proto::Bytes payload) {
+  using A = pp::TraceAttributes::Attribute;
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id != pp::TraceAttributes::kAttributeFieldNumber) continue;
+    std::string key;
+    std::optional<int64_t> long_value;
+    std::optional<std::string_view> string_value;
+    proto::Decoder a(f.bytes);
+    for (proto::Field g = a.Next(); g.valid(); g = a.Next()) {
+      if (g.id == A::kKeyFieldNumber) key = "trace_attribute." + std::string(g.as_string());
+      if (g.id == A::kLongValueFieldNumber) long_value = g.as_int64();
+      if (g.id == A::kStringValueFieldNumber) string_value = g.as_string();
+    }
+    if (string_value) {
+      writer_.SetString(key, *string_value);
+    } else if (long_value) {
+      writer_.SetInt(key, *long_value);
+    }
+  }
 }
 
 void MetadataParser::ParseServiceEvent(int64_t ts, proto::Bytes payload) {
   using E = pp::TracingServiceEvent;
+  writer_.set_machine(ctx_->packet_machine_id);  // its keys are per machine
   proto::Decoder d(payload);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
@@ -370,6 +443,8 @@ void MetadataParser::ParseTraceStats(proto::Bytes payload) {
 }
 
 void MetadataParser::OnImportFinished() {
+  writer_.set_machine(kHostMachineId);
+  if (!trace_config_.empty()) RecordTraceDiagnostics(ctx_, trace_config_);
   writer_.SetInt("trace_size_bytes", static_cast<int64_t>(ctx_->trace_size_bytes));
   if (!writer_.Has("trace_type")) writer_.SetString("trace_type", "proto");
   writer_.SetInt("trace_time_clock_id", static_cast<int64_t>(ctx_->clock_tracker->trace_clock()));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/import/metadata_writer.h"
 #include "core/import/proto_decoder.h"
@@ -18,7 +19,10 @@ class MetadataParser {
   void ParseSystemInfo(proto::Bytes payload);
   void ParseTraceConfig(proto::Bytes payload);
   void ParseTraceStats(proto::Bytes payload);
-  void ParseTrigger(int64_t ts, proto::Bytes payload);
+  // A Trigger packet, or the trigger that cloned this snapshot.
+  void ParseTrigger(int64_t ts, proto::Bytes payload, bool clone_snapshot);
+  // TraceAttributes (packet or config): "trace_attribute.<key>" metadata.
+  void ParseTraceAttributes(proto::Bytes payload);
   void ParseServiceEvent(int64_t ts, proto::Bytes payload);
   void ParseTraceUuid(proto::Bytes payload);
   void OnImportFinished();
@@ -30,6 +34,7 @@ class MetadataParser {
 
   TraceContext* ctx_;
   MetadataWriter writer_;
+  std::string trace_config_;  // the last TraceConfig packet, serialized
   bool has_uuid_packet_ = false;
 };
 

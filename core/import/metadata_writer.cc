@@ -1,30 +1,54 @@
 #include "core/import/metadata_writer.h"
 
+#include "core/import/metadata_scope.h"
+
 namespace fathom {
+
+RowScope MetadataWriter::ScopeOf(std::string_view name) const {
+  switch (ScopeOfMetadataKey(name)) {
+    case MetadataScope::kLoad:
+      return {};
+    case MetadataScope::kTrace:
+      return {std::nullopt, TraceStorage::kTraceId};
+    case MetadataScope::kMachine:
+      return {machine_id_, std::nullopt};
+    case MetadataScope::kMachineAndTrace:
+      return {machine_id_, TraceStorage::kTraceId};
+  }
+  return {};
+}
+
+std::optional<uint32_t> MetadataWriter::FindRow(StringId name, const RowScope& scope) const {
+  const auto& md = storage_->metadata;
+  for (uint32_t row = 0; row < md.row_count(); ++row) {
+    if (md.name[row] != name) continue;
+    std::optional<uint32_t> machine;
+    if (!md.machine_id.IsNull(row)) machine = md.machine_id[row];
+    if (machine == scope.machine_id) return row;
+  }
+  return std::nullopt;
+}
 
 bool MetadataWriter::Has(std::string_view name) const {
   StringId id = storage_->strings.Find(name);
   if (id == kNullStringId) return false;
-  const auto& names = storage_->metadata.name;
-  for (uint32_t row = 0; row < storage_->metadata.row_count(); ++row)
-    if (names[row] == id) return true;
-  return false;
+  return FindRow(id, ScopeOf(name)).has_value();
 }
 
 void MetadataWriter::Set(std::string_view name, std::optional<int64_t> iv, StringId sv) {
   StringId id = storage_->Intern(name);
+  RowScope scope = ScopeOf(name);
   auto& md = storage_->metadata;
-  for (uint32_t row = 0; row < md.row_count(); ++row) {
-    if (md.name[row] != id) continue;
+  if (std::optional<uint32_t> row = FindRow(id, scope)) {
     if (iv) {
-      md.int_value.Set(row, *iv);
+      md.int_value.Set(*row, *iv);
     } else {
-      md.int_value.SetNull(row);
+      md.int_value.SetNull(*row);
     }
-    md.str_value.Set(row, sv);
+    md.str_value.Set(*row, sv);
     return;
   }
-  md.Insert(id, storage_->Intern("single"), iv, sv);
+  md.Insert(id, storage_->Intern("single"), iv, sv, scope);
 }
 
 void MetadataWriter::SetInt(std::string_view name, int64_t value) {
@@ -36,13 +60,13 @@ void MetadataWriter::SetString(std::string_view name, std::string_view value) {
 }
 
 void MetadataWriter::AppendInt(std::string_view name, int64_t value) {
-  storage_->metadata.Insert(storage_->Intern(name), storage_->Intern("multi"), value,
-                            kNullStringId);
+  storage_->metadata.Insert(storage_->Intern(name), storage_->Intern("multi"), value, kNullStringId,
+                            ScopeOf(name));
 }
 
 void MetadataWriter::AppendString(std::string_view name, std::string_view value) {
   storage_->metadata.Insert(storage_->Intern(name), storage_->Intern("multi"), std::nullopt,
-                            storage_->Intern(value));
+                            storage_->Intern(value), ScopeOf(name));
 }
 
 }  // namespace fathom

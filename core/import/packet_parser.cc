@@ -18,6 +18,7 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
   proto::Decoder d(packet);
   uint32_t field_id = 0;
   proto::Bytes payload;
+  int64_t raw_machine_id = 0;
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
       case TracePacket::kTimestampFieldNumber:
@@ -31,7 +32,9 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
       case TracePacket::kTrustedUidFieldNumber:
       case TracePacket::kTrustedPidFieldNumber:
       case TracePacket::kFirstPacketOnSequenceFieldNumber:
+        break;
       case TracePacket::kMachineIdFieldNumber:
+        raw_machine_id = f.as_int64();
         break;
       default:
         if (field_id == 0) {
@@ -40,6 +43,9 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
         }
     }
   }
+  // Most packets come from the host: the machine lookup is only for the others.
+  ctx_->packet_machine_id =
+      raw_machine_id == 0 ? kHostMachineId : ctx_->storage->MachineFor(raw_machine_id);
   switch (field_id) {
     case TracePacket::kGenericKernelTaskStateEventFieldNumber:
     case TracePacket::kGenericKernelTaskRenameEventFieldNumber:

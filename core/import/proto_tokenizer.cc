@@ -169,6 +169,7 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
   bool previous_dropped = false;
   Bytes interned, defaults;
   bool has_interned = false, has_defaults = false;
+  uint64_t raw_machine_id = 0;
   Decoder d(data, size);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
@@ -202,7 +203,9 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
       case TracePacket::kTrustedUidFieldNumber:
       case TracePacket::kTrustedPidFieldNumber:
       case TracePacket::kFirstPacketOnSequenceFieldNumber:
+        break;
       case TracePacket::kMachineIdFieldNumber:
+        raw_machine_id = f.int_value;
         break;
       default:
         if (f.type == WireType::kLengthDelimited || pv.data_field == 0) {
@@ -215,6 +218,13 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
     return;
   }
+
+  // As upstream, the load's first packet names the default machine (row 0 of
+  // `machine`, which owns packets without a machine_id): a trace recorded
+  // entirely on a remote machine has just that one. Nothing was seen yet
+  // exactly when no sequence has an entry below.
+  if (raw_machine_id != 0 && ctx_->packet_loss_by_sequence.empty())
+    ctx_->storage->machine.raw_id.Set(kHostMachineId, static_cast<int64_t>(raw_machine_id));
 
   // Per-sequence packet loss for the traced_buf_sequence_packet_loss stat
   // (the first packet's flag is not a loss within the trace).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <optional>
 
 #include "core/import/track_tracker.h"
@@ -116,8 +117,8 @@ void SysStatsParser::PushGlobal(int64_t ts, std::string_view name, std::string_v
 void SysStatsParser::PushCpu(int64_t ts, uint32_t cpu, std::string_view name, std::string_view type,
                              double value) {
   TraceStorage* s = ctx_->storage.get();
-  uint32_t track =
-      ctx_->track_tracker->InternCpuCounterTrack(cpu, s->Intern(name), s->Intern(type));
+  uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(cpu, s->Intern(name), s->Intern(type),
+                                                              ctx_->packet_machine_id);
   ctx_->track_tracker->PushCounter(ts, value, track);
 }
 
@@ -150,46 +151,32 @@ void SysStatsParser::ParseSysStats(int64_t ts, proto::Bytes payload) {
       }
       case SS::kCpuStatFieldNumber: {
         using CT = SS::CpuTimes;
+        // As upstream, a cpu_stat sample sets all eight times of its cpu (a
+        // field the kernel did not report is 0), in this order.
+        static constexpr std::pair<uint32_t, const char*> kTimes[] = {
+            {CT::kUserNsFieldNumber, "cpu.times.user_ns"},
+            {CT::kUserNiceNsFieldNumber, "cpu.times.user_nice_ns"},
+            {CT::kSystemModeNsFieldNumber, "cpu.times.system_mode_ns"},
+            {CT::kIdleNsFieldNumber, "cpu.times.idle_ns"},
+            {CT::kIoWaitNsFieldNumber, "cpu.times.io_wait_ns"},
+            {CT::kIrqNsFieldNumber, "cpu.times.irq_ns"},
+            {CT::kSoftirqNsFieldNumber, "cpu.times.softirq_ns"},
+            {CT::kStealNsFieldNumber, "cpu.times.steal_ns"},
+        };
         std::optional<uint32_t> cpu;
-        std::vector<std::pair<const char*, uint64_t>> times;
+        uint64_t values[std::size(kTimes)] = {};
         proto::Decoder ct(f.bytes);
         for (proto::Field g = ct.Next(); g.valid(); g = ct.Next()) {
-          switch (g.id) {
-            case CT::kCpuIdFieldNumber:
-              cpu = g.as_uint32();
-              break;
-            case CT::kUserNsFieldNumber:
-              times.emplace_back("cpu.times.user_ns", g.int_value);
-              break;
-            case CT::kUserNiceNsFieldNumber:
-              times.emplace_back("cpu.times.user_nice_ns", g.int_value);
-              break;
-            case CT::kSystemModeNsFieldNumber:
-              times.emplace_back("cpu.times.system_mode_ns", g.int_value);
-              break;
-            case CT::kIdleNsFieldNumber:
-              times.emplace_back("cpu.times.idle_ns", g.int_value);
-              break;
-            case CT::kIoWaitNsFieldNumber:
-              times.emplace_back("cpu.times.io_wait_ns", g.int_value);
-              break;
-            case CT::kIrqNsFieldNumber:
-              times.emplace_back("cpu.times.irq_ns", g.int_value);
-              break;
-            case CT::kSoftirqNsFieldNumber:
-              times.emplace_back("cpu.times.softirq_ns", g.int_value);
-              break;
-            case CT::kStealNsFieldNumber:
-              times.emplace_back("cpu.times.steal_ns", g.int_value);
-              break;
-          }
+          if (g.id == CT::kCpuIdFieldNumber) cpu = g.as_uint32();
+          for (size_t i = 0; i < std::size(kTimes); ++i)
+            if (g.id == kTimes[i].first) values[i] = g.int_value;
         }
         if (!cpu) {
           stats.Increment(Stat::kInvalidCpuTimes);
           break;
         }
-        for (const auto& [name, v] : times)
-          PushCpu(ts, *cpu, name, "cpustat", static_cast<double>(v));
+        for (size_t i = 0; i < std::size(kTimes); ++i)
+          PushCpu(ts, *cpu, kTimes[i].second, "cpustat", static_cast<double>(values[i]));
         break;
       }
       case SS::kNumForksFieldNumber:

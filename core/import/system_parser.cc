@@ -66,7 +66,13 @@ bool SystemParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes paylo
       metadata_->ParseTraceStats(payload);
       return true;
     case TracePacket::kTriggerFieldNumber:
-      metadata_->ParseTrigger(ts, payload);
+      metadata_->ParseTrigger(ts, payload, /*clone_snapshot=*/false);
+      return true;
+    case TracePacket::kCloneSnapshotTriggerFieldNumber:
+      metadata_->ParseTrigger(ts, payload, /*clone_snapshot=*/true);
+      return true;
+    case TracePacket::kTraceAttributesFieldNumber:
+      metadata_->ParseTraceAttributes(payload);
       return true;
     case TracePacket::kServiceEventFieldNumber:
       metadata_->ParseServiceEvent(ts, payload);

@@ -39,6 +39,10 @@ void TraceContext::OnImportFinished() {
   profile_parser->OnImportFinished();
   heap_graph_parser->OnImportFinished();
   slice_tracker->FlushPendingSlices();
+  storage->stats.Set(Stat::kParseTraceDurationNs,
+                     std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::steady_clock::now() - load_started)
+                         .count());
   storage->FinalizeDerivedTables();
 }
 

@@ -2,6 +2,7 @@
 // events into rows. One TraceContext per loaded trace; parsers receive it.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <unordered_map>
 
@@ -47,6 +48,12 @@ struct TraceContext {
   std::unique_ptr<HeapGraphParser> heap_graph_parser;  // ART heap graphs
 
   uint64_t trace_size_bytes = 0;
+  // The `machine` row of the packet being parsed (TracePacket.machine_id),
+  // set by PacketParser for every packet it parses.
+  uint32_t packet_machine_id = kHostMachineId;
+  // A context is made for one load, just before it starts: the
+  // parse_trace_duration_ns stat is measured from here.
+  std::chrono::steady_clock::time_point load_started = std::chrono::steady_clock::now();
   // Packets flagged previous_packet_dropped, per trusted sequence id (every
   // sequence seen has an entry). Filled by the tokenizer, read by the
   // TraceStats parser.

@@ -29,6 +29,8 @@ uint32_t TrackTracker::Intern(const Key& key, StringId unit) {
   if (owner == kCpu) cpu = owner_id;
   uint32_t id = CreateTrack(counter, name, type, utid, upid, cpu);
   if (unit != kNullStringId) storage_->track.counter_unit.Set(id, unit);
+  // Cpu numbers repeat across machines: the cookie says whose cpu it is.
+  if (owner == kCpu) storage_->track.machine_id.Set(id, static_cast<uint32_t>(cookie));
   tracks_.emplace(key, id);
   slot = {key, id, true};
   return id;
@@ -50,14 +52,16 @@ uint32_t TrackTracker::InternProcessTrack(uint32_t upid, StringId name, StringId
 uint32_t TrackTracker::InternGlobalTrack(StringId name, StringId type, int64_t cookie) {
   return Intern(Key{0, kGlobal, 0, name, type, cookie});
 }
-uint32_t TrackTracker::InternCpuTrack(uint32_t cpu, StringId name, StringId type) {
-  return Intern(Key{0, kCpu, cpu, name, type, 0});
+uint32_t TrackTracker::InternCpuTrack(uint32_t cpu, StringId name, StringId type,
+                                      uint32_t machine) {
+  return Intern(Key{0, kCpu, cpu, name, type, machine});
 }
 uint32_t TrackTracker::InternGlobalCounterTrack(StringId name, StringId type, StringId unit) {
   return Intern(Key{1, kGlobal, 0, name, type, 0}, unit);
 }
-uint32_t TrackTracker::InternCpuCounterTrack(uint32_t cpu, StringId name, StringId type) {
-  return Intern(Key{1, kCpu, cpu, name, type, 0});
+uint32_t TrackTracker::InternCpuCounterTrack(uint32_t cpu, StringId name, StringId type,
+                                             uint32_t machine) {
+  return Intern(Key{1, kCpu, cpu, name, type, machine});
 }
 uint32_t TrackTracker::InternProcessCounterTrack(uint32_t upid, StringId name, StringId type) {
   return Intern(Key{1, kProcess, upid, name, type, 0});

@@ -3,10 +3,10 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <tuple>
+#include <unordered_map>
 
 #include "core/storage/trace_storage.h"
 
@@ -22,12 +22,15 @@ class TrackTracker {
   uint32_t InternProcessTrack(uint32_t upid, StringId name, StringId type = kNullStringId,
                               int64_t cookie = 0);
   uint32_t InternGlobalTrack(StringId name, StringId type = kNullStringId, int64_t cookie = 0);
-  uint32_t InternCpuTrack(uint32_t cpu, StringId name, StringId type = kNullStringId);
+  // A cpu track belongs to the machine of that cpu (`machine` row id).
+  uint32_t InternCpuTrack(uint32_t cpu, StringId name, StringId type = kNullStringId,
+                          uint32_t machine = kHostMachineId);
 
   // Counter tracks.
   uint32_t InternGlobalCounterTrack(StringId name, StringId type = kNullStringId,
                                     StringId unit = kNullStringId);
-  uint32_t InternCpuCounterTrack(uint32_t cpu, StringId name, StringId type = kNullStringId);
+  uint32_t InternCpuCounterTrack(uint32_t cpu, StringId name, StringId type = kNullStringId,
+                                 uint32_t machine = kHostMachineId);
   uint32_t InternProcessCounterTrack(uint32_t upid, StringId name, StringId type = kNullStringId);
   uint32_t InternThreadCounterTrack(uint32_t utid, StringId name, StringId type = kNullStringId);
 
@@ -46,8 +49,9 @@ class TrackTracker {
 
  private:
   enum Owner : uint8_t { kGlobal, kThread, kProcess, kCpu };
-  using Key = std::tuple<uint8_t /*counter*/, uint8_t /*owner*/, uint32_t /*owner id*/,
-                         StringId /*name*/, StringId /*type*/, int64_t /*cookie*/>;
+  using Key =
+      std::tuple<uint8_t /*counter*/, uint8_t /*owner*/, uint32_t /*owner id*/, StringId /*name*/,
+                 StringId /*type*/, int64_t /*cookie; for cpu tracks the machine*/>;
   uint32_t Intern(const Key& key, StringId unit = kNullStringId);
 
   TraceStorage* storage_;

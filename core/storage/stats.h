@@ -156,7 +156,9 @@ namespace fathom {
   F(kPprofLabelsIgnored, "pprof_labels_ignored", info, trace,                                      \
     "pprof Sample labels (key/value annotations) seen but not imported.")                         \
   F(kStackProfileParserError, "stackprofile_parser_error", error, trace,                           \
-    "StreamingProfilePacket samples with no timestamp or an unknown callstack (skipped).")
+    "StreamingProfilePacket samples with no timestamp or an unknown callstack (skipped).")         \
+  F(kParseTraceDurationNs, "parse_trace_duration_ns", info, analysis,                              \
+    "Wall time the load took, in nanoseconds.")
 
 enum class Stat : uint32_t {
 #define FATHOM_STAT_ENUM(e, ...) e,
@@ -179,6 +181,20 @@ inline const StatInfo& GetStatInfo(Stat s) {
 #undef FATHOM_STAT_INFO
   };
   return kInfos[static_cast<uint32_t>(s)];
+}
+
+// Upstream scopes most stats to one machine within one trace (one row per
+// machine: machine_id and trace_id set); these few describe the load as a
+// whole (both NULL).
+inline bool IsLoadWideStat(Stat s) {
+  switch (s) {
+    case Stat::kParseTraceDurationNs:
+    case Stat::kSorterOutOfOrder:
+    case Stat::kHeapGraphNonFinalized:
+      return true;
+    default:
+      return false;
+  }
 }
 
 class Stats {

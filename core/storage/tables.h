@@ -21,6 +21,11 @@ namespace fathom {
 using std::nullopt;
 using std::optional;
 
+// Row of the `machine` table that owns whatever no packet attributes to
+// another machine: upstream always has it, so a single-machine trace's
+// machine_id columns say 0, not NULL.
+inline constexpr uint32_t kHostMachineId = 0;
+
 // ---- processes and threads ------------------------------------------------
 
 struct ProcessTable : Table {
@@ -50,7 +55,7 @@ struct ProcessTable : Table {
     android_user_id.AppendNull();
     cmdline.Append(kNullStringId);
     arg_set_id.AppendNull();
-    machine_id.AppendNull();
+    machine_id.Append(kHostMachineId);
     return CommitRow();
   }
 };
@@ -76,7 +81,7 @@ struct ThreadTable : Table {
     upid.AppendNull();
     is_main_thread.AppendNull();
     is_idle.Append(t == 0 ? 1 : 0);
-    machine_id.AppendNull();
+    machine_id.Append(kHostMachineId);
     return CommitRow();
   }
 };
@@ -181,7 +186,7 @@ struct TrackTable : Table {
     parent_id.AppendNull();
     source_arg_set_id.AppendNull();
     dimension_arg_set_id.AppendNull();
-    machine_id.AppendNull();
+    machine_id.Append(kHostMachineId);
     event_type.Append(evt);
     counter_unit.Append(kNullStringId);
     utid.Append(u_tid);
@@ -611,6 +616,14 @@ struct AndroidLogTable : Table {
 
 // ---- trace-level tables ---------------------------------------------------
 
+// A metadata row or stat belongs to the whole load, to one trace, to one
+// machine or to one machine within one trace (upstream's scopes): the ids it
+// is not scoped by are NULL.
+struct RowScope {
+  optional<uint32_t> machine_id;
+  optional<uint32_t> trace_id;
+};
+
 struct MetadataTable : Table {
   MetadataTable() : Table("metadata") {}
   IdColumn id{this, "id"};
@@ -618,12 +631,16 @@ struct MetadataTable : Table {
   StringColumn key_type{this, "key_type"};
   Int64Column int_value{this, "int_value", kNullable};
   StringColumn str_value{this, "str_value"};
+  UInt32Column machine_id{this, "machine_id", kNullable};
+  UInt32Column trace_id{this, "trace_id", kNullable};
 
-  uint32_t Insert(StringId n, StringId kt, optional<int64_t> iv, StringId sv) {
+  uint32_t Insert(StringId n, StringId kt, optional<int64_t> iv, StringId sv, RowScope scope = {}) {
     name.Append(n);
     key_type.Append(kt);
     int_value.Append(iv);
     str_value.Append(sv);
+    machine_id.Append(scope.machine_id);
+    trace_id.Append(scope.trace_id);
     return CommitRow();
   }
 };
@@ -636,15 +653,83 @@ struct StatsTable : Table {
   StringColumn source{this, "source"};
   Int64Column value{this, "value"};
   StringColumn description{this, "description"};
+  UInt32Column machine_id{this, "machine_id", kNullable};
+  UInt32Column trace_id{this, "trace_id", kNullable};
 
   uint32_t Insert(StringId n, optional<int64_t> i, StringId sev, StringId src, int64_t v,
-                  StringId desc) {
+                  StringId desc, RowScope scope = {}) {
     name.Append(n);
     idx.Append(i);
     severity.Append(sev);
     source.Append(src);
     value.Append(v);
     description.Append(desc);
+    machine_id.Append(scope.machine_id);
+    trace_id.Append(scope.trace_id);
+    return CommitRow();
+  }
+};
+
+// One row per machine that recorded part of the trace: row 0 is the host
+// (packets without TracePacket.machine_id), the others are keyed by the raw
+// id those packets carry. Descriptive columns come from the machine's
+// SystemInfo packet.
+struct MachineTable : Table {
+  MachineTable() : Table("machine") {}
+  IdColumn id{this, "id"};
+  Int64Column raw_id{this, "raw_id"};
+  StringColumn name{this, "name"};
+  StringColumn sysname{this, "sysname"};
+  StringColumn release{this, "release"};
+  StringColumn version{this, "version"};
+  StringColumn arch{this, "arch"};
+  Int64Column num_cpus{this, "num_cpus", kNullable};
+  StringColumn android_build_fingerprint{this, "android_build_fingerprint"};
+  StringColumn android_device_manufacturer{this, "android_device_manufacturer"};
+  Int64Column android_sdk_version{this, "android_sdk_version", kNullable};
+  Int64Column system_ram_bytes{this, "system_ram_bytes", kNullable};
+  Int64Column system_ram_gb{this, "system_ram_gb", kNullable};
+  Int64Column label_index{this, "label_index"};
+
+  uint32_t Insert(int64_t raw) {
+    raw_id.Append(raw);
+    name.Append(kNullStringId);
+    sysname.Append(kNullStringId);
+    release.Append(kNullStringId);
+    version.Append(kNullStringId);
+    arch.Append(kNullStringId);
+    num_cpus.AppendNull();
+    android_build_fingerprint.Append(kNullStringId);
+    android_device_manufacturer.Append(kNullStringId);
+    android_sdk_version.AppendNull();
+    system_ram_bytes.AppendNull();
+    system_ram_gb.AppendNull();
+    // Machines are labelled in order of appearance.
+    label_index.Append(static_cast<int64_t>(row_count()));
+    return CommitRow();
+  }
+};
+
+// Problems found in the trace's own recording setup (its TraceConfig and
+// what the recording reported), one row each; see core/import/trace_diagnostics.h.
+struct TraceDiagnosticsTable : Table {
+  TraceDiagnosticsTable() : Table("__intrinsic_trace_diagnostics") {}
+  IdColumn id{this, "id"};
+  StringColumn key{this, "key"};
+  StringColumn title{this, "title"};
+  StringColumn description{this, "description"};
+  StringColumn remediation{this, "remediation"};
+  DoubleColumn confidence{this, "confidence"};
+  UInt32Column trace_id{this, "trace_id", kNullable};
+
+  uint32_t Insert(StringId k, StringId t, StringId desc, StringId fix, double conf,
+                  uint32_t trace) {
+    key.Append(k);
+    title.Append(t);
+    description.Append(desc);
+    remediation.Append(fix);
+    confidence.Append(conf);
+    trace_id.Append(trace);
     return CommitRow();
   }
 };
@@ -664,7 +749,7 @@ struct CpuTable : Table {
     cpu.Append(c);
     cluster_id.Append(cluster);
     processor.Append(proc);
-    machine_id.AppendNull();
+    machine_id.Append(kHostMachineId);
     capacity.AppendNull();
     arg_set_id.AppendNull();
     return CommitRow();

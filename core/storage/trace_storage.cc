@@ -68,6 +68,15 @@ TraceStorage::TraceStorage() {
   thread.Insert(0);
   thread.upid.Set(0, 0);
   thread.name.Set(0, strings.Intern("swapper"));
+  machine.Insert(0);  // the host, kHostMachineId
+}
+
+uint32_t TraceStorage::MachineFor(int64_t raw_machine_id) {
+  // Few machines in any trace: a scan beats a map. Row 0 may be a remote
+  // machine's (the first packet's machine: see ProtoTokenizer).
+  for (uint32_t row = 0; row < machine.row_count(); ++row)
+    if (machine.raw_id[row] == raw_machine_id) return row;
+  return machine.Insert(raw_machine_id);
 }
 
 void TraceStorage::ReserveForImport(size_t ftrace_events, size_t compact_switches,
@@ -83,10 +92,10 @@ void TraceStorage::ReserveForImport(size_t ftrace_events, size_t compact_switche
 }
 
 std::vector<Table*> TraceStorage::AllTables() {
-  std::vector<Table*> tables = {&process,      &thread,  &sched,        &thread_state,
-                                &track,        &counter, &slice,        &flow,
-                                &ftrace_event, &args,    &android_logs, &metadata,
-                                &stats_table,  &cpu,     &cpu_freq,     &trace_bounds};
+  std::vector<Table*> tables = {
+      &process,     &thread, &sched,        &thread_state, &track,        &counter,
+      &slice,       &flow,   &ftrace_event, &args,         &android_logs, &metadata,
+      &stats_table, &cpu,    &cpu_freq,     &trace_bounds, &machine,      &trace_diagnostics};
   for (Table* t : profile.All()) tables.push_back(t);
   return tables;
 }
@@ -99,10 +108,14 @@ void TraceStorage::FinalizeDerivedTables() {
     const StatInfo& info = GetStatInfo(s);
     StringId name = Intern(info.name), sev = Intern(info.severity), src = Intern(info.source),
              desc = Intern(info.description);
+    // Fathom counts stats for the load as a whole: the per-machine ones are
+    // reported as the host's.
+    RowScope scope;
+    if (!IsLoadWideStat(s)) scope = {kHostMachineId, kTraceId};
     if (const auto* indexed = stats.GetIndexed(s)) {
-      for (const auto& [idx, v] : *indexed) stats_table.Insert(name, idx, sev, src, v, desc);
+      for (const auto& [idx, v] : *indexed) stats_table.Insert(name, idx, sev, src, v, desc, scope);
     } else {
-      stats_table.Insert(name, std::nullopt, sev, src, stats.Get(s), desc);
+      stats_table.Insert(name, std::nullopt, sev, src, stats.Get(s), desc, scope);
     }
   }
   // As upstream: a trace whose events all share one timestamp (a lone heap

@@ -35,12 +35,20 @@ class TraceStorage {
   CpuTable cpu;
   CpuFreqTable cpu_freq;
   TraceBoundsTable trace_bounds;
+  MachineTable machine;
+  TraceDiagnosticsTable trace_diagnostics;
   ProfileTables profile;  // heapprofd, perf, heap graphs (profile_tables.h)
 
   // Tables exposed to SQL (in registration order).
   std::vector<Table*> AllTables();
 
   StringId Intern(std::string_view s) { return strings.Intern(s); }
+
+  // The `machine` row of a packet's TracePacket.machine_id (0 or absent: the
+  // host, row 0), added on first sight. Upstream numbers a load's traces
+  // from 0; Fathom loads one, so trace-scoped rows say trace_id 0.
+  uint32_t MachineFor(int64_t raw_machine_id);
+  static constexpr uint32_t kTraceId = 0;
   std::string_view GetString(StringId id) const { return strings.Get(id); }
 
   // Trace bounds over every timestamped event that reached a table.
