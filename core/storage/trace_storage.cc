@@ -66,8 +66,7 @@ TraceStorage::TraceStorage() {
   // upstream numbering: upid 0 is the idle process, utid 0 the swapper thread.
   process.Insert(0);
   thread.Insert(0);
-  thread.upid.Set(0, 0);
-  thread.name.Set(0, strings.Intern("swapper"));
+  thread.upid.Set(0, 0);  // named "swapper" only for kernel traces (ProcessTracker)
 }
 
 void TraceStorage::ReserveForImport(size_t ftrace_events, size_t compact_switches,
