@@ -91,7 +91,9 @@ const char* SkipValue(const char* p, const char* end, int depth) {
         if (!(p = SkipValue(p + 1, end, depth + 1))) return nullptr;
         p = SkipSpace(p, end);
         if (p < end && *p == ',') {
-          ++p;
+          // A trailing comma before the '}' is accepted, as upstream does.
+          p = SkipSpace(p + 1, end);
+          if (p < end && *p == '}') return p + 1;
           continue;
         }
         return p < end && *p == '}' ? p + 1 : nullptr;
@@ -104,7 +106,8 @@ const char* SkipValue(const char* p, const char* end, int depth) {
         if (!(p = SkipValue(p, end, depth + 1))) return nullptr;
         p = SkipSpace(p, end);
         if (p < end && *p == ',') {
-          ++p;
+          p = SkipSpace(p + 1, end);
+          if (p < end && *p == ']') return p + 1;  // trailing comma
           continue;
         }
         return p < end && *p == ']' ? p + 1 : nullptr;
@@ -149,6 +152,11 @@ bool ObjectReader::Next(std::string_view* key, std::string_view* value, std::str
     }
     if (p >= end_ || *p != ',') return fail();
     p = SkipSpace(p + 1, end_);
+    if (p < end_ && *p == '}') {  // a trailing comma
+      p_ = p + 1;
+      done_ = true;
+      return false;
+    }
   }
   if (p >= end_ || *p != '"') return fail();
   const char* kb = p + 1;
@@ -204,12 +212,39 @@ bool ArrayReader::Next(std::string_view* item) {
     }
     if (p >= end_ || *p != ',') return fail();
     p = SkipSpace(p + 1, end_);
+    if (p < end_ && *p == ']') {  // a trailing comma
+      p_ = p + 1;
+      done_ = true;
+      return false;
+    }
   }
   const char* ve = SkipValue(p, end_, depth_ + 1);
   if (!ve) return fail();
   *item = std::string_view(p, static_cast<size_t>(ve - p));
   p_ = ve;
   return true;
+}
+
+std::string Compact(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  bool in_string = false, escape = false;
+  for (char c : raw) {
+    if (in_string) {
+      if (escape)
+        escape = false;
+      else if (c == '\\')
+        escape = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+      continue;
+    } else if (c == '"') {
+      in_string = true;
+    }
+    out += c;
+  }
+  return out;
 }
 
 RawType TypeOf(std::string_view raw) {

@@ -86,6 +86,10 @@ RawType TypeOf(std::string_view raw);
 // has no escapes, else decoded into `scratch`. False if it is not a string.
 bool StringOf(std::string_view raw, std::string* scratch, std::string_view* out);
 
+// A raw value's text without the spaces between tokens (strings kept as
+// written): the compact JSON form.
+std::string Compact(std::string_view raw);
+
 // A raw number's double, as json::Parse computes it.
 double NumberOf(std::string_view raw);
 

@@ -6,6 +6,7 @@
 
 #include "core/import/json_scanner.h"
 #include "core/import/json_value.h"
+#include "core/import/metadata_writer.h"
 
 namespace fathom {
 namespace {
@@ -121,7 +122,7 @@ void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size, std::string_vie
   else
     raw = json::FindTopLevelScalar(text, "ts");
   if (!raw && !json::Parse(text)) {  // a malformed object (the fast scan gave up)
-    ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
+    ctx_->storage->stats.Increment(Stat::kJsonTokenizerFailure);
     return;
   }
   if (raw) {
@@ -135,8 +136,14 @@ void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size, std::string_vie
       ok = json::MicrosTextToNanos(*raw, &ts);
     }
     if (!ok) {
-      ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
-      return;
+      // Metadata ("M") events need no time: they are kept (at 0) whatever
+      // their "ts" holds; any other event with a bad "ts" is dropped.
+      std::optional<std::string_view> ph = json::FindTopLevelScalar(text, "ph");
+      if (!ph || *ph != "\"M\"") {
+        ctx_->storage->stats.Increment(Stat::kJsonTokenizerFailure);
+        return;
+      }
+      ts = 0;
     }
   }
   SortEntry e{};
@@ -149,11 +156,54 @@ void JsonTokenizer::EmitEvent(const uint8_t* begin, size_t size, std::string_vie
   ++events_;
 }
 
+std::string& JsonTokenizer::CaptureBuffer() {
+  if (capture_ == kSystemText) return system_text_json_;
+  return capture_ == kStackFrames ? stack_frames_json_ : metadata_json_;
+}
+
 void JsonTokenizer::EndCapture(const uint8_t* data, size_t end) {
-  std::string& buf = capture_ == kSystemText ? system_text_json_ : stack_frames_json_;
+  std::string& buf = CaptureBuffer();
   buf.append(reinterpret_cast<const char*>(data) + capture_start_, end - capture_start_);
   capture_ = kNone;
   capture_start_ = SIZE_MAX;
+}
+
+void JsonTokenizer::WriteTraceMetadata() {
+  if (metadata_json_.empty()) return;
+  MetadataWriter writer(ctx_->storage.get());
+  json::ObjectReader r(metadata_json_, 0);
+  std::string scratch, name, text;
+  std::string_view key, value;
+  while (r.Next(&key, &value, &scratch)) {
+    name.assign("json_metadata.");
+    name += key;
+    switch (json::TypeOf(value)) {
+      case json::RawType::kNull:
+        break;  // no row
+      case json::RawType::kBool:
+        writer.SetInt(name, value[0] == 't' ? 1 : 0);
+        break;
+      case json::RawType::kString: {
+        std::string_view s;
+        if (json::StringOf(value, &text, &s)) writer.SetString(name, s);
+        break;
+      }
+      case json::RawType::kNumber:
+        if (!json::HasFractionOrExponent(value)) {
+          if (auto i = json::AsInt(value)) {
+            writer.SetInt(name, *i);
+            break;
+          }
+        }
+        writer.SetString(name, value);
+        break;
+      default:  // objects and arrays: their JSON text, without layout spaces
+        writer.SetString(name, json::Compact(value));
+        break;
+    }
+  }
+  if (!r.ok()) ctx_->storage->stats.Increment(Stat::kJsonTokenizerFailure);
+  metadata_json_ = std::string();
 }
 
 uint64_t JsonTokenizer::system_trace_events() const {
@@ -162,9 +212,12 @@ uint64_t JsonTokenizer::system_trace_events() const {
 
 Status JsonTokenizer::Finish() {
   if (capture_ != kNone) {
-    return ErrorStatus(std::string("JSON ended inside \"") +
-                       (capture_ == kSystemText ? "systemTraceEvents" : "stackFrames") + "\"");
+    const char* key = capture_ == kSystemText    ? "systemTraceEvents"
+                      : capture_ == kStackFrames ? "stackFrames"
+                                                 : "metadata";
+    return ErrorStatus(std::string("JSON ended inside \"") + key + "\"");
   }
+  WriteTraceMetadata();
   if (!stack_frames_json_.empty()) {
     size_t err = 0;
     stack_frames_ = json::Parse(stack_frames_json_, &err);
@@ -249,6 +302,8 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
             pending_capture_ = kSystemText;
           else if (last_key_ == "stackFrames")
             pending_capture_ = kStackFrames;
+          else if (last_key_ == "metadata")
+            pending_capture_ = kMetadata;
           else
             pending_capture_ = kNone;
         }
@@ -296,8 +351,9 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
           events_aux_ = last_key_ == "samples" ? kJsonSampleAux : 0;
         } else if (depth_ == events_depth_ && c == '{') {
           event_start = i;
-        } else if (depth_ == 1 && c == '{' && pending_capture_ == kStackFrames) {
-          capture_ = kStackFrames;
+        } else if (depth_ == 1 && c == '{' &&
+                   (pending_capture_ == kStackFrames || pending_capture_ == kMetadata)) {
+          capture_ = pending_capture_;
           capture_start_ = i;
           pending_capture_ = kNone;
         }
@@ -313,7 +369,8 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
           return ErrorStatus("byte offset " + std::to_string(stream_offset + i) + ": unbalanced '" +
                              std::string(1, c) + "' in JSON");
         }
-        if (depth_ == 1 && c == '}' && capture_ == kStackFrames) EndCapture(data, i + 1);
+        if (depth_ == 1 && c == '}' && (capture_ == kStackFrames || capture_ == kMetadata))
+          EndCapture(data, i + 1);
         if (depth_ == events_depth_ && c == '}' && event_start != SIZE_MAX) {
           EmitEvent(data + event_start, i + 1 - event_start, {});
           event_start = SIZE_MAX;
@@ -327,7 +384,7 @@ Result<size_t> JsonTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t str
   }
   if (capture_ != kNone && capture_start_ != SIZE_MAX) {
     // The value continues in the next chunk: keep what this one holds.
-    std::string& buf = capture_ == kSystemText ? system_text_json_ : stack_frames_json_;
+    std::string& buf = CaptureBuffer();
     buf.append(reinterpret_cast<const char*>(data) + capture_start_, size - capture_start_);
     capture_start_ = 0;
   }

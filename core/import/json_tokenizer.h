@@ -46,6 +46,10 @@ class JsonTokenizer : public ChunkedTokenizer {
   // `ts_raw`: the "ts" value's text when the scan found it, else empty.
   void EmitEvent(const uint8_t* begin, size_t size, std::string_view ts_raw);
   void EndCapture(const uint8_t* data, size_t end);
+  std::string& CaptureBuffer();
+  // The top-level "metadata" object's members become "json_metadata.<key>"
+  // rows of the metadata table.
+  void WriteTraceMetadata();
 
   TraceContext* ctx_;
   Sorter* sorter_;
@@ -69,12 +73,13 @@ class JsonTokenizer : public ChunkedTokenizer {
 
   // Top-level values read whole after the stream: systemTraceEvents (a JSON
   // string of ftrace text) and stackFrames (an object).
-  enum Capture : uint8_t { kNone, kSystemText, kStackFrames };
+  enum Capture : uint8_t { kNone, kSystemText, kStackFrames, kMetadata };
   Capture pending_capture_ = kNone;  // key seen, value not started
   Capture capture_ = kNone;          // inside the value
   size_t capture_start_ = SIZE_MAX;  // in the current blob
   std::string system_text_json_;
   std::string stack_frames_json_;
+  std::string metadata_json_;  // the top-level "metadata" object
   std::optional<json::Value> stack_frames_;
   std::unique_ptr<SystraceTextTokenizer> system_text_;
 };

@@ -1,5 +1,6 @@
 #include "core/import/json_trace_parser.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_set>
 
@@ -33,6 +34,8 @@ bool ReadFields(std::string_view text, JsonEventFields* f, std::string* scratch)
           slot = &f->id;
         else if (key == "sf")
           slot = &f->sf;
+        else if (key == "bp")
+          slot = &f->bp;
         break;
       case 3:
         if (key == "pid")
@@ -47,12 +50,25 @@ bool ReadFields(std::string_view text, JsonEventFields* f, std::string* scratch)
           slot = &f->id2;
         else if (key == "cpu")
           slot = &f->cpu;
+        else if (key == "tts")
+          slot = &f->tts;
         break;
       case 4:
         if (key == "name")
           slot = &f->name;
         else if (key == "args")
           slot = &f->args;
+        else if (key == "tdur")
+          slot = &f->tdur;
+        break;
+      case 7:
+        if (key == "bind_id")
+          slot = &f->bind_id;
+        else if (key == "flow_in")
+          slot = &f->flow_in;
+        break;
+      case 8:
+        if (key == "flow_out") slot = &f->flow_out;
         break;
       default:
         break;
@@ -235,22 +251,70 @@ std::optional<uint32_t> JsonTraceParser::AddArgs(std::string_view args) {
 }
 
 void JsonTraceParser::BindFlowsV1(char phase, const JsonEventFields& e, uint32_t track) {
-  // v1 flows bind to the slice open on the thread at the event's time
-  // ("s" starts, "t" steps, "f" finishes).
-  auto slice = ctx_->slice_tracker->GetTopmostOpen(track);
-  if (!slice) return;
-  std::string id = std::string(Str(e.cat, &cat_buf_, "")) + "/" + IdString(e);
+  // v1 flows are named by (category, name, id). "s" starts at the slice
+  // enclosing it and "t" steps through one; "f" ends at the enclosing slice
+  // only with "bp": "e", else at the next slice that begins on its thread.
+  std::string id = std::string(Str(e.cat, &cat_buf_, ""));
+  id += '/';
+  id += Str(e.name, &name_buf_, "");
+  id += '/';
+  id += IdString(e);
+  bool enclosing = phase != 'f' || Str(e.bp, &tmp_buf_, "") == "e";
+  std::optional<uint32_t> slice;
+  if (enclosing) {
+    slice = ctx_->slice_tracker->GetTopmostOpen(track);
+    if (!slice) return;
+  }
   if (phase == 's') {
     open_flows_[id] = *slice;
     return;
   }
   auto it = open_flows_.find(id);
   if (it == open_flows_.end()) return;
-  ctx_->storage->flow.Insert(it->second, *slice);
-  if (phase == 't')
-    it->second = *slice;
-  else
-    open_flows_.erase(it);
+  uint32_t source = it->second;
+  if (phase == 'f') open_flows_.erase(it);
+  if (!slice) {
+    pending_flow_ends_[track].push_back(source);
+    return;
+  }
+  ctx_->storage->flow.Insert(source, *slice);
+  if (phase == 't') it->second = *slice;
+}
+
+void JsonTraceParser::BindPendingFlowEnds(uint32_t track, uint32_t slice) {
+  auto it = pending_flow_ends_.find(track);
+  if (it == pending_flow_ends_.end()) return;
+  for (uint32_t source : it->second) ctx_->storage->flow.Insert(source, slice);
+  pending_flow_ends_.erase(it);
+}
+
+void JsonTraceParser::BindFlowsV2(const JsonEventFields& e, uint32_t slice) {
+  // A flow's id is "bind_id"; "flow_in" ends the flow at this slice (the
+  // flow stays open: later slices may bind to the same source), then
+  // "flow_out" makes this slice the id's source.
+  bool in = e.flow_in == "true", out = e.flow_out == "true";
+  if (!in && !out) return;
+  std::string id;
+  if (json::TypeOf(e.bind_id) == json::RawType::kString)
+    id = Str(e.bind_id, &tmp_buf_, "");
+  else if (json::TypeOf(e.bind_id) == json::RawType::kNumber && !e.bind_id.empty())
+    id = e.bind_id;
+  if (id.empty()) return;
+  if (in) {
+    auto it = v2_flow_sources_.find(id);
+    if (it != v2_flow_sources_.end()) ctx_->storage->flow.Insert(it->second, slice);
+  }
+  if (out) v2_flow_sources_[id] = slice;
+}
+
+void JsonTraceParser::SetThreadTimes(const JsonEventFields& e, std::optional<uint32_t> slice) {
+  if (!slice || e.tts.empty()) return;
+  std::optional<int64_t> tts = json::MicrosToNanos(e.tts);
+  if (!tts) return;
+  SliceTable& t = ctx_->storage->slice;
+  t.thread_ts.Set(*slice, *tts);
+  if (e.tdur.empty()) return;
+  if (std::optional<int64_t> tdur = json::MicrosToNanos(e.tdur)) t.thread_dur.Set(*slice, *tdur);
 }
 
 void JsonTraceParser::SetStackFrames(const json::Value* frames) {
@@ -335,14 +399,209 @@ void JsonTraceParser::ParseTopLevelSample(int64_t ts, std::string_view text) {
 
 void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes, uint32_t aux) {
   if (aux == kJsonSampleAux) {
+    FlushSameTs();
     ParseTopLevelSample(ts, bytes.AsString());
     return;
   }
-  JsonEventFields e;
-  if (!ReadFields(bytes.AsString(), &e, &key_buf_)) {
+  if (!held_.empty() && held_.front().ts != ts) FlushSameTs();
+  HeldEvent& h = held_.emplace_back();
+  h.ts = ts;
+  if (!ReadFields(bytes.AsString(), &h.fields, &key_buf_)) {
+    held_.pop_back();
     ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
     return;
   }
+  const JsonEventFields& e = h.fields;
+  h.order_dur = 0;
+  // The phase is the first character of "ph" (as HandleEvent reads it).
+  if (e.ph.size() >= 3 && e.ph[0] == '"' && e.ph[1] == 'X' && !e.dur.empty()) {
+    h.x_dur = json::MicrosToNanos(e.dur);
+    h.order_dur = h.x_dur.value_or(0);
+  }
+}
+
+void JsonTraceParser::Flush() { FlushSameTs(); }
+
+void JsonTraceParser::FlushSameTs() {
+  if (held_.size() > 1) {
+    std::stable_sort(held_.begin(), held_.end(), [](const HeldEvent& a, const HeldEvent& b) {
+      return a.order_dur > b.order_dur;
+    });
+  }
+  for (const HeldEvent& h : held_) HandleEvent(h.ts, h.fields, h.x_dur);
+  held_.clear();
+}
+
+std::optional<double> JsonTraceParser::CounterValue(std::string_view raw) {
+  json::RawType type = json::TypeOf(raw);
+  if (type == json::RawType::kNumber) return json::NumberOf(raw);
+  if (type != json::RawType::kString) return std::nullopt;
+  // A string counts only when all of it is a number (strtod's syntax:
+  // leading spaces, hex, inf/nan): "1.5e", "+" or "5 " are no value.
+  num_buf_.assign(Str(raw, &tmp_buf_, ""));
+  const char* begin = num_buf_.c_str();
+  char* end = nullptr;
+  double v = strtod(begin, &end);
+  if (end == begin || *end != '\0') return std::nullopt;
+  return v;
+}
+
+void JsonTraceParser::ParseCounterEvent(int64_t ts, const JsonEventFields& e, uint32_t upid) {
+  if (json::TypeOf(e.args) != json::RawType::kObject) return;
+  TraceStorage* s = ctx_->storage.get();
+  std::string prefix(Str(e.name, &name_buf_, ""));
+  std::string id = IdString(e);
+  if (!id.empty()) prefix += " id: " + id;
+  json::ObjectReader r(e.args, 1);
+  std::string_view k, v;
+  while (r.Next(&k, &v, &key_buf_)) {
+    std::optional<double> value = CounterValue(v);
+    if (!value) continue;
+    std::string track_name = prefix;
+    track_name += ' ';
+    track_name += k;
+    TrackTracker* tracks = ctx_->track_tracker.get();
+    uint32_t track = tracks->InternProcessCounterTrack(upid, s->Intern(track_name));
+    tracks->PushCounter(ts, *value, track);
+  }
+}
+
+void JsonTraceParser::ParseMetadataEvent(const JsonEventFields& e, uint32_t upid, uint32_t utid) {
+  if (json::TypeOf(e.args) != json::RawType::kObject) return;
+  std::string_view meta = Str(e.name, &name_buf_, "");
+  // The args member each kind reads (the first of that key).
+  std::string_view wanted;
+  if (meta == "process_name" || meta == "thread_name")
+    wanted = "name";
+  else if (meta == "process_sort_index" || meta == "thread_sort_index")
+    wanted = "sort_index";
+  else
+    return;
+  std::string_view value;
+  bool found = false;
+  json::ObjectReader r(e.args, 1);
+  for (std::string_view k; r.Next(&k, &value, &key_buf_);) {
+    if (k == wanted) {
+      found = true;
+      break;
+    }
+  }
+  if (!found) return;
+  TraceStorage* s = ctx_->storage.get();
+  if (wanted == "name") {
+    std::string_view n;
+    if (!json::StringOf(value, &tmp_buf_, &n)) return;  // a name must be a string
+    if (meta == "process_name")
+      s->process.name.Set(upid, s->Intern(n));
+    else
+      ctx_->process_tracker->SetThreadName(utid, s->Intern(n));
+    return;
+  }
+  // Sort-order hints for UIs, kept as an arg of the process or thread.
+  std::optional<int64_t> hint = json::AsInt(value);
+  if (!hint) return;
+  auto b = ctx_->args_tracker->NewSet();
+  if (meta == "process_sort_index") {
+    b.AddInt("process_sort_index_hint", *hint);
+    if (auto set = b.CommitMerged(s->process.arg_set_id.Get(upid)))
+      s->process.arg_set_id.Set(upid, *set);
+  } else {
+    b.AddInt("thread_sort_index_hint", *hint);
+    if (auto set = b.CommitMerged(s->thread.arg_set_id.Get(utid)))
+      s->thread.arg_set_id.Set(utid, *set);
+  }
+}
+
+void JsonTraceParser::ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint32_t upid,
+                                      StringId cat, StringId name) {
+  // One track per (category, id): an id2 "global" id is the same across
+  // processes; any other id ("id", id2 "local") is scoped to the process.
+  bool global = json::TypeOf(e.id.empty() ? e.id2 : e.id) == json::RawType::kObject &&
+                IdString(e).rfind("global:", 0) == 0;
+  std::string key = global ? std::string("g") : std::to_string(upid);
+  key += ':';
+  key += Str(e.cat, &cat_buf_, "");
+  key += ':';
+  key += IdString(e);
+  TrackTracker* tracks = ctx_->track_tracker.get();
+  auto it = async_tracks_.find(key);
+  if (it == async_tracks_.end()) {
+    TraceStorage* s = ctx_->storage.get();
+    uint32_t created =
+        global ? tracks->CreateTrack(false, name, s->Intern("legacy_async_global_slice"),
+                                     std::nullopt, std::nullopt, std::nullopt)
+               : tracks->CreateTrack(false, name, s->Intern("legacy_async_process_slice"),
+                                     std::nullopt, upid, std::nullopt);
+    it = async_tracks_.emplace(key, created).first;
+  }
+  uint32_t track = it->second;
+  SliceTracker* slices = ctx_->slice_tracker.get();
+  char ph = e.ph[1];
+  if (ph == 'b')
+    slices->Begin(ts, track, cat, name, AddArgs(e.args));
+  else if (ph == 'e')
+    slices->End(ts, track);
+  else
+    slices->Scoped(ts, track, cat, name, 0, AddArgs(e.args));
+}
+
+void JsonTraceParser::ParseThreadStateEvent(int64_t ts, const JsonEventFields& e, uint32_t utid) {
+  // "T": the thread was in state `name` for `dur` (needed). "io_wait" (an
+  // integer) and "blocked_function" (a string) args fill those columns; a
+  // "Running" state with an integer "cpu" arg is also a sched slice there.
+  std::optional<int64_t> dur = e.dur.empty() ? std::nullopt : json::MicrosToNanos(e.dur);
+  if (!dur) {
+    ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
+    return;
+  }
+  TraceStorage* s = ctx_->storage.get();
+  std::string_view state = Str(e.name, &name_buf_, "");
+  StringId state_id = s->Intern(state);
+  uint32_t row = s->thread_state.Insert(ts, *dur, std::nullopt, utid, state_id);
+  std::optional<int64_t> cpu;
+  if (json::TypeOf(e.args) == json::RawType::kObject) {
+    json::ObjectReader r(e.args, 1);
+    std::string_view k, v;
+    while (r.Next(&k, &v, &key_buf_)) {
+      bool integer = json::TypeOf(v) == json::RawType::kNumber && !json::HasFractionOrExponent(v);
+      if (k == "io_wait" && integer) {
+        if (auto i = json::AsInt(v)) s->thread_state.io_wait.Set(row, *i);
+      } else if (k == "blocked_function" && json::TypeOf(v) == json::RawType::kString) {
+        s->thread_state.blocked_function.Set(row, s->Intern(Str(v, &tmp_buf_, "")));
+      } else if (k == "cpu" && integer) {
+        cpu = json::AsInt(v);
+      }
+    }
+  }
+  if (state == "Running" && cpu && *cpu >= 0 && *cpu <= UINT16_MAX)
+    s->sched.Insert(ts, *dur, static_cast<uint32_t>(*cpu), utid, kNullStringId, 0);
+}
+
+std::optional<uint32_t> JsonTraceParser::SpillComplete(int64_t ts, uint32_t utid, StringId cat,
+                                                       StringId name, int64_t dur,
+                                                       std::optional<uint32_t> arg_set) {
+  // A complete event that partially overlaps a slice of its thread cannot
+  // nest there: it goes to the first of the thread's overflow tracks where
+  // it fits (a new one when none does), as upstream, instead of being lost.
+  std::vector<uint32_t>& spill = spill_tracks_[utid];
+  SliceTracker* slices = ctx_->slice_tracker.get();
+  for (size_t i = 0;; ++i) {
+    if (i == spill.size()) {
+      spill.push_back(ctx_->track_tracker->CreateTrack(
+          false, kNullStringId, ctx_->storage->Intern("thread_overlapping_slice"), utid,
+          std::nullopt, std::nullopt));
+    }
+    std::optional<uint32_t> slice = slices->Scoped(ts, spill[i], cat, name, dur, arg_set);
+    if (slice) {
+      ctx_->storage->stats.Increment(Stat::kSliceSpillOverlappingComplete);
+      return slice;
+    }
+    if (!slices->last_start_overlapped()) return std::nullopt;  // dropped for another reason
+  }
+}
+
+void JsonTraceParser::HandleEvent(int64_t ts, const JsonEventFields& e,
+                                  std::optional<int64_t> x_dur) {
   std::string_view ph = Str(e.ph, &ph_buf_, "");
   if (ph.empty()) {
     ctx_->storage->stats.Increment(Stat::kJsonParseErrors);
@@ -352,7 +611,9 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes, uint32_t aux) {
   ProcessTracker* pt = ctx_->process_tracker.get();
   std::string pid_label, tid_label;
   int64_t pid = ResolveId(e.pid, true, &pid_label);
-  int64_t tid = !e.tid.empty() ? ResolveId(e.tid, false, &tid_label) : pid;
+  // No tid, or tid 0, means the process's main thread.
+  int64_t tid = !e.tid.empty() ? ResolveId(e.tid, false, &tid_label) : 0;
+  if (tid == 0) tid = pid;
   uint32_t utid = UpdateThreadCached(tid, pid);
   uint32_t upid = *pt->GetUpidOfThread(utid);
   if (!pid_label.empty() && s->process.name[upid] == kNullStringId)
@@ -369,18 +630,36 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes, uint32_t aux) {
   switch (ph[0]) {
     case 'B': {
       uint32_t track = tracks->InternThreadTrack(utid);
-      slices->Begin(ts, track, cat, name, AddArgs(args));
+      std::optional<uint32_t> slice = slices->Begin(ts, track, cat, name, AddArgs(args));
+      SetThreadTimes(e, slice);
+      if (slice) BindFlowsV2(e, *slice);
+      OnSliceBegin(track, slice);
       break;
     }
     case 'E': {
+      // An end closes the innermost open slice with its name and category;
+      // a missing (or empty) one matches any.
       uint32_t track = tracks->InternThreadTrack(utid);
-      slices->End(ts, track);
+      StringId end_name = Str(e.name, &name_buf_, "").empty() ? kNullStringId : name;
+      StringId end_cat = Str(e.cat, &cat_buf_, "").empty() ? kNullStringId : cat;
+      std::optional<uint32_t> slice = slices->End(ts, track, end_cat, end_name);
+      if (slice && !e.tts.empty() && !s->slice.thread_ts.IsNull(*slice)) {
+        if (std::optional<int64_t> tts = json::MicrosToNanos(e.tts))
+          s->slice.thread_dur.Set(*slice, *tts - *s->slice.thread_ts.Get(*slice));
+      }
       break;
     }
     case 'X': {
+      // A complete event needs a valid duration.
+      if (!x_dur) break;
       uint32_t track = tracks->InternThreadTrack(utid);
-      int64_t dur = e.dur.empty() ? 0 : json::MicrosToNanos(e.dur).value_or(0);
-      slices->Scoped(ts, track, cat, name, dur, AddArgs(args));
+      std::optional<uint32_t> arg_set = AddArgs(args);
+      std::optional<uint32_t> slice = slices->Scoped(ts, track, cat, name, *x_dur, arg_set);
+      if (!slice && slices->last_start_overlapped())
+        slice = SpillComplete(ts, utid, cat, name, *x_dur, arg_set);
+      SetThreadTimes(e, slice);
+      if (slice) BindFlowsV2(e, *slice);
+      OnSliceBegin(track, slice);
       break;
     }
     case 'I':
@@ -393,76 +672,21 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes, uint32_t aux) {
         track = tracks->InternProcessTrack(upid, kNullStringId);
       else
         track = tracks->InternThreadTrack(utid);
-      slices->Scoped(ts, track, cat, name, 0, AddArgs(args));
+      std::optional<uint32_t> slice = slices->Scoped(ts, track, cat, name, 0, AddArgs(args));
+      OnSliceBegin(track, slice);
       break;
     }
-    case 'C': {
-      if (json::TypeOf(args) != json::RawType::kObject) break;
-      std::string prefix(Str(e.name, &name_buf_, ""));
-      std::string id = IdString(e);
-      if (!id.empty()) prefix += " id: " + id;
-      json::ObjectReader r(args, 1);
-      std::string_view k, v;
-      while (r.Next(&k, &v, &key_buf_)) {
-        double value;
-        json::RawType type = json::TypeOf(v);
-        if (type == json::RawType::kNumber)
-          value = json::NumberOf(v);
-        else if (type == json::RawType::kString)
-          value = strtod(std::string(Str(v, &tmp_buf_, "")).c_str(), nullptr);
-        else
-          continue;
-        std::string track_name = prefix;
-        track_name += ' ';
-        track_name += k;
-        uint32_t track = tracks->InternProcessCounterTrack(upid, s->Intern(track_name));
-        tracks->PushCounter(ts, value, track);
-      }
+    case 'C':
+      ParseCounterEvent(ts, e, upid);
       break;
-    }
-    case 'M': {
-      // args.name (the first "name" key) must be a string.
-      std::string_view n;
-      bool has_name = false;
-      if (json::TypeOf(args) == json::RawType::kObject) {
-        json::ObjectReader r(args, 1);
-        std::string_view k, v;
-        while (r.Next(&k, &v, &key_buf_)) {
-          if (k != "name") continue;
-          has_name = json::StringOf(v, &tmp_buf_, &n);
-          break;
-        }
-      }
-      if (!has_name) break;
-      std::string_view meta = Str(e.name, &name_buf_, "");
-      if (meta == "process_name") {
-        s->process.name.Set(upid, s->Intern(n));
-      } else if (meta == "thread_name") {
-        pt->SetThreadName(utid, s->Intern(n));
-      }
+    case 'M':
+      ParseMetadataEvent(e, upid, utid);
       break;
-    }
     case 'b':
     case 'e':
-    case 'n': {
-      // Nestable async events: one process track per (category, id).
-      std::string key =
-          std::to_string(upid) + ":" + std::string(Str(e.cat, &cat_buf_, "")) + ":" + IdString(e);
-      auto it = async_tracks_.find(key);
-      if (it == async_tracks_.end()) {
-        uint32_t created =
-            tracks->CreateTrack(false, name, kNullStringId, std::nullopt, upid, std::nullopt);
-        it = async_tracks_.emplace(key, created).first;
-      }
-      uint32_t track = it->second;
-      if (ph[0] == 'b')
-        slices->Begin(ts, track, cat, name, AddArgs(args));
-      else if (ph[0] == 'e')
-        slices->End(ts, track);
-      else
-        slices->Scoped(ts, track, cat, name, 0, AddArgs(args));
+    case 'n':
+      ParseAsyncEvent(ts, e, upid, cat, name);
       break;
-    }
     case 's':
     case 't':
     case 'f':
@@ -470,6 +694,9 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes, uint32_t aux) {
       break;
     case 'P':
       ParseSample(e, ts, utid);
+      break;
+    case 'T':
+      ParseThreadStateEvent(ts, e, utid);
       break;
     default:
       s->stats.Increment(Stat::kJsonUnsupportedEvents);

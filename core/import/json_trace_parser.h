@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -23,6 +24,7 @@ namespace fathom {
 // occurrence wins (as json::Value::Find).
 struct JsonEventFields {
   std::string_view ph, pid, tid, name, cat, args, dur, s, id, id2, sf, cpu;
+  std::string_view tts, tdur, bp, bind_id, flow_in, flow_out;
 };
 
 class JsonTraceParser {
@@ -30,7 +32,12 @@ class JsonTraceParser {
   explicit JsonTraceParser(TraceContext* ctx);
   // `aux` is the tokenizer's SortEntry::aux: kJsonSampleAux marks an entry
   // of the top-level "samples" array instead of a trace event.
+  // Events with one timestamp are held until the next timestamp (or Flush)
+  // so that complete ("X") events among them go longest first: a parent
+  // and its child starting together then nest, as upstream orders them.
   void ParseEvent(int64_t ts, proto::Bytes event, uint32_t aux = 0);
+  // Parses the events still held; call once the sorted stream has ended.
+  void Flush();
   // The trace's "stackFrames" object (may be null); must outlive parsing.
   // P events' and samples' "sf" ids resolve through it into
   // stack_profile_* callsites.
@@ -42,7 +49,36 @@ class JsonTraceParser {
   // pid/tid may be numbers or strings; strings that are not numbers get
   // stable synthetic ids (and name the process/thread).
   int64_t ResolveId(std::string_view raw, bool is_pid, std::string* label);
+  // One event, once its turn within its timestamp has come.
+  void HandleEvent(int64_t ts, const JsonEventFields& e, std::optional<int64_t> x_dur);
+  void FlushSameTs();
+  // A "C" member's value: a number, or a string that is wholly one.
+  std::optional<double> CounterValue(std::string_view raw);
   std::optional<uint32_t> AddArgs(std::string_view args);
+  // "M" events: names and sort-order hints of processes and threads.
+  void ParseMetadataEvent(const JsonEventFields& e, uint32_t upid, uint32_t utid);
+  // "C" events: one process counter track per args member.
+  void ParseCounterEvent(int64_t ts, const JsonEventFields& e, uint32_t upid);
+  // "b"/"e"/"n" events: legacy async slices on a process track, or on a
+  // global one for an id2 "global" id.
+  void ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint32_t upid, StringId cat,
+                       StringId name);
+  // An X event that partially overlaps a slice of its thread: placed on one
+  // of the thread's overflow tracks.
+  std::optional<uint32_t> SpillComplete(int64_t ts, uint32_t utid, StringId cat, StringId name,
+                                        int64_t dur, std::optional<uint32_t> arg_set);
+  // "T" events: thread states (and sched slices while Running).
+  void ParseThreadStateEvent(int64_t ts, const JsonEventFields& e, uint32_t utid);
+  // Flow v2: a slice's "bind_id" with "flow_in"/"flow_out".
+  void BindFlowsV2(const JsonEventFields& e, uint32_t slice);
+  // A slice began on `track`: flow v1 ends waiting for the next slice there
+  // bind to it.
+  void OnSliceBegin(uint32_t track, std::optional<uint32_t> slice) {
+    if (!pending_flow_ends_.empty() && slice) BindPendingFlowEnds(track, *slice);
+  }
+  void BindPendingFlowEnds(uint32_t track, uint32_t slice);
+  // "tts"/"tdur" (thread time, microseconds) on a slice that just began.
+  void SetThreadTimes(const JsonEventFields& e, std::optional<uint32_t> slice);
   // Adds `raw` under `key_` (extended and restored for nested values).
   void AddArgsRecursive(ArgsTracker::Builder* b, std::string_view raw, int depth);
   void BindFlowsV1(char phase, const JsonEventFields& e, uint32_t track);
@@ -72,13 +108,28 @@ class JsonTraceParser {
   std::unordered_map<std::string, std::optional<uint32_t>> frame_callsites_;
   std::unordered_map<std::string, int64_t> synthetic_ids_;
   int64_t next_synthetic_id_ = 0x7fff0000;
-  // Flow v1: id -> last slice that sent it.
+  // Flow v1: "cat/name/id" -> last slice that sent it.
   std::unordered_map<std::string, uint32_t> open_flows_;
+  // Flow v1 "f" events binding to the next slice on their thread track:
+  // track -> source slices.
+  std::unordered_map<uint32_t, std::vector<uint32_t>> pending_flow_ends_;
+  // Flow v2: bind_id -> the last slice with flow_out.
+  std::unordered_map<std::string, uint32_t> v2_flow_sources_;
+  // Events of the current timestamp, in sorted order (see ParseEvent).
+  struct HeldEvent {
+    int64_t ts;
+    int64_t order_dur;             // an X event's duration, else 0
+    std::optional<int64_t> x_dur;  // an X event's valid duration
+    JsonEventFields fields;
+  };
+  std::vector<HeldEvent> held_;
+  // utid -> its overflow tracks for overlapping complete events, in order.
+  std::unordered_map<uint32_t, std::vector<uint32_t>> spill_tracks_;
   // Nestable async: "cat:id" -> its process track (named by the first event).
   std::unordered_map<std::string, uint32_t> async_tracks_;
   // Reused buffers: no allocation per event once they have grown.
   std::string key_;  // the args key being built ("args.a.b[2]")
-  std::string name_buf_, cat_buf_, ph_buf_, tmp_buf_, key_buf_;
+  std::string name_buf_, cat_buf_, ph_buf_, tmp_buf_, key_buf_, num_buf_;
   StringId user_mode_ = kNullStringId;
   struct ThreadCacheEntry {
     uint64_t generation = ~uint64_t{0};

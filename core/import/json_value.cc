@@ -226,6 +226,12 @@ class Reader {
         SkipSpace();
         if (p_ < s_.size() && s_[p_] == ',') {
           ++p_;
+          // A trailing comma before the '}' is accepted, as upstream does.
+          SkipSpace();
+          if (p_ < s_.size() && s_[p_] == '}') {
+            ++p_;
+            return v;
+          }
           continue;
         }
         if (p_ < s_.size() && s_[p_] == '}') {
@@ -250,6 +256,11 @@ class Reader {
         SkipSpace();
         if (p_ < s_.size() && s_[p_] == ',') {
           ++p_;
+          SkipSpace();  // a trailing comma before the ']' is accepted too
+          if (p_ < s_.size() && s_[p_] == ']') {
+            ++p_;
+            return v;
+          }
           continue;
         }
         if (p_ < s_.size() && s_[p_] == ']') {
@@ -385,8 +396,11 @@ namespace {
 // Exponent forms ("1.5e3") go through the double.
 bool ExponentMicrosToNanos(std::string_view t, int64_t* out) {
   if (t.find_first_of("eE") == std::string_view::npos) return false;
-  double d = strtod(std::string(t).c_str(), nullptr);
-  if (!std::isfinite(d)) return false;
+  std::string text(t);
+  char* end = nullptr;
+  double d = strtod(text.c_str(), &end);
+  // All of it must be the number: "1.5e" or "2e+" are no time.
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(d)) return false;
   *out = static_cast<int64_t>(d * 1000.0);
   return true;
 }

@@ -19,8 +19,9 @@ ProcessTracker::ProcessTracker(TraceStorage* storage) : storage_(storage) {
   storage_->thread.upid.Set(utid, upid);
   storage_->thread.is_main_thread.Set(utid, 1);
   name_priorities_.push_back(ThreadNamePriority::kOther);
-  tids_[0].push_back(utid);
-  pids_[0] = upid;
+  // tid/pid 0 map to them only in traces of kernel data (see
+  // SetPidZeroIsUpidZeroIdleProcess); elsewhere (Chrome JSON, ...) pid 0 is
+  // an ordinary process, as upstream treats it.
 }
 
 // ---- threads ---------------------------------------------------------------
@@ -299,6 +300,10 @@ void ProcessTracker::OnTaskRename(int64_t tid, std::string_view comm) {
 void ProcessTracker::OnProcessFree(int64_t ts, int64_t tid) { EndThread(ts, tid); }
 
 void ProcessTracker::SetPidZeroIsUpidZeroIdleProcess() {
+  if (pids_.count(0)) return;  // already
+  ++generation_;
+  tids_[0].insert(tids_[0].begin(), 0);
+  pids_[0] = 0;
   UpdateThreadName(0, storage_->Intern("swapper"), ThreadNamePriority::kTraceProcessorConstant);
 }
 

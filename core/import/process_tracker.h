@@ -94,7 +94,9 @@ class ProcessTracker {
   void OnTaskRename(int64_t tid, std::string_view comm);
   // sched_process_free: the task is gone; its tid may be reused.
   void OnProcessFree(int64_t ts, int64_t tid);
-  // Call when the trace has kernel scheduling data: names utid 0 "swapper".
+  // Call for traces of kernel data (Perfetto protos, systrace text): tid and
+  // pid 0 become utid/upid 0, the idle task, named "swapper". Without it
+  // they are ordinary ids with rows of their own (as upstream's JSON import).
   void SetPidZeroIsUpidZeroIdleProcess();
 
   // The thread's process, if known.

@@ -44,7 +44,8 @@ std::optional<uint32_t> SliceTracker::StartSlice(int64_t ts, int64_t dur, uint32
                                                  std::optional<uint32_t> arg_set_id,
                                                  std::optional<ArgsTracker::Builder> args) {
   Stack& stack = stacks_[track];
-  if (!MaybeCloseStack(stack, ts, dur)) return std::nullopt;
+  last_start_overlapped_ = !MaybeCloseStack(stack, ts, dur);
+  if (last_start_overlapped_) return std::nullopt;
   if (stack.size() >= kMaxDepth) {
     DropTooDeep(ts, track);
     return std::nullopt;

@@ -55,6 +55,11 @@ class SliceTracker {
   std::optional<uint32_t> Scoped(int64_t ts, uint32_t track, StringId category, StringId name,
                                  int64_t dur, ArgsTracker::Builder args);
 
+  // Whether the last Begin/Scoped was refused because the new slice would
+  // partially overlap one on the track's stack (its caller may then place
+  // it on an overflow track).
+  bool last_start_overlapped() const { return last_start_overlapped_; }
+
   // Innermost slice of the track still on its stack, if any.
   std::optional<uint32_t> GetTopmostOpen(uint32_t track) const;
 
@@ -90,6 +95,7 @@ class SliceTracker {
   LoadProblems* problems_;
   std::unordered_map<uint32_t, Stack> stacks_;
   std::unordered_set<uint32_t> too_deep_tracks_;  // reported already
+  bool last_start_overlapped_ = false;
 };
 
 }  // namespace fathom

@@ -61,6 +61,7 @@ Status ParseSorted(TraceContext* ctx, Sorter* sorter, TokenizerSet* tokenizers,
     sorter->DrainSorted(parse);
   }
   if (cancelled) return ErrorStatus("load cancelled");
+  json_parser->Flush();  // the events of the last timestamp
   ctx->OnImportFinished();
   prog->phase = LoadProgress::kDone;
   prog->events = parsed;

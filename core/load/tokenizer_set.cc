@@ -6,6 +6,7 @@
 #include "core/import/collapsed_stacks.h"
 #include "core/import/json_tokenizer.h"
 #include "core/import/pprof_tokenizer.h"
+#include "core/import/process_tracker.h"
 #include "core/import/proto_tokenizer.h"
 #include "core/import/simpleperf_proto_tokenizer.h"
 #include "core/import/systrace_text_tokenizer.h"
@@ -24,6 +25,8 @@ Result<SourceTokenizer> TokenizerSet::For(TraceFormat format, const std::string&
   t.name = source_name;
   switch (format) {
     case TraceFormat::kProto:
+      // Kernel-data formats: pid 0 is the idle task (as upstream).
+      ctx_->process_tracker->SetPidZeroIsUpidZeroIdleProcess();
       if (!proto_) {
         proto_ = new ProtoTokenizer(ctx_, sorter_);
         all_.emplace_back(proto_);
@@ -34,6 +37,7 @@ Result<SourceTokenizer> TokenizerSet::For(TraceFormat format, const std::string&
       all_.emplace_back(t.tokenizer = t.json = new JsonTokenizer(ctx_, sorter_));
       return t;
     case TraceFormat::kSystraceText:
+      ctx_->process_tracker->SetPidZeroIsUpidZeroIdleProcess();
       all_.emplace_back(t.tokenizer = t.text = new SystraceTextTokenizer(sorter_, ctx_));
       return t;
     case TraceFormat::kArtAllocLog:

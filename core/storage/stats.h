@@ -118,6 +118,13 @@ namespace fathom {
     "Chrome JSON events that could not be read.")                                                  \
   F(kJsonUnsupportedEvents, "json_unsupported_events", info, trace,                        \
     "Chrome JSON events of a phase this build does not import (e.g. P samples).")               \
+  F(kJsonTokenizerFailure, "json_tokenizer_failure", error, trace,                                \
+    "Chrome JSON text that could not be split into events.")                                       \
+  F(kSliceSpillOverlappingComplete, "slice_spill_overlapping_complete_event", error, analysis,    \
+    "Complete slices that partially overlap another on their thread, moved to an overflow track " \
+    "of that thread instead of being dropped.")                                                    \
+  F(kSliceDropOverlappingComplete, "slice_drop_overlapping_complete_event", error, analysis,      \
+    "Complete slices that partially overlap another on their track and were dropped.")             \
   F(kPacketsWithPreviousDropped, "traced_packet_loss_reported", data_loss, trace,                 \
     "Packets flagged previous_packet_dropped by their writer.") \
   F(kGenericTaskStateInvalidOrder, "generic_task_state_invalid_order", error, analysis,          \

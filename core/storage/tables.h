@@ -72,6 +72,7 @@ struct ThreadTable : Table {
   Int64Column is_main_thread{this, "is_main_thread", kNullable};
   Int64Column is_idle{this, "is_idle"};
   UInt32Column machine_id{this, "machine_id", kNullable};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
 
   uint32_t Insert(int64_t t) {
     tid.Append(t);
@@ -82,6 +83,7 @@ struct ThreadTable : Table {
     is_main_thread.AppendNull();
     is_idle.Append(t == 0 ? 1 : 0);
     machine_id.Append(kHostMachineId);
+    arg_set_id.AppendNull();
     return CommitRow();
   }
 };

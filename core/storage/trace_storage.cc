@@ -66,9 +66,8 @@ TraceStorage::TraceStorage() {
   // upstream numbering: upid 0 is the idle process, utid 0 the swapper thread.
   process.Insert(0);
   thread.Insert(0);
-  thread.upid.Set(0, 0);
-  thread.name.Set(0, strings.Intern("swapper"));
-  machine.Insert(0);  // the host, kHostMachineId
+  thread.upid.Set(0, 0);  // named "swapper" only for kernel traces (ProcessTracker)
+  machine.Insert(0);      // the host, kHostMachineId
 }
 
 uint32_t TraceStorage::MachineFor(int64_t raw_machine_id) {
