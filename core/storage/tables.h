@@ -67,6 +67,7 @@ struct ThreadTable : Table {
   Int64Column is_main_thread{this, "is_main_thread", kNullable};
   Int64Column is_idle{this, "is_idle"};
   UInt32Column machine_id{this, "machine_id", kNullable};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
 
   uint32_t Insert(int64_t t) {
     tid.Append(t);
@@ -77,6 +78,7 @@ struct ThreadTable : Table {
     is_main_thread.AppendNull();
     is_idle.Append(t == 0 ? 1 : 0);
     machine_id.AppendNull();
+    arg_set_id.AppendNull();
     return CommitRow();
   }
 };
@@ -187,6 +189,29 @@ struct TrackTable : Table {
     utid.Append(u_tid);
     upid.Append(u_pid);
     cpu.Append(c);
+    return CommitRow();
+  }
+};
+
+// TrackEvent TYPE_STATE events: each value lasts until the next state event
+// on its track (dur -1 while it is the last one).
+struct StateTable : Table {
+  StateTable() : Table("state") {}
+  IdColumn id{this, "id"};
+  TimestampColumn ts{this, "ts"};
+  DurationColumn dur{this, "dur"};
+  UInt32Column track_id{this, "track_id"};
+  StringColumn category{this, "category"};
+  StringColumn value{this, "value"};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+
+  uint32_t Insert(int64_t t, uint32_t track, StringId cat, StringId v) {
+    ts.Append(t);
+    dur.Append(-1);
+    track_id.Append(track);
+    category.Append(cat);
+    value.Append(v);
+    arg_set_id.AppendNull();
     return CommitRow();
   }
 };

@@ -87,6 +87,7 @@ std::vector<Table*> TraceStorage::AllTables() {
                                 &track,        &counter, &slice,        &flow,
                                 &ftrace_event, &args,    &android_logs, &metadata,
                                 &stats_table,  &cpu,     &cpu_freq,     &trace_bounds};
+  tables.push_back(&state);
   for (Table* t : profile.All()) tables.push_back(t);
   return tables;
 }
