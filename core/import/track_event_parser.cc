@@ -403,6 +403,15 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
                   std::string_view("beSFnTp").find(ev.phase) != std::string_view::npos);
     if (!moves) track = ctx_->track_tracker->InternThreadTrack(*utid);
   }
+  if (ev.type && *ev.type == TrackEvent::TYPE_STATE) {
+    // Only a described state track holds states (not the thread fallback).
+    if (!reservation || !reservation->is_state || !track) {
+      storage->stats.Increment(Stat::kTrackEventParserErrors);
+      return;
+    }
+    AddStateEvent(ts, ev, *track);
+    return;
+  }
   if (ev.type && *ev.type == TrackEvent::TYPE_COUNTER) {
     if (!reservation || !reservation->is_counter || !ev.counter_value) {
       storage->stats.Increment(Stat::kTrackEventParserErrors);
@@ -577,6 +586,19 @@ void TrackEventParser::AddFlows(const TrackEventView& ev, uint32_t slice) {
     default:
       break;  // no direction: upstream ignores the bind_id
   }
+}
+
+void TrackEventParser::AddStateEvent(int64_t ts, const TrackEventView& ev, uint32_t track) {
+  StateTable& states = ctx_->storage->state;
+  auto it = current_state_.find(track);
+  if (it != current_state_.end()) {
+    states.dur.Set(it->second, ts - states.ts[it->second]);
+    current_state_.erase(it);
+  }
+  ctx_->storage->UpdateBounds(ts);
+  // An unnamed state event only ends the current state.
+  if (ev.name == kNullStringId) return;
+  current_state_[track] = states.Insert(ts, track, ev.category, ev.name);
 }
 
 void TrackEventParser::AddLegacyFlowEvent(const TrackEventView& ev, uint32_t track) {

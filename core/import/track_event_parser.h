@@ -44,7 +44,11 @@ class TrackEventParser {
 
   TraceContext* ctx_;
   std::unique_ptr<TrackEventTracker> tracker_;
+  // A TYPE_STATE event: ends the track's current state, starts a new one.
+  void AddStateEvent(int64_t ts, const TrackEventView& ev, uint32_t track);
+
   FlowTracker flows_;
+  std::unordered_map<uint32_t, uint32_t> current_state_;  // state track -> state row
 };
 
 }  // namespace fathom

@@ -154,6 +154,9 @@ void TrackEventTokenizer::TokenizeTrackDescriptor(const PacketView& p, SequenceG
       case TrackDescriptor::kAtraceNameFieldNumber:
         r.name = ctx_->storage->Intern(f.as_string());
         break;
+      case TrackDescriptor::kStateFieldNumber:
+        r.is_state = true;
+        break;
       case TrackDescriptor::kDescriptionFieldNumber:
         r.description = ctx_->storage->Intern(f.as_string());
         break;
@@ -265,12 +268,24 @@ bool TrackEventTokenizer::TokenizeTrackEvent(const PacketView& p, SequenceGenera
       case TrackEvent::kExtraDoubleCounterValuesFieldNumber:
         AppendDoubles(f, &extra_double_values);
         break;
-      case TrackEvent::kTimestampDeltaUsFieldNumber:
-        gen.reference_timestamp_ns += f.as_int64() * kUsToNs;
-        *legacy_ts = gen.reference_timestamp_ns;
+      case TrackEvent::kTimestampDeltaUsFieldNumber: {
+        // A delta whose nanoseconds (or whose sum with the reference) leave
+        // int64 makes the event unusable: dropped and counted, as upstream.
+        int64_t delta_ns, sum;
+        if (__builtin_mul_overflow(f.as_int64(), int64_t{1000}, &delta_ns) ||
+            __builtin_add_overflow(gen.reference_timestamp_ns, delta_ns, &sum)) {
+          ctx_->storage->stats.Increment(Stat::kTrackEventInvalidTimestamp);
+          return false;
+        }
+        gen.reference_timestamp_ns = sum;
+        *legacy_ts = sum;
         break;
+      }
       case TrackEvent::kTimestampAbsoluteUsFieldNumber:
-        *legacy_ts = f.as_int64() * kUsToNs;
+        if (__builtin_mul_overflow(f.as_int64(), int64_t{1000}, legacy_ts)) {
+          ctx_->storage->stats.Increment(Stat::kTrackEventInvalidTimestamp);
+          return false;
+        }
         break;
       case TrackEvent::kThreadTimeDeltaUsFieldNumber:
         gen.reference_thread_time_ns += f.as_int64() * kUsToNs;

@@ -19,6 +19,7 @@ void TrackEventTracker::Reserve(uint64_t uuid, const TrackReservation& r) {
   }
   TrackReservation& kept = it->second;
   kept.last_name_wins |= r.last_name_wins;
+  kept.is_state |= r.is_state;
   if (r.name != kNullStringId && (kept.name == kNullStringId || kept.last_name_wins))
     kept.name = r.name;
   if (kept.description == kNullStringId) kept.description = r.description;
@@ -154,6 +155,7 @@ uint32_t TrackEventTracker::CreateTrack(uint64_t uuid, const TrackReservation& r
   uint32_t id =
       tt->CreateTrack(r.is_counter, kNullStringId, kNullStringId, utid, upid, std::nullopt);
   if (r.is_counter && r.unit != kNullStringId) ctx_->storage->track.counter_unit.Set(id, r.unit);
+  if (r.is_state) ctx_->storage->track.event_type.Set(id, ctx_->storage->Intern("state"));
   return id;
 }
 

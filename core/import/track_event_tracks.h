@@ -30,6 +30,7 @@ struct TrackReservation {
   StringId name = kNullStringId;
   bool use_separate_track = false;  // disallow_merging_with_system_tracks
   bool is_counter = false;
+  bool is_state = false;              // TrackDescriptor.state: holds TYPE_STATE events
   StringId category = kNullStringId;  // counters: first CounterDescriptor category
   StringId unit = kNullStringId;
   int64_t unit_multiplier = 1;

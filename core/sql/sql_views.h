@@ -14,6 +14,15 @@ CREATE VIEW thread_track AS
 CREATE VIEW process_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, upid
   FROM track WHERE event_type = 'slice' AND upid IS NOT NULL;
+CREATE VIEW state_track AS
+  SELECT id, name, parent_id, type, dimension_arg_set_id, source_arg_set_id, machine_id
+  FROM track WHERE event_type = 'state';
+CREATE VIEW process_state_track AS
+  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, upid
+  FROM track WHERE event_type = 'state' AND upid IS NOT NULL;
+CREATE VIEW thread_state_track AS
+  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, utid
+  FROM track WHERE event_type = 'state' AND utid IS NOT NULL;
 CREATE VIEW cpu_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, cpu
   FROM track WHERE event_type = 'slice' AND cpu IS NOT NULL;

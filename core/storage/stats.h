@@ -51,6 +51,10 @@ namespace fathom {
     "TrackEvents that could not be parsed.")                                                        \
   F(kTrackEventTokenizerErrors, "track_event_tokenizer_errors", error, analysis,                   \
     "TrackEvent packets that could not be tokenized.")                                              \
+  F(kTrackEventInvalidTimestamp, "track_event_invalid_timestamp", error, analysis,                 \
+    "TrackEvents whose timestamp overflows int64 nanoseconds (dropped).")                          \
+  F(kStreamingProfileInvalidTimestamp, "streaming_profile_invalid_timestamp", error, analysis,     \
+    "Streaming profile samples whose timestamp overflows int64 nanoseconds (dropped).")            \
   F(kTrackHierarchyLoop, "track_event_track_hierarchy_loop", error, analysis,                     \
     "Track descriptors that are their own ancestor through parent_uuid (track and events "         \
     "dropped; counted per use).")                                                                  \

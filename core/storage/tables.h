@@ -198,6 +198,29 @@ struct TrackTable : Table {
   }
 };
 
+// TrackEvent TYPE_STATE events: each value lasts until the next state event
+// on its track (dur -1 while it is the last one).
+struct StateTable : Table {
+  StateTable() : Table("state") {}
+  IdColumn id{this, "id"};
+  TimestampColumn ts{this, "ts"};
+  DurationColumn dur{this, "dur"};
+  UInt32Column track_id{this, "track_id"};
+  StringColumn category{this, "category"};
+  StringColumn value{this, "value"};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+
+  uint32_t Insert(int64_t t, uint32_t track, StringId cat, StringId v) {
+    ts.Append(t);
+    dur.Append(-1);
+    track_id.Append(track);
+    category.Append(cat);
+    value.Append(v);
+    arg_set_id.AppendNull();
+    return CommitRow();
+  }
+};
+
 struct CounterTable : Table {
   CounterTable() : Table("counter") {}
   IdColumn id{this, "id"};

@@ -95,6 +95,7 @@ std::vector<Table*> TraceStorage::AllTables() {
       &process,     &thread, &sched,        &thread_state, &track,        &counter,
       &slice,       &flow,   &ftrace_event, &args,         &android_logs, &metadata,
       &stats_table, &cpu,    &cpu_freq,     &trace_bounds, &machine,      &trace_diagnostics};
+  tables.push_back(&state);
   for (Table* t : profile.All()) tables.push_back(t);
   return tables;
 }

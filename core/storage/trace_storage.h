@@ -26,6 +26,7 @@ class TraceStorage {
   TrackTable track;
   CounterTable counter;
   SliceTable slice;
+  StateTable state;
   FlowTable flow;
   FtraceEventTable ftrace_event;
   ArgsTable args;
