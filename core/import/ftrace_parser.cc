@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/import/args_tracker.h"
+#include "core/import/f2fs_iostat_parser.h"
 #include "core/import/generic_kernel_parser.h"
 #include "core/import/process_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
@@ -35,7 +36,8 @@ FtraceParser::FtraceParser(TraceContext* ctx)
       raw_args_(RawArgsOf(ctx->storage.get())),
       descriptors_(raw_args_->descriptors()),
       tables_(ctx->storage.get(), raw_args_),
-      task_state_cache_(1u << 16, kNullStringId) {
+      task_state_cache_(1u << 16, kNullStringId),
+      binder_(ctx) {
   TraceStorage* s = storage_;
   const FtraceEventInfo* ss = descriptors_.Get(FtraceEvent::kSchedSwitchFieldNumber);
   const FtraceEventInfo* sw = descriptors_.Get(FtraceEvent::kSchedWakingFieldNumber);
@@ -62,11 +64,6 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   oom_score_adj_ = s->Intern("oom_score_adj");
   screen_state_ = s->Intern("ScreenState");
   suspend_resume_ = s->Intern("Suspend/Resume Latency");
-  binder_transaction_ = s->Intern("binder transaction");
-  binder_reply_ = s->Intern("binder reply");
-  binder_async_rcv_ = s->Intern("binder async rcv");
-  binder_category_ = s->Intern("binder");
-  binder_transaction_async_ = s->Intern("binder transaction async");
   mem_ion_ = s->Intern("mem.ion");
   mem_ion_change_ = s->Intern("mem.ion_change");
   mem_dma_heap_ = s->Intern("mem.dma_heap");
@@ -336,6 +333,14 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       return ParseBinderTransaction(ts, pid, p);
     case FtraceEvent::kBinderTransactionReceivedFieldNumber:
       return ParseBinderTransactionReceived(ts, pid, p);
+    case kF2fsIostatFieldNumber:
+      return ParseF2fsIostat(ctx_, ts, p);
+    case kF2fsIostatLatencyFieldNumber:
+      return ParseF2fsIostatLatency(ctx_, ts, p);
+    case FtraceEvent::kBinderCommandFieldNumber:
+      return ParseBinderCommand(pid, p);
+    case FtraceEvent::kBinderReturnFieldNumber:
+      return ParseBinderReturn(ts, pid, p);
     default:
       return;
   }

@@ -16,6 +16,7 @@ enum class TraceFormat {
   kArtAllocLog,   // tiallocsample text log (JVMTI Java allocation samples)
   kCollapsedStacks,  // folded stacks, "a;b;c 12" per line
   kPprof,            // pprof perftools.profiles.Profile
+  kStrace,           // strace -f -ttt text output
   kZip,
   kTar,
   kEmpty,

@@ -23,6 +23,7 @@ class SystraceTextTokenizer;
 class ArtAllocLogTokenizer;
 class CollapsedStacksTokenizer;
 class PprofTokenizer;
+class StraceTokenizer;
 
 // The tokenizer of one source, with its concrete kind for finishing.
 struct SourceTokenizer {
@@ -34,6 +35,7 @@ struct SourceTokenizer {
   ArtAllocLogTokenizer* art_log = nullptr;
   CollapsedStacksTokenizer* collapsed = nullptr;
   PprofTokenizer* pprof = nullptr;
+  StraceTokenizer* strace = nullptr;
 };
 
 class TokenizerSet {
