@@ -397,6 +397,23 @@ void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offse
   blobs_.push_back(std::move(blob));
 }
 
+int64_t ProtoTokenizer::FtraceToBootOffset(int64_t ftrace_ts) {
+  // As upstream's clock tracker: an event converts through the latest sync
+  // point at or before it among those read so far (the first one when it
+  // precedes them all), not through its own bundle's, which is taken after
+  // the bundle's events were written. Events mostly come in time order, so
+  // a cursor finds the point without searching.
+  auto& syncs = ftrace_clock_syncs_;
+  size_t& i = ftrace_sync_cursor_;
+  if (i >= syncs.size() || syncs[i].first > ftrace_ts) {
+    auto it = std::upper_bound(syncs.begin(), syncs.end(),
+                               std::pair<int64_t, int64_t>{ftrace_ts, INT64_MAX});
+    i = it == syncs.begin() ? 0 : static_cast<size_t>(it - syncs.begin()) - 1;
+  }
+  while (i + 1 < syncs.size() && syncs[i + 1].first <= ftrace_ts) ++i;
+  return syncs[i].second;
+}
+
 void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
   uint32_t cpu = 0;
   bool lost = false;
@@ -437,9 +454,16 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
     return;
   }
   if (lost) ctx_->storage->stats.Increment(Stat::kFtraceLostEvents);
-  if (ftrace_clock != 0 && has_sync) clock_offset = boot_ts - ftrace_ts;
-  if (prev_bundle_end)
+  const bool other_clock = ftrace_clock != 0 && has_sync;
+  if (other_clock) {
+    std::pair<int64_t, int64_t> sync{ftrace_ts, boot_ts - ftrace_ts};
+    auto at = std::upper_bound(ftrace_clock_syncs_.begin(), ftrace_clock_syncs_.end(), sync);
+    ftrace_clock_syncs_.insert(at, sync);
+  }
+  if (prev_bundle_end) {
+    clock_offset = other_clock ? FtraceToBootOffset(*prev_bundle_end) : 0;
     ctx_->ftrace_parser->OnBundlePreviousEnd(cpu, *prev_bundle_end + clock_offset);
+  }
 
   uint32_t queue = sorter_->FtraceQueue(cpu);
   Decoder e(bundle);
@@ -468,6 +492,7 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
         continue;
       }
       SortEntry se{};
+      if (other_clock) clock_offset = FtraceToBootOffset(static_cast<int64_t>(ts));
       se.ts = static_cast<int64_t>(ts) + clock_offset;
       se.data = f.bytes.data;
       se.size = static_cast<uint32_t>(f.bytes.size);

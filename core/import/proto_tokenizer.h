@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/base/status.h"
@@ -94,6 +95,11 @@ class ProtoTokenizer : public ChunkedTokenizer {
   // Reused across bundles: a bundle is small and there are many.
   CompactSchedColumns compact_scratch_;
   std::vector<StringId> compact_interns_;
+  // Every bundle's (ftrace clock, boot clock) pair so far, by ftrace time:
+  // (ftrace ts, boot - ftrace offset). See FtraceToBootOffset.
+  std::vector<std::pair<int64_t, int64_t>> ftrace_clock_syncs_;
+  size_t ftrace_sync_cursor_ = 0;
+  int64_t FtraceToBootOffset(int64_t ftrace_ts);
   int64_t latest_ts_ = 0;
   uint64_t packets_ = 0;
   size_t retained_bytes_ = 0;
