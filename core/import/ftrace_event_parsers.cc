@@ -545,54 +545,29 @@ void FtraceParser::ParseSuspendResume(int64_t ts, proto::Bytes payload) {
 
 // ---- binder --------------------------------------------------------------------
 
-// A transaction is two events, binder_transaction on the sender and
-// binder_transaction_received on the receiver, matched by debug id. As
-// upstream: a synchronous call is a "binder transaction" slice on the caller
-// (closed when the reply is received) and a "binder reply" slice on the
-// callee (closed when it sends the reply); a oneway call is an instant on
-// each side. A flow links the sending slice to the receiving one.
+// The events only carry what BinderTracker needs; it places the slices.
 
 void FtraceParser::ParseBinderTransaction(int64_t ts, uint32_t pid, proto::Bytes payload) {
   using E = pb::BinderTransactionFtraceEvent;
   Flat m(payload);
-  bool is_reply = m[E::kReplyFieldNumber].as_int32() != 0;
-  bool oneway = (m[E::kFlagsFieldNumber].as_uint32() & 0x01) != 0;
-  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
-  uint32_t track = ctx_->track_tracker->InternThreadTrack(utid);
-  std::optional<uint32_t> send;
-  if (is_reply) {
-    // The replier ends its "binder reply" slice when it sends the reply.
-    ctx_->slice_tracker->End(ts, track, kNullStringId, binder_reply_);
-  } else if (oneway) {
-    send = ctx_->slice_tracker->Scoped(ts, track, binder_category_, binder_transaction_async_, 0);
-  } else {
-    send = ctx_->slice_tracker->Begin(ts, track, binder_category_, binder_transaction_);
-  }
-  binder_txns_[m[E::kDebugIdFieldNumber].as_int32()] = BinderTxn{track, is_reply, oneway, send};
+  binder_.Transaction(ts, pid, m[E::kDebugIdFieldNumber].as_int32(),
+                      m[E::kReplyFieldNumber].as_int32() != 0, m[E::kFlagsFieldNumber].as_uint32());
 }
 
 void FtraceParser::ParseBinderTransactionReceived(int64_t ts, uint32_t pid, proto::Bytes payload) {
   using E = pb::BinderTransactionReceivedFtraceEvent;
   Flat m(payload);
-  auto it = binder_txns_.find(m[E::kDebugIdFieldNumber].as_int32());
-  if (it == binder_txns_.end()) return;
-  BinderTxn txn = it->second;
-  binder_txns_.erase(it);
-  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
-  uint32_t track = ctx_->track_tracker->InternThreadTrack(utid);
-  std::optional<uint32_t> recv;
-  if (txn.is_reply) {
-    // The reply reached the original caller: its transaction is over. No
-    // flow: the call's flow already goes from caller to callee.
-    ctx_->slice_tracker->End(ts, track, kNullStringId, binder_transaction_);
-    return;
-  }
-  if (txn.oneway) {
-    recv = ctx_->slice_tracker->Scoped(ts, track, binder_category_, binder_async_rcv_, 0);
-  } else {
-    recv = ctx_->slice_tracker->Begin(ts, track, binder_category_, binder_reply_);
-  }
-  if (txn.send_slice && recv) storage_->flow.Insert(*txn.send_slice, *recv);
+  binder_.TransactionReceived(ts, pid, m[E::kDebugIdFieldNumber].as_int32());
+}
+
+void FtraceParser::ParseBinderCommand(uint32_t pid, proto::Bytes payload) {
+  Flat m(payload);
+  binder_.Command(pid, m[pb::BinderCommandFtraceEvent::kCmdFieldNumber].as_uint32());
+}
+
+void FtraceParser::ParseBinderReturn(int64_t ts, uint32_t pid, proto::Bytes payload) {
+  Flat m(payload);
+  binder_.Return(ts, pid, m[pb::BinderReturnFtraceEvent::kCmdFieldNumber].as_uint32());
 }
 
 // ---- generic events -------------------------------------------------------------

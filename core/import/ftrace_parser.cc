@@ -7,6 +7,7 @@
 
 #include "core/import/args_tracker.h"
 #include "core/import/dma_buffer_tracker.h"
+#include "core/import/f2fs_iostat_parser.h"
 #include "core/import/ftrace_cma_tracker.h"
 #include "core/import/ftrace_device_events.h"
 #include "core/import/generic_kernel_parser.h"
@@ -40,7 +41,8 @@ FtraceParser::FtraceParser(TraceContext* ctx)
       tables_(ctx->storage.get(), raw_args_),
       task_state_cache_(1u << 16, kNullStringId),
       cma_(std::make_unique<CmaAllocTracker>(ctx)),
-      dma_buffers_(std::make_unique<DmaBufferTracker>(ctx)) {
+      dma_buffers_(std::make_unique<DmaBufferTracker>(ctx)),
+      binder_(ctx) {
   TraceStorage* s = storage_;
   const FtraceEventInfo* ss = descriptors_.Get(FtraceEvent::kSchedSwitchFieldNumber);
   const FtraceEventInfo* sw = descriptors_.Get(FtraceEvent::kSchedWakingFieldNumber);
@@ -67,11 +69,6 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   oom_score_adj_ = s->Intern("oom_score_adj");
   screen_state_ = s->Intern("ScreenState");
   suspend_resume_ = s->Intern("Suspend/Resume Latency");
-  binder_transaction_ = s->Intern("binder transaction");
-  binder_reply_ = s->Intern("binder reply");
-  binder_async_rcv_ = s->Intern("binder async rcv");
-  binder_category_ = s->Intern("binder");
-  binder_transaction_async_ = s->Intern("binder transaction async");
   mem_ion_ = s->Intern("mem.ion");
   mem_ion_change_ = s->Intern("mem.ion_change");
   mem_dma_heap_ = s->Intern("mem.dma_heap");
@@ -339,6 +336,14 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       return ParseBinderTransaction(ts, pid, p);
     case FtraceEvent::kBinderTransactionReceivedFieldNumber:
       return ParseBinderTransactionReceived(ts, pid, p);
+    case kF2fsIostatFieldNumber:
+      return ParseF2fsIostat(ctx_, ts, p);
+    case kF2fsIostatLatencyFieldNumber:
+      return ParseF2fsIostatLatency(ctx_, ts, p);
+    case FtraceEvent::kBinderCommandFieldNumber:
+      return ParseBinderCommand(pid, p);
+    case FtraceEvent::kBinderReturnFieldNumber:
+      return ParseBinderReturn(ts, pid, p);
     default:
       if (CmaAllocTracker::Handles(event_id)) {
         SyncSystemInfo();  // the kernel version decides which event ends the slice

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/import/binder_tracker.h"
 #include "core/import/compact_sched.h"
 #include "core/import/ftrace_descriptors.h"
 #include "core/import/ftrace_raw_args.h"
@@ -176,6 +177,8 @@ class FtraceParser {
   void ParseThermalExynosBulk(proto::Bytes payload);
   void ParseBinderTransaction(int64_t ts, uint32_t pid, proto::Bytes payload);
   void ParseBinderTransactionReceived(int64_t ts, uint32_t pid, proto::Bytes payload);
+  void ParseBinderCommand(uint32_t pid, proto::Bytes payload);
+  void ParseBinderReturn(int64_t ts, uint32_t pid, proto::Bytes payload);
   // FtraceEvent.generic: a raw row named by the event, its fields as args.
   void ParseGenericFtrace(int64_t ts, uint32_t cpu, uint32_t pid, proto::Bytes payload);
   void MaybeTruncateSysWrite(int64_t ts, uint32_t pid);
@@ -228,14 +231,7 @@ class FtraceParser {
 
   // rss_stat mm_id -> owning thread.
   std::unordered_map<uint32_t, uint32_t> mm_id_to_utid_;
-  // binder: transaction debug id -> (is_reply, expects_reply).
-  struct BinderTxn {
-    uint32_t slice_track;
-    bool is_reply;
-    bool oneway;
-    std::optional<uint32_t> send_slice;  // flow source (upstream: send -> receive)
-  };
-  std::unordered_map<int32_t, BinderTxn> binder_txns_;
+  BinderTracker binder_;
 
   // Pre-interned strings.
   StringId sched_switch_name_, sched_waking_name_;
@@ -244,8 +240,7 @@ class FtraceParser {
   uint8_t arg_type_int_, arg_type_uint_, arg_type_string_, arg_type_null_string_, arg_type_real_;
   StringId cpufreq_, cpu_frequency_, cpuidle_, cpu_idle_, gpufreq_, gpu_frequency_;
   StringId sys_write_, mem_lmk_, mem_oom_kill_, oom_score_adj_, screen_state_;
-  StringId suspend_resume_, binder_transaction_, binder_reply_, binder_async_rcv_;
-  StringId binder_category_, binder_transaction_async_;
+  StringId suspend_resume_;
   StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;
   StringId rss_names_[5];
 };

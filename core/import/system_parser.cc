@@ -1,5 +1,6 @@
 #include "core/import/system_parser.h"
 
+#include "core/import/android_cpu_per_uid.h"
 #include "core/import/android_parser.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/power_parser.h"
@@ -16,6 +17,7 @@ SystemParser::SystemParser(TraceContext* ctx)
       sys_stats_(new SysStatsParser(ctx)),
       power_(new PowerParser(ctx)),
       android_(new AndroidParser(ctx)),
+      cpu_per_uid_(new CpuPerUidParser(ctx)),
       metadata_(new MetadataParser(ctx)) {}
 
 SystemParser::~SystemParser() = default;
@@ -46,6 +48,9 @@ bool SystemParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes paylo
       return true;
     case TracePacket::kAndroidEnergyEstimationBreakdownFieldNumber:
       power_->ParseEnergyEstimationBreakdown(ts, payload);
+      return true;
+    case kCpuPerUidDataFieldNumber:
+      cpu_per_uid_->Parse(ts, payload);
       return true;
     case TracePacket::kAndroidLogFieldNumber:
       android_->ParseAndroidLog(payload);

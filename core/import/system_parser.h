@@ -14,6 +14,7 @@ namespace fathom {
 
 struct SequenceGeneration;
 class AndroidParser;
+class CpuPerUidParser;
 class MetadataParser;
 class PowerParser;
 class ProcessTreeParser;
@@ -37,6 +38,7 @@ class SystemParser {
   std::unique_ptr<SysStatsParser> sys_stats_;
   std::unique_ptr<PowerParser> power_;
   std::unique_ptr<AndroidParser> android_;
+  std::unique_ptr<CpuPerUidParser> cpu_per_uid_;
   std::unique_ptr<MetadataParser> metadata_;
 };
 

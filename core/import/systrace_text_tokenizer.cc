@@ -67,6 +67,23 @@ int64_t ToInt(std::string_view s) {
   return static_cast<int64_t>(neg ? 0 - v : v);
 }
 
+// "0x1f" or "31" (binder flags and codes are printed in hex).
+int64_t HexOrDecimal(std::string_view s) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    uint64_t v = 0;
+    for (char c : s.substr(2)) {
+      int d = isdigit(static_cast<unsigned char>(c)) ? c - '0'
+              : isxdigit(static_cast<unsigned char>(c))
+                  ? (tolower(static_cast<unsigned char>(c)) - 'a' + 10)
+                  : -1;
+      if (d < 0) break;
+      v = v * 16 + static_cast<uint64_t>(d);
+    }
+    return static_cast<int64_t>(v);
+  }
+  return ToInt(s);
+}
+
 void PutVarint(std::string* o, uint64_t v) {
   while (v >= 0x80) {
     o->push_back(static_cast<char>(v | 0x80));
@@ -87,6 +104,60 @@ void PutStr(std::string* o, uint32_t field, std::string_view v) {
   PutTag(o, field, 2);
   PutVarint(o, v.size());
   o->append(v);
+}
+
+bool IsDigitChar(char c) { return c >= '0' && c <= '9'; }
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+// Length of "<digits>.<digits>: " at the start of `s`, or 0.
+size_t TimestampLength(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && IsDigitChar(s[i])) ++i;
+  if (i == 0 || i >= s.size() || s[i] != '.') return 0;
+  size_t frac = ++i;
+  while (i < s.size() && IsDigitChar(s[i])) ++i;
+  if (i == frac || i + 1 >= s.size() || s[i] != ':' || !IsBlank(s[i + 1])) return 0;
+  return i;
+}
+
+// Where the timestamp starts in the text after "[CPU]", as upstream reads it:
+// blanks, then optionally the irq-flags column (three flag letters or '.',
+// then one or two preempt/migrate counters: lowercase hex digits or '.'),
+// blanks, then "<sec>.<frac>:". The flags need no blank after them, so
+// "....316.1:" reads as flags "....3" and time 16.1, exactly as upstream.
+size_t TimestampStart(std::string_view s, size_t* len) {
+  size_t i = 0;
+  while (i < s.size() && IsBlank(s[i])) ++i;
+  auto is_flag = [](char c) {
+    return c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  };
+  auto is_counter = [](char c) { return c == '.' || IsDigitChar(c) || (c >= 'a' && c <= 'f'); };
+  if (i + 4 <= s.size() && is_flag(s[i]) && is_flag(s[i + 1]) && is_flag(s[i + 2]) &&
+      is_counter(s[i + 3])) {
+    // Greedy first (a second counter), then without it.
+    for (size_t flags : {size_t{5}, size_t{4}}) {
+      if (flags == 5 && (i + 5 > s.size() || !is_counter(s[i + 4]))) continue;
+      size_t j = i + flags;
+      while (j < s.size() && IsBlank(s[j])) ++j;
+      if ((*len = TimestampLength(s.substr(j))) != 0) return j;
+    }
+  }
+  if ((*len = TimestampLength(s.substr(i))) != 0) return i;
+  return std::string_view::npos;
+}
+
+// "<sec>.<frac>" -> ns the way upstream converts it: through a double,
+// truncated (so "16.196740" is 16196739999 ns, as upstream reports it).
+bool TextSecondsToNs(std::string_view text, int64_t* ns) {
+  char buf[64];
+  if (text.size() >= sizeof(buf)) return false;
+  memcpy(buf, text.data(), text.size());
+  buf[text.size()] = '\0';
+  double v = strtod(buf, nullptr) * 1e9;
+  // Past int64 nanoseconds (~292 years) is no timestamp: the line is no event.
+  if (!(v < 9.2e18)) return false;
+  *ns = static_cast<int64_t>(v);
+  return true;
 }
 
 // Text task state ("S", "R+", "D|K") -> the pre-4.8 kernel bit layout the
@@ -168,24 +239,13 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
   if (close == std::string_view::npos) return false;
   *cpu = static_cast<uint32_t>(ToInt(line.substr(bracket + 2, close - bracket - 2)));
   if (*cpu >= kMaxCpus) return false;
-  std::string_view rest = Trim(line.substr(close + 1));
-  size_t colon = rest.find(": ");
-  if (colon == std::string_view::npos) return false;
-  std::string_view time = rest.substr(0, colon);
-  size_t space = time.rfind(' ');
-  if (space != std::string_view::npos) time = time.substr(space + 1);  // skip flags
-  size_t dot = time.find('.');
-  if (dot == std::string_view::npos) return false;
-  std::string frac(time.substr(dot + 1));
-  if (frac.empty() || frac.size() > 9) return false;
-  frac.resize(9, '0');
-  // Seconds past int64 nanoseconds (~292 years) are no timestamp: the line
-  // is not an event (and the product would overflow).
-  int64_t ns = 0;
-  if (__builtin_mul_overflow(ToInt(time.substr(0, dot)), int64_t{1000000000}, &ns) ||
-      __builtin_add_overflow(ns, ToInt(frac), ts))
+  std::string_view rest = line.substr(close + 1);
+  size_t ts_len = 0;
+  size_t ts_at = TimestampStart(rest, &ts_len);
+  if (ts_at == std::string_view::npos || !TextSecondsToNs(rest.substr(ts_at, ts_len), ts))
     return false;
-  rest = rest.substr(colon + 2);
+  rest = rest.substr(ts_at + ts_len);
+  rest = rest.substr(2);  // the ": " that ends the timestamp
   size_t name_end = rest.find(':');
   std::string_view name = Trim(rest.substr(0, name_end));
   std::string_view args = name_end == std::string_view::npos ? "" : Trim(rest.substr(name_end + 1));
@@ -255,6 +315,31 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
     event_field = FE::kSchedBlockedReasonFieldNumber;
     PutInt(&sub, E::kPidFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "pid"))));
     PutInt(&sub, E::kIoWaitFieldNumber, static_cast<uint32_t>(ToInt(Arg(args, "iowait"))));
+  } else if (name == "binder_transaction") {
+    // "transaction=5149 dest_node=5143 dest_proc=521383 dest_thread=0 reply=0
+    // flags=0x0 code=0x3"
+    using E = pb::BinderTransactionFtraceEvent;
+    event_field = FE::kBinderTransactionFieldNumber;
+    PutInt(&sub, E::kDebugIdFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "transaction"))));
+    PutInt(&sub, E::kTargetNodeFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "dest_node"))));
+    PutInt(&sub, E::kToProcFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "dest_proc"))));
+    PutInt(&sub, E::kToThreadFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "dest_thread"))));
+    PutInt(&sub, E::kReplyFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "reply"))));
+    PutInt(&sub, E::kCodeFieldNumber, static_cast<uint32_t>(HexOrDecimal(Arg(args, "code"))));
+    PutInt(&sub, E::kFlagsFieldNumber, static_cast<uint32_t>(HexOrDecimal(Arg(args, "flags"))));
+  } else if (name == "binder_transaction_received") {
+    event_field = FE::kBinderTransactionReceivedFieldNumber;
+    PutInt(&sub, pb::BinderTransactionReceivedFtraceEvent::kDebugIdFieldNumber,
+           static_cast<int32_t>(ToInt(Arg(args, "transaction"))));
+  } else if (name == "binder_command" || name == "binder_return") {
+    // "cmd=0x40406300 BC_TRANSACTION": the number, then its name.
+    static_assert(+pb::BinderCommandFtraceEvent::kCmdFieldNumber ==
+                  +pb::BinderReturnFtraceEvent::kCmdFieldNumber);
+    event_field =
+        name == "binder_command" ? FE::kBinderCommandFieldNumber : FE::kBinderReturnFieldNumber;
+    std::string_view cmd = Arg(args, "cmd");
+    PutInt(&sub, pb::BinderCommandFtraceEvent::kCmdFieldNumber,
+           static_cast<uint32_t>(HexOrDecimal(cmd.substr(0, cmd.find(' ')))));
   } else if (name == "tracing_mark_write" || name == "print" || name == "0") {
     // atrace markers: "B|pid|name", "E", "C|pid|name|value", ...
     event_field = FE::kPrintFieldNumber;
@@ -393,7 +478,40 @@ void SystraceTextTokenizer::CountMalformed(std::string_view line, uint64_t offse
                          quoted + "\"");
 }
 
+namespace {
+
+// atrace's "cpus=8" line, which starts its text when there is no ftrace header.
+bool IsCpusHeader(std::string_view line) {
+  if (line.substr(0, 5) != "cpus=" || line.size() == 5) return false;
+  for (char c : line.substr(5))
+    if (!IsDigitChar(c)) return false;
+  return true;
+}
+
+// Where the trace text starts in atrace's output: after its "TRACE:" line
+// when that comes in the first 4 KiB (what precedes it is atrace's banner,
+// which upstream skips whole, event-like lines included), else at 0.
+size_t AtraceDataStart(std::string_view head) {
+  head = head.substr(0, 4096);
+  for (size_t at = 0; at < head.size();) {
+    size_t nl = head.find('\n', at);
+    if (nl == std::string_view::npos) break;
+    std::string_view line = head.substr(at, nl - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // A "TRACE:" line that ends the text starts no trace data.
+    if (line == "TRACE:" && nl + 1 < head.size()) return nl + 1;
+    at = nl + 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
 void SystraceTextTokenizer::TokenizeLine(std::string_view line, uint64_t offset) {
+  // Only the text's first line may be atrace's "cpus=N" header.
+  const bool first_line = at_text_start_;
+  at_text_start_ = false;
+  if (first_line && IsCpusHeader(line)) return;
   // Catapult files keep the text in a JavaScript string: lines end in "\\n\\".
   bool in_string = line.size() >= 3 && line.substr(line.size() - 3) == "\\n\\";
   if (in_string) line.remove_suffix(3);
@@ -442,6 +560,7 @@ Result<size_t> SystraceTextTokenizer::Feed(std::unique_ptr<TraceBlob> blob,
                                            uint64_t stream_offset) {
   std::string_view text(reinterpret_cast<const char*>(blob->data.get()), blob->size);
   size_t start = 0;
+  if (at_text_start_) start = AtraceDataStart(text);
   while (true) {
     size_t nl = text.find('\n', start);
     if (nl == std::string_view::npos) break;

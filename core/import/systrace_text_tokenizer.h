@@ -44,6 +44,7 @@ class SystraceTextTokenizer : public ChunkedTokenizer {
   // The text is a web page (catapult keeps the trace in a JavaScript string):
   // only the lines of that string are trace data, the markup is not.
   bool in_page_ = false;
+  bool at_text_start_ = true;  // no line read yet
   // Serialized FtraceEvents the sorter points into.
   static constexpr size_t kArenaBlock = 4 << 20;
   std::vector<std::unique_ptr<uint8_t[]>> arena_;

@@ -7,6 +7,7 @@
 #include "core/import/collapsed_stacks.h"
 #include "core/import/pprof_parser.h"
 #include "core/import/simpleperf_proto_parser.h"
+#include "core/import/strace_line.h"
 
 namespace fathom {
 
@@ -142,7 +143,9 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   // always starts by defining key 0 as an allocation's thread/type/size.
   if (t.substr(0, 14) == "# fathom-jvmti" || t.substr(0, 11) == "+0,jthread[")
     return TraceFormat::kArtAllocLog;
-  if (t.substr(0, 8) == "# tracer" || t.substr(0, 6) == "TRACE:") return TraceFormat::kSystraceText;
+  // atrace's text starts with a "cpus=N" line when it has no ftrace header.
+  if (t.substr(0, 8) == "# tracer" || t.substr(0, 6) == "TRACE:" || t.substr(0, 5) == "cpus=")
+    return TraceFormat::kSystraceText;
   if (t.substr(0, 1) == "<") return TraceFormat::kSystraceHtml;
   // atrace output with banner lines before its "TRACE:" marker.
   if (size_t m = t.substr(0, 4096).find("\nTRACE:"); m != std::string_view::npos)
@@ -151,6 +154,7 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   if (t.find("-0 ") != std::string_view::npos && t.find("[00") != std::string_view::npos)
     return TraceFormat::kSystraceText;
   if (StartsWithFtraceEventLine(t)) return TraceFormat::kSystraceText;
+  if (LooksLikeStrace(t)) return TraceFormat::kStrace;
   if (LooksLikeCollapsedStacks(data, size)) return TraceFormat::kCollapsedStacks;
   // Printable bytes only, yet well-formed packets: a (tiny) trace after all.
   if (maybe_proto && LooksLikeProtoTrace(data, size)) return TraceFormat::kProto;
@@ -177,6 +181,8 @@ const char* TraceFormatName(TraceFormat f) {
       return "pprof";
     case TraceFormat::kSimpleperfProto:
       return "simpleperf proto";
+    case TraceFormat::kStrace:
+      return "strace";
     case TraceFormat::kZip:
       return "zip";
     case TraceFormat::kTar:

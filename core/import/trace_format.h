@@ -17,6 +17,7 @@ enum class TraceFormat {
   kCollapsedStacks,  // folded stacks, "a;b;c 12" per line
   kPprof,            // pprof perftools.profiles.Profile
   kSimpleperfProto,  // simpleperf report-sample --protobuf output
+  kStrace,           // strace -f -ttt text output
   kZip,
   kTar,
   kEmpty,

@@ -9,6 +9,7 @@
 #include "core/import/process_tracker.h"
 #include "core/import/proto_tokenizer.h"
 #include "core/import/simpleperf_proto_tokenizer.h"
+#include "core/import/strace_tokenizer.h"
 #include "core/import/systrace_text_tokenizer.h"
 
 namespace fathom {
@@ -53,6 +54,9 @@ Result<SourceTokenizer> TokenizerSet::For(TraceFormat format, const std::string&
     case TraceFormat::kSimpleperfProto:
       all_.emplace_back(t.tokenizer = t.simpleperf = new SimpleperfProtoTokenizer(ctx_));
       return t;
+    case TraceFormat::kStrace:
+      all_.emplace_back(t.tokenizer = t.strace = new StraceTokenizer(ctx_));
+      return t;
     default:
       return ErrorStatus(source_name + ": " + TraceFormatName(format) +
                          " traces are not supported by this build yet");
@@ -66,6 +70,11 @@ size_t TokenizerSet::Finish(const SourceTokenizer& t, const std::vector<uint8_t>
   if (t.text) {
     // Text may end without a newline: the last line is whole.
     if (!last.empty()) t.text->FinishLastLine(last_line);
+    return 0;
+  }
+  if (t.strace) {  // no timestamps to sort: rows are written as lines come
+    t.strace->FinishLastLine(last_line);
+    t.strace->Finish();
     return 0;
   }
   if (t.collapsed) {

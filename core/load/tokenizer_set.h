@@ -24,6 +24,7 @@ class ArtAllocLogTokenizer;
 class CollapsedStacksTokenizer;
 class PprofTokenizer;
 class SimpleperfProtoTokenizer;
+class StraceTokenizer;
 
 // The tokenizer of one source, with its concrete kind for finishing.
 struct SourceTokenizer {
@@ -36,6 +37,7 @@ struct SourceTokenizer {
   CollapsedStacksTokenizer* collapsed = nullptr;
   PprofTokenizer* pprof = nullptr;
   SimpleperfProtoTokenizer* simpleperf = nullptr;
+  StraceTokenizer* strace = nullptr;
 };
 
 class TokenizerSet {

@@ -160,6 +160,12 @@ namespace fathom {
     "Gaps in a heap graph dump's packet index (indexed by upid).")                                 \
   F(kHeapGraphInvalidId, "heap_graph_invalid_string_id", error, trace,                             \
     "Heap graph type/field/location ids referenced but never defined (indexed by upid).")        \
+  F(kStraceParseFailure, "strace_parse_failure", info, trace,                                      \
+    "strace lines that are no syscall (signals, exits, other text); skipped.")                     \
+  F(kStraceUnsupportedTimestampFormat, "strace_unsupported_timestamp_format", error, trace,        \
+    "strace syscall lines with time-of-day stamps (-t/-tt, no date) rather than -ttt; skipped.")   \
+  F(kStraceMissingPid, "strace_missing_pid", error, trace,                                         \
+    "strace syscall lines without a pid (strace run without -f); skipped.")                        \
   F(kArtAllocLogMalformed, "art_alloc_log_malformed_lines", error, trace,                          \
     "tiallocsample log lines that could not be parsed or referenced undefined keys (skipped).")  \
   F(kArtAllocLogMalformedAt, "art_alloc_log_malformed_line_number", error, trace,                  \
