@@ -942,6 +942,30 @@ struct ClockSetRateFtraceEvent {
   static constexpr uint32_t kStateFieldNumber = 2;
   static constexpr uint32_t kCpuIdFieldNumber = 3;
 };
+struct CmaAllocFinishFtraceEvent {
+  static constexpr uint32_t kNameFieldNumber = 1;
+  static constexpr uint32_t kPfnFieldNumber = 2;
+  static constexpr uint32_t kPageFieldNumber = 3;
+  static constexpr uint32_t kCountFieldNumber = 4;
+  static constexpr uint32_t kAlignFieldNumber = 5;
+};
+struct CmaAllocInfoFtraceEvent {
+  static constexpr uint32_t kAlignFieldNumber = 1;
+  static constexpr uint32_t kCountFieldNumber = 2;
+  static constexpr uint32_t kErrIsoFieldNumber = 3;
+  static constexpr uint32_t kErrMigFieldNumber = 4;
+  static constexpr uint32_t kErrTestFieldNumber = 5;
+  static constexpr uint32_t kNameFieldNumber = 6;
+  static constexpr uint32_t kNrMappedFieldNumber = 7;
+  static constexpr uint32_t kNrMigratedFieldNumber = 8;
+  static constexpr uint32_t kNrReclaimedFieldNumber = 9;
+  static constexpr uint32_t kPfnFieldNumber = 10;
+};
+struct CmaAllocStartFtraceEvent {
+  static constexpr uint32_t kAlignFieldNumber = 1;
+  static constexpr uint32_t kCountFieldNumber = 2;
+  static constexpr uint32_t kNameFieldNumber = 3;
+};
 struct CpuFrequencyFtraceEvent {
   static constexpr uint32_t kStateFieldNumber = 1;
   static constexpr uint32_t kCpuIdFieldNumber = 2;
@@ -1004,6 +1028,17 @@ struct GpuMemTotalFtraceEvent {
   static constexpr uint32_t kPidFieldNumber = 2;
   static constexpr uint32_t kSizeFieldNumber = 3;
 };
+struct InetSockSetStateFtraceEvent {
+  static constexpr uint32_t kDaddrFieldNumber = 1;
+  static constexpr uint32_t kDportFieldNumber = 2;
+  static constexpr uint32_t kFamilyFieldNumber = 3;
+  static constexpr uint32_t kNewstateFieldNumber = 4;
+  static constexpr uint32_t kOldstateFieldNumber = 5;
+  static constexpr uint32_t kProtocolFieldNumber = 6;
+  static constexpr uint32_t kSaddrFieldNumber = 7;
+  static constexpr uint32_t kSkaddrFieldNumber = 8;
+  static constexpr uint32_t kSportFieldNumber = 9;
+};
 struct IonHeapGrowFtraceEvent {
   static constexpr uint32_t kHeapNameFieldNumber = 1;
   static constexpr uint32_t kLenFieldNumber = 2;
@@ -1042,6 +1077,11 @@ struct KfreeFtraceEvent {
   static constexpr uint32_t kCallSiteFieldNumber = 1;
   static constexpr uint32_t kPtrFieldNumber = 2;
 };
+struct KfreeSkbFtraceEvent {
+  static constexpr uint32_t kLocationFieldNumber = 1;
+  static constexpr uint32_t kProtocolFieldNumber = 2;
+  static constexpr uint32_t kSkbaddrFieldNumber = 3;
+};
 struct KmallocFtraceEvent {
   static constexpr uint32_t kBytesAllocFieldNumber = 1;
   static constexpr uint32_t kBytesReqFieldNumber = 2;
@@ -1065,11 +1105,30 @@ struct MaliTracingMarkWriteFtraceEvent {
 struct MarkVictimFtraceEvent {
   static constexpr uint32_t kPidFieldNumber = 1;
 };
+struct MmAllocContigMigrateRangeInfoFtraceEvent {
+  static constexpr uint32_t kStartFieldNumber = 1;
+  static constexpr uint32_t kEndFieldNumber = 2;
+  static constexpr uint32_t kNrMigratedFieldNumber = 3;
+  static constexpr uint32_t kNrReclaimedFieldNumber = 4;
+  static constexpr uint32_t kNrMappedFieldNumber = 5;
+  static constexpr uint32_t kMigratetypeFieldNumber = 6;
+};
 struct MmEventRecordFtraceEvent {
   static constexpr uint32_t kAvgLatFieldNumber = 1;
   static constexpr uint32_t kCountFieldNumber = 2;
   static constexpr uint32_t kMaxLatFieldNumber = 3;
   static constexpr uint32_t kTypeFieldNumber = 4;
+};
+struct NetDevXmitFtraceEvent {
+  static constexpr uint32_t kLenFieldNumber = 1;
+  static constexpr uint32_t kNameFieldNumber = 2;
+  static constexpr uint32_t kRcFieldNumber = 3;
+  static constexpr uint32_t kSkbaddrFieldNumber = 4;
+};
+struct NetifReceiveSkbFtraceEvent {
+  static constexpr uint32_t kLenFieldNumber = 1;
+  static constexpr uint32_t kNameFieldNumber = 2;
+  static constexpr uint32_t kSkbaddrFieldNumber = 3;
 };
 struct OomScoreAdjUpdateFtraceEvent {
   static constexpr uint32_t kCommFieldNumber = 1;
@@ -1243,6 +1302,15 @@ struct TaskRenameFtraceEvent {
   static constexpr uint32_t kNewcommFieldNumber = 3;
   static constexpr uint32_t kOomScoreAdjFieldNumber = 4;
 };
+struct TcpRetransmitSkbFtraceEvent {
+  static constexpr uint32_t kDaddrFieldNumber = 1;
+  static constexpr uint32_t kDportFieldNumber = 2;
+  static constexpr uint32_t kSaddrFieldNumber = 3;
+  static constexpr uint32_t kSkaddrFieldNumber = 4;
+  static constexpr uint32_t kSkbaddrFieldNumber = 5;
+  static constexpr uint32_t kSportFieldNumber = 6;
+  static constexpr uint32_t kStateFieldNumber = 7;
+};
 struct ThermalExynosAcpmBulkFtraceEvent {
   static constexpr uint32_t kTzIdFieldNumber = 1;
   static constexpr uint32_t kCurrentTempFieldNumber = 2;
@@ -1275,6 +1343,26 @@ struct TracingMarkWriteFtraceEvent {
   static constexpr uint32_t kPidFieldNumber = 1;
   static constexpr uint32_t kTraceNameFieldNumber = 2;
   static constexpr uint32_t kTraceBeginFieldNumber = 3;
+};
+struct UfshcdCommandFtraceEvent {
+  static constexpr uint32_t kDevNameFieldNumber = 1;
+  static constexpr uint32_t kDoorbellFieldNumber = 2;
+  static constexpr uint32_t kIntrFieldNumber = 3;
+  static constexpr uint32_t kLbaFieldNumber = 4;
+  static constexpr uint32_t kOpcodeFieldNumber = 5;
+  static constexpr uint32_t kStrFieldNumber = 6;
+  static constexpr uint32_t kTagFieldNumber = 7;
+  static constexpr uint32_t kTransferLenFieldNumber = 8;
+  static constexpr uint32_t kGroupIdFieldNumber = 9;
+  static constexpr uint32_t kStrTFieldNumber = 10;
+};
+struct WakeupSourceActivateFtraceEvent {
+  static constexpr uint32_t kNameFieldNumber = 1;
+  static constexpr uint32_t kStateFieldNumber = 2;
+};
+struct WakeupSourceDeactivateFtraceEvent {
+  static constexpr uint32_t kNameFieldNumber = 1;
+  static constexpr uint32_t kStateFieldNumber = 2;
 };
 struct WorkqueueActivateWorkFtraceEvent {
   static constexpr uint32_t kWorkFieldNumber = 1;
@@ -1402,15 +1490,32 @@ struct FtraceEvent {
   static constexpr uint32_t kDmaHeapStatFieldNumber = 351;
   static constexpr uint32_t kSchedPiSetprioFieldNumber = 353;
   static constexpr uint32_t kRssStatThrottledFieldNumber = 359;
+  static constexpr uint32_t kNetifReceiveSkbFieldNumber = 360;
+  static constexpr uint32_t kNetDevXmitFieldNumber = 361;
+  static constexpr uint32_t kInetSockSetStateFieldNumber = 362;
+  static constexpr uint32_t kTcpRetransmitSkbFieldNumber = 363;
+  static constexpr uint32_t kKfreeSkbFieldNumber = 367;
+  static constexpr uint32_t kWakeupSourceActivateFieldNumber = 404;
+  static constexpr uint32_t kWakeupSourceDeactivateFieldNumber = 405;
+  static constexpr uint32_t kUfshcdCommandFieldNumber = 406;
   static constexpr uint32_t kSchedCpuUtilCfsFieldNumber = 421;
   static constexpr uint32_t kFuncgraphEntryFieldNumber = 437;
   static constexpr uint32_t kFuncgraphExitFieldNumber = 438;
+  static constexpr uint32_t kCmaAllocStartFieldNumber = 465;
+  static constexpr uint32_t kCmaAllocInfoFieldNumber = 466;
   static constexpr uint32_t kSamsungTracingMarkWriteFieldNumber = 484;
   static constexpr uint32_t kBinderCommandFieldNumber = 485;
   static constexpr uint32_t kBinderReturnFieldNumber = 486;
   static constexpr uint32_t kSchedMigrateTaskFieldNumber = 491;
   static constexpr uint32_t kThermalExynosAcpmBulkFieldNumber = 506;
   static constexpr uint32_t kThermalExynosAcpmHighOverheadFieldNumber = 507;
+  static constexpr uint32_t kKprobeEventFieldNumber = 542;
+  static constexpr uint32_t kCmaAllocFinishFieldNumber = 576;
+  static constexpr uint32_t kMmAllocContigMigrateRangeInfoFieldNumber = 577;
+};
+struct KprobeEvent {
+  static constexpr uint32_t kNameFieldNumber = 1;
+  static constexpr uint32_t kTypeFieldNumber = 2;
 };
 struct FtraceStats {
   static constexpr uint32_t kPhaseFieldNumber = 1;
