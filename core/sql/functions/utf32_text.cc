@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "core/base/utf8.h"
+
 namespace fathom {
 namespace {
 
@@ -64,20 +66,8 @@ void AppendWideAsUtf8(std::wstring_view wide, std::string* out) {
     const auto cp = static_cast<uint32_t>(wc);
     if (cp >= kStrayByteBase + 0x80 && cp <= kStrayByteBase + 0xFF) {
       out->push_back(static_cast<char>(cp - kStrayByteBase));
-    } else if (cp < 0x80) {
-      out->push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
     } else {
-      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+      AppendUtf8(cp, out);
     }
   }
 }
