@@ -66,7 +66,8 @@ class TraceSession : public QObject {
   qint64 traceStart() const { return start_; }
   qint64 traceEnd() const { return end_; }
 
-  // Runs `work` on the query lane, then `done(result)` on `context`'s thread.
+  // Runs `work` on the query lane, then `done(result)` on the session's (GUI)
+  // thread; `context` must live there.
   // `done` is dropped when `context` is destroyed first or no trace is loaded.
   template <typename R>
   void query(std::function<R(Core&)> work, QObject* context, std::function<void(R)> done) {
@@ -91,14 +92,19 @@ class TraceSession : public QObject {
   template <typename R>
   void post(QThreadPool* lane, std::function<R(Core&)> work, QObject* context,
             std::function<void(R)> done) {
+    // The result is posted to the session, never to `context`: `context` may be
+    // destroyed on the GUI thread while the work runs, and a QPointer is only
+    // safe to test on the thread that deletes its object. The session outlives
+    // both lanes (its destructor waits for them), and the guard is tested when
+    // the result arrives, on the GUI thread.
+    Q_ASSERT(!context || context->thread() == thread());
     QPointer<QObject> guard(context);
     lane->start([this, work = std::move(work), guard, done = std::move(done)]() mutable {
       Core* core = core_.load(std::memory_order_acquire);
       if (!core) return;
       R result = work(*core);
-      if (!guard) return;
       QMetaObject::invokeMethod(
-          guard.data(),
+          this,
           [guard, done = std::move(done), result = std::move(result)]() mutable {
             if (guard) done(std::move(result));
           },

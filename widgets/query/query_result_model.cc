@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QCoreApplication>
 #include <QFont>
 #include <QMutex>
 #include <QMutexLocker>
@@ -441,9 +442,10 @@ void QueryResultModel::startExport() {
         error = file.errorString();
       }
     }
-    if (!self) return;
+    // Posted to the application, and the guard tested there: a QPointer is
+    // only safe to test on the thread that deletes its object.
     QMetaObject::invokeMethod(
-        self.data(),
+        qApp,
         [self, path, error]() {
           if (self) emit self->exportFinished(path, error);
         },

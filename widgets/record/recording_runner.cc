@@ -81,8 +81,9 @@ void RecordingRunner::probe(const TargetChoice& target) {
       strategy = QString::fromStdString(record::StrategyDescription(record::ChooseStrategy(*info)));
       command = QString::fromStdString(session.DeviceCommand());
     }
-    if (!self) return;
-    QMetaObject::invokeMethod(self.data(), [=] {
+    // Posted to the application, and the guard tested there: a QPointer is
+    // only safe to test on the thread that deletes its object.
+    QMetaObject::invokeMethod(qApp, [=] {
       if (self) emit self->probed(ok, summary, strategy, command, error);
     });
   });
