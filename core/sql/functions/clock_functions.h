@@ -1,6 +1,7 @@
 // Trace time to another clock, as upstream Perfetto's functions:
 //   to_realtime(ts)   REALTIME (wall clock) ns
 //   to_monotonic(ts)  MONOTONIC ns
+//   abs_time_str(ts)  to_realtime(ts) as "YYYY-MM-DDTHH:MM:SS.nnnnnnnnn" (UTC)
 //   to_timecode(ts)   "HH:MM:SS mmm uuu nnn" of ts itself
 // from the trace's ClockSnapshots (each placed in trace time by its trace
 // clock value, or else by converting the target clock's value): the latest
