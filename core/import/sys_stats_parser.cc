@@ -325,16 +325,10 @@ void SysStatsParser::ParseCpuInfo(proto::Bytes payload) {
   TraceStorage* s = ctx_->storage.get();
   for (const Cpu& c : cpus) {
     StringId proc = s->Intern(c.processor);
-    std::optional<uint32_t> row;
-    for (uint32_t r = 0; r < s->cpu.row_count(); ++r)
-      if (s->cpu.cpu.Get(r) == c.cpu) row = r;
-    if (row) {
-      s->cpu.cluster_id.Set(*row, cluster[c.cpu]);
-      s->cpu.processor.Set(*row, proc);
-    } else {
-      row = s->cpu.Insert(c.cpu, cluster[c.cpu], proc);
-    }
-    if (c.capacity) s->cpu.capacity.Set(*row, *c.capacity);
+    uint32_t row = s->cpu.Ensure(c.cpu);
+    s->cpu.cluster_id.Set(row, cluster[c.cpu]);
+    s->cpu.processor.Set(row, proc);
+    if (c.capacity) s->cpu.capacity.Set(row, *c.capacity);
     for (uint32_t freq : c.freqs) s->cpu_freq.Insert(c.cpu, freq);
   }
 }

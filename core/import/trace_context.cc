@@ -11,6 +11,7 @@
 #include "core/import/system_parser.h"
 #include "core/import/track_event_parser.h"
 #include "core/import/track_tracker.h"
+#include "core/storage/cpu_rows.h"
 
 namespace fathom {
 
@@ -43,6 +44,7 @@ void TraceContext::OnImportFinished() {
                      std::chrono::duration_cast<std::chrono::nanoseconds>(
                          std::chrono::steady_clock::now() - load_started)
                          .count());
+  FillCpuRowsFromEvents(storage.get());
   storage->FinalizeDerivedTables();
 }
 

@@ -759,25 +759,33 @@ struct TraceDiagnosticsTable : Table {
   }
 };
 
+// One row per CPU, by ucpu (= id). As upstream, the rows live in
+// __intrinsic_cpu and the `cpu` view shows those whose cpu is known: a CPU
+// that events ran on or cpuinfo described (see FillCpuRowsFromEvents).
 struct CpuTable : Table {
-  CpuTable() : Table("cpu") {}
+  CpuTable() : Table("__intrinsic_cpu") {}
   IdColumn id{this, "id"};
+  IdColumn ucpu{this, "ucpu"};
   UInt32Column cpu{this, "cpu", kNullable};
   UInt32Column cluster_id{this, "cluster_id"};
   StringColumn processor{this, "processor"};
   UInt32Column machine_id{this, "machine_id", kNullable};
   UInt32Column capacity{this, "capacity", kNullable};
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
-  IdColumn ucpu{this, "ucpu"};
 
-  uint32_t Insert(uint32_t c, uint32_t cluster, StringId proc) {
-    cpu.Append(c);
-    cluster_id.Append(cluster);
-    processor.Append(proc);
-    machine_id.Append(kHostMachineId);
-    capacity.AppendNull();
-    arg_set_id.AppendNull();
-    return CommitRow();
+  // The row of host CPU `c`, made (with the rows before it) if missing.
+  uint32_t Ensure(uint32_t c) {
+    while (row_count() <= c) {
+      cpu.AppendNull();
+      cluster_id.Append(0);
+      processor.Append(kNullStringId);
+      machine_id.Append(kHostMachineId);
+      capacity.AppendNull();
+      arg_set_id.AppendNull();
+      CommitRow();
+    }
+    if (!cpu.Get(c)) cpu.Set(c, c);
+    return c;
   }
 };
 
