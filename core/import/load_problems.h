@@ -23,7 +23,17 @@ class LoadProblems {
   // `kind` groups lines for the cap ("compressed_packets"); `what` is the text.
   void Add(const std::string& kind, uint64_t offset, const std::string& what) {
     AddLine(kind, source_ + ": byte offset " + std::to_string(offset) + ": " + what);
+    last_offset_ = offset;
   }
+  // The same for a problem whose source is not the one being tokenized now.
+  void AddIn(const std::string& source, const std::string& kind, uint64_t offset,
+             const std::string& what) {
+    AddLine(kind, source + ": byte offset " + std::to_string(offset) + ": " + what);
+  }
+  const std::string& source() const { return source_; }
+  // The offset named by the last Add, so that a stat counted for the same
+  // problem is not reported twice.
+  std::optional<uint64_t> last_offset() const { return last_offset_; }
 
   // A problem found while parsing sorted events, which no longer know their
   // byte offset: named by the event's timestamp when it has one.
@@ -58,6 +68,7 @@ class LoadProblems {
     uint64_t more = 0;
   };
   std::string source_ = "trace";
+  std::optional<uint64_t> last_offset_;
   std::map<std::string, Kind> kinds_;
   std::vector<std::pair<std::string, size_t>> order_;
 };

@@ -158,6 +158,7 @@ void ProtoTokenizer::SkippedTraceField(uint64_t field_id, uint64_t offset) {
 
 void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t offset) {
   ++packets_;
+  ctx_->cursor.packet_offset = offset;
   // An empty packet carries nothing; upstream skips it too. Not sorting it
   // keeps a stream of them (2 bytes each) from costing a sort entry apiece.
   if (size == 0) return;
@@ -397,6 +398,8 @@ void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offse
   auto blob = TraceBlob::Allocate(out.size());
   memcpy(blob->data.get(), out.data(), out.size());
   std::vector<uint8_t>().swap(out);
+  ctx_->origins.Add(blob->data.get(), blob->size, ctx_->problems.source(), offset,
+                    /*inflated=*/true);
   size_t consumed = 0;
   ++compressed_depth_;
   TokenizeStream(blob->data.get(), blob->size, offset, &consumed, true);

@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
+#include "core/import/byte_origins.h"
 #include "core/import/load_limits.h"
 #include "core/import/load_problems.h"
 #include "core/storage/trace_storage.h"
@@ -60,6 +62,14 @@ struct TraceContext {
   std::unordered_map<uint32_t, int64_t> packet_loss_by_sequence;
   // What tokenizers and parsers dropped, with offsets, for the load report.
   LoadProblems problems;
+  // Where the event being imported sits, so that a problem counted only as a
+  // stat can still be reported with its offset (core/load/stat_problems.h).
+  ByteOrigins origins;  // the retained chunks: event bytes -> file offsets
+  struct Cursor {
+    const uint8_t* event = nullptr;         // the sorted event being parsed
+    std::optional<int64_t> event_ts;        // its timestamp
+    std::optional<uint64_t> packet_offset;  // the packet being tokenized
+  } cursor;
   // The load's limits, for parsers that enforce one (set by the loader).
   LoadLimits limits;
 };

@@ -22,6 +22,8 @@ Status ParseSorted(TraceContext* ctx, Sorter* sorter, TokenizerSet* tokenizers,
   JsonTraceParser* json_parser = tokenizers->json_parser();
   auto parse = [&](const SortEntry& e) {
     if (cancelled) return;
+    ctx->cursor.event = e.data;
+    ctx->cursor.event_ts = e.ts;
     switch (e.kind) {
       case SortKind::kFtraceEvent:
         if (e.aux == kGenericTextEventAux) {  // text events with no FtraceEvent field
@@ -60,6 +62,8 @@ Status ParseSorted(TraceContext* ctx, Sorter* sorter, TokenizerSet* tokenizers,
   } else {
     sorter->DrainSorted(parse);
   }
+  ctx->cursor.event = nullptr;
+  ctx->cursor.event_ts.reset();
   if (cancelled) return ErrorStatus("load cancelled");
   json_parser->Flush();  // the events of the last timestamp
   ctx->OnImportFinished();

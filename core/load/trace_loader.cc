@@ -10,6 +10,7 @@
 #include "core/load/chunk_stream.h"
 #include "core/load/expansion_guard.h"
 #include "core/load/parse_sorted.h"
+#include "core/load/stat_problems.h"
 
 namespace fathom {
 namespace {
@@ -31,6 +32,8 @@ TraceLoader::~TraceLoader() = default;
 
 Status TraceLoader::Load(ChunkReader* file, const std::string& name,
                          const ProgressCallback& progress) {
+  // Stats counted from here on are also reported with where they happened.
+  StatProblemReporter stat_problems(ctx_);
   file_ = file;
   name_ = name;
   progress_ = progress;

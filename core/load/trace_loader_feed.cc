@@ -24,7 +24,9 @@ Status TraceLoader::Tokenize(Source& src, ChunkStream& stream, std::unique_ptr<T
     size_t size = blob->size;
     fed_bytes_ += size - previous_tail;
     uint64_t before = t.tokenizer->units();
+    ctx_->origins.Add(base, size, src.name, offset);
     auto rest = t.tokenizer->Feed(std::move(blob), offset);  // keeps the blob alive
+    ctx_->cursor.packet_offset.reset();
     units_ += t.tokenizer->units() - before;
     if (!rest.ok()) {
       Warn(src.name + ": " + rest.status().message() + "; the rest of the file was not loaded");

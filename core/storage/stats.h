@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 
@@ -214,14 +215,28 @@ inline bool IsLoadWideStat(Stat s) {
   }
 }
 
+// Told of every counted stat while a load runs, so that the loader can say
+// where in the file each problem happened (see core/load/stat_problems.h).
+class StatObserver {
+ public:
+  virtual ~StatObserver() = default;
+  virtual void OnCounted(Stat s) = 0;
+};
+
 class Stats {
  public:
-  void Increment(Stat s, int64_t by = 1) { values_[static_cast<uint32_t>(s)] += by; }
+  void Increment(Stat s, int64_t by = 1) {
+    values_[static_cast<uint32_t>(s)] += by;
+    if (observer_) observer_->OnCounted(s);
+  }
+  // At most one observer; nullptr removes it. Not owned.
+  void set_observer(StatObserver* observer) { observer_ = observer; }
   void Set(Stat s, int64_t v) { values_[static_cast<uint32_t>(s)] = v; }
   int64_t Get(Stat s) const { return values_[static_cast<uint32_t>(s)]; }
   void SetIndexed(Stat s, int64_t idx, int64_t v) { indexed_[static_cast<uint32_t>(s)][idx] = v; }
   void IncrementIndexed(Stat s, int64_t idx, int64_t by = 1) {
     indexed_[static_cast<uint32_t>(s)][idx] += by;
+    if (observer_) observer_->OnCounted(s);
   }
   const std::map<int64_t, int64_t>* GetIndexed(Stat s) const {
     auto it = indexed_.find(static_cast<uint32_t>(s));
@@ -231,6 +246,7 @@ class Stats {
  private:
   std::array<int64_t, static_cast<size_t>(Stat::kCount)> values_{};
   std::map<uint32_t, std::map<int64_t, int64_t>> indexed_;
+  StatObserver* observer_ = nullptr;
 };
 
 }  // namespace fathom

@@ -227,7 +227,28 @@ TEST_P(RealTrace, LoadsEveryPacketCleanly) {
   ASSERT_GT(f.framed_packets, 0u);
   EXPECT_EQ(f.parsed_packets, static_cast<int>(f.framed_packets)) << "libprotobuf disagrees";
   EXPECT_EQ(tp().report().packets, f.framed_packets);
-  EXPECT_TRUE(tp().report().warnings.empty()) << tp().report().warnings.front();
+  // The only warnings are the error stats upstream counts too (the oracle's
+  // `select name from stats where severity = 'error' and value > 0`), each
+  // reported with where it happened.
+  static const std::map<std::string, std::set<std::string>> kOracleErrorStats = {
+      {"process_stats_multiuser.pb",
+       {"ftrace_bundle_tokenizer_errors", "mismatched_sched_switch_tids"}},
+  };
+  const auto it = kOracleErrorStats.find(GetParam());
+  const std::set<std::string> expected =
+      it == kOracleErrorStats.end() ? std::set<std::string>() : it->second;
+  std::set<std::string> named;
+  for (const std::string& w : tp().report().warnings) {
+    bool known = false;
+    for (const std::string& stat : expected)
+      if (w.find("byte offset ") != std::string::npos &&
+          w.find(": " + stat + ": ") != std::string::npos) {
+        named.insert(stat);
+        known = true;
+      }
+    EXPECT_TRUE(known) << w;
+  }
+  EXPECT_EQ(named, expected);
   EXPECT_EQ(tp().storage().stats.Get(Stat::kTraceTruncated), 0);
   EXPECT_EQ(tp().storage().stats.Get(Stat::kProtoDecodeErrors), 0);
 }
