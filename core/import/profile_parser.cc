@@ -119,7 +119,12 @@ std::string_view JavaMethodName(std::string_view m) {
 
 }  // namespace
 
-ProfileParser::ProfileParser(TraceContext* ctx) : ctx_(ctx), stacks_(ctx->storage.get()) {}
+ProfileParser::ProfileParser(TraceContext* ctx)
+    : ctx_(ctx),
+      stacks_(ctx->storage.get()),
+      profiler_samples_(ctx),
+      perf_sessions_(ctx, &profiler_samples_),
+      stack_samples_(ctx, &profiler_samples_, &stacks_) {}
 ProfileParser::~ProfileParser() = default;
 
 ProfileParser::HeapprofdSequence& ProfileParser::Sequence(uint32_t seq_id) {
@@ -294,7 +299,8 @@ void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
   std::optional<uint32_t> cpu;
   int64_t pid = 0, tid = 0;
   uint64_t callstack_iid = 0, cpu_mode = 0;
-  std::optional<uint64_t> unwind_error;
+  std::optional<uint64_t> unwind_error, timebase_count;
+  std::vector<uint64_t> follower_counts;
   bool not_a_sample = false;
   proto::Decoder d(payload);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
@@ -317,12 +323,14 @@ void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
       case PerfSample::kUnwindErrorFieldNumber:
         unwind_error = f.as_uint64();
         break;
+      case PerfSample::kTimebaseCountFieldNumber:
+        timebase_count = f.as_uint64();
+        break;
+      case PerfSample::kFollowerCountsFieldNumber:
+        AppendVarints(f, &follower_counts);
+        break;
       case PerfSample::kKernelRecordsLostFieldNumber:
         s->stats.Increment(Stat::kPerfKernelRecordsLost, f.as_int64());
-        not_a_sample = true;
-        break;
-      case PerfSample::kSampleSkippedReasonFieldNumber:
-        s->stats.Increment(Stat::kPerfSamplesSkipped);
         not_a_sample = true;
         break;
       case PerfSample::kProducerEventFieldNumber:
@@ -330,6 +338,8 @@ void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
         break;
     }
   }
+  // A sample skipped by the profiler (sample_skipped_reason) has no stack
+  // but still is a sample with its counter values, as upstream keeps it.
   if (not_a_sample) return;
   uint32_t utid = ctx_->process_tracker->UpdateThread(tid, pid);
   std::optional<uint32_t> callsite;
@@ -338,7 +348,26 @@ void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
     callsite = stacks_.ResolveCallstack(ids, &gen, callstack_iid);
   }
   StringId unwind = unwind_error ? s->Intern(UnwindErrorName(*unwind_error)) : kNullStringId;
-  s->profile.perf_sample.Insert(ts, utid, cpu, s->Intern(CpuModeName(cpu_mode)), callsite, unwind);
+  uint32_t session = perf_sessions_.Session(gen);
+
+  ProfilerSampleTable::Row row;
+  row.ts = ts;
+  row.source = s->Intern("linux.perf");
+  row.task_context =
+      profiler_samples_.InternTaskContext(ctx_->process_tracker->GetUpidOfThread(utid), utid, {});
+  // The execution context needs the cpu; an unknown mode is left NULL.
+  if (cpu) {
+    StringId mode = cpu_mode ? s->Intern(CpuModeName(cpu_mode)) : kNullStringId;
+    row.execution_context = profiler_samples_.InternExecutionContext(cpu, mode);
+  }
+  row.callsite = callsite;
+  row.unwind_error = unwind;
+  row.session = session;
+  // Counter tracks of a sample without a cpu are those of cpu 0, as upstream.
+  profiler_samples_.AddSample(
+      row, perf_sessions_.CounterValues(gen, cpu.value_or(0), timebase_count, follower_counts));
+  s->profile.perf_sample.Insert(ts, utid, cpu, s->Intern(CpuModeName(cpu_mode)), callsite, unwind,
+                                session);
   s->UpdateBounds(ts);
 }
 
@@ -400,17 +429,7 @@ void ProfileParser::ParseStreamingProfilePacket(int64_t ts, proto::Bytes payload
 
 void ProfileParser::ParseStackSample(int64_t ts, proto::Bytes payload,
                                      const SequenceGeneration& gen) {
-  // Only the callstack is imported (so frames and callsites exist); the
-  // generic profiler sample table is not modelled yet.
-  (void)ts;
-  InternedProfileIds ids(gen);
-  proto::Decoder d(payload);
-  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
-    if (f.id == StackSample::kCallstackIidFieldNumber)
-      stacks_.ResolveCallstack(ids, &gen, f.as_uint64());
-    else if (f.id == StackSample::kCallstackFieldNumber)
-      stacks_.ResolveCallstackMessage(ids, &gen, f.bytes);
-  }
+  stack_samples_.Parse(ts, payload, gen);
 }
 
 void ProfileParser::ParseModuleSymbols(proto::Bytes payload) {

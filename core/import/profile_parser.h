@@ -14,8 +14,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/import/perf_sample_sessions.h"
 #include "core/import/profile_stack_tracker.h"
+#include "core/import/profiler_sample_tracker.h"
 #include "core/import/proto_decoder.h"
+#include "core/import/stack_sample_parser.h"
 
 namespace fathom {
 
@@ -64,6 +67,9 @@ class ProfileParser {
 
   TraceContext* ctx_;
   StackProfileTracker stacks_;
+  ProfilerSampleTracker profiler_samples_;
+  PerfSampleSessions perf_sessions_;
+  StackSampleParser stack_samples_;
   std::unordered_map<uint32_t, std::unique_ptr<HeapprofdSequence>> sequences_;
   // Last cumulative (alloc_count, alloc_size, free_count, free_size) per
   // (upid, heap, callsite): heapprofd values are cumulative over the session.

@@ -1,5 +1,7 @@
 // The views upstream Perfetto users rely on: table aliases (sched, raw,
-// slices), the kind-specific track tables, `counters` and `instant`.
+// slices), the kind-specific track tables, `counters`, `instant` and the
+// profiler sample views over the __intrinsic_profiler_* tables (stack samples
+// are the samples with a callstack, perf's included).
 #pragma once
 
 namespace fathom {
@@ -44,6 +46,41 @@ CREATE VIEW counters AS
   SELECT counter.*, counter_track.name AS name, counter_track.unit AS unit
   FROM counter JOIN counter_track ON counter.track_id = counter_track.id
   ORDER BY ts;
+CREATE VIEW perf_session AS
+  SELECT id, id AS perf_session_id, cmdline
+  FROM __intrinsic_profiler_session WHERE source = 'linux.perf';
+CREATE VIEW perf_counter_track AS
+  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
+         NULL AS description, extract_arg(dimension_arg_set_id, 'perf_session_id') AS perf_session_id,
+         cpu, extract_arg(source_arg_set_id, 'is_timebase') AS is_timebase
+  FROM track WHERE type = 'perf_cpu_counter';
+CREATE VIEW stack_sample AS
+  SELECT id, ts, source, task_context_id, execution_context_id, callsite_id, session_id
+  FROM __intrinsic_profiler_sample WHERE callsite_id IS NOT NULL;
+CREATE VIEW stack_sample_counter AS
+  SELECT c.id AS id, s.id AS stack_sample_id, c.track_id AS track_id, c.value AS value
+  FROM __intrinsic_profiler_counter_set cs
+  JOIN __intrinsic_profiler_sample s ON s.counter_set_id = cs.counter_set_id
+  JOIN counter c ON c.id = cs.counter_id
+  WHERE s.callsite_id IS NOT NULL;
+CREATE VIEW stack_sample_counter_track AS
+  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
+         NULL AS description,
+         coalesce(extract_arg(dimension_arg_set_id, 'session_id'),
+                  extract_arg(dimension_arg_set_id, 'perf_session_id')) AS session_id,
+         cpu, extract_arg(source_arg_set_id, 'is_timebase') AS is_timebase
+  FROM track WHERE id IN (SELECT track_id FROM stack_sample_counter);
+CREATE VIEW stack_sample_session AS
+  SELECT id, source, timebase_unit, cmdline FROM __intrinsic_profiler_session
+  WHERE id IN (SELECT session_id FROM stack_sample);
+CREATE VIEW stack_sample_task_context AS
+  SELECT id, upid, utid, async_context_id FROM __intrinsic_profiler_task_context
+  WHERE id IN (SELECT task_context_id FROM stack_sample);
+CREATE VIEW stack_sample_execution_context AS
+  SELECT id, ucpu, cpu_mode FROM __intrinsic_profiler_execution_context
+  WHERE id IN (SELECT execution_context_id FROM stack_sample);
+CREATE VIEW stack_sample_async_context AS
+  SELECT id, name, kind, parent_id FROM __intrinsic_profiler_async_context;
 CREATE VIEW instant AS
   SELECT slice.ts AS ts, slice.name AS name, slice.track_id AS track_id,
          slice.arg_set_id AS arg_set_id

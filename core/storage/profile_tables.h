@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/storage/column.h"
+#include "core/storage/profiler_sample_tables.h"
 
 namespace fathom {
 
@@ -129,14 +130,15 @@ struct PerfSampleTable : Table {
   UInt32Column perf_session_id{this, "perf_session_id", kNullable};
 
   uint32_t Insert(int64_t t, uint32_t u, std::optional<uint32_t> c, StringId mode,
-                  std::optional<uint32_t> callsite, StringId unwind) {
+                  std::optional<uint32_t> callsite, StringId unwind,
+                  std::optional<uint32_t> session = std::nullopt) {
     ts.Append(t);
     utid.Append(u);
     cpu.Append(c);
     cpu_mode.Append(mode);
     callsite_id.Append(callsite);
     unwind_error.Append(unwind);
-    perf_session_id.AppendNull();
+    perf_session_id.Append(session);
     return CommitRow();
   }
 };
@@ -352,6 +354,12 @@ struct ProfileTables {
   CpuProfileStackSampleTable cpu_profile_stack_sample;
   AggregateProfileTable aggregate_profile;
   AggregateSampleTable aggregate_sample;
+  ProfilerSessionTable profiler_session;
+  ProfilerAsyncContextTable profiler_async_context;
+  ProfilerTaskContextTable profiler_task_context;
+  ProfilerExecutionContextTable profiler_execution_context;
+  ProfilerSampleTable profiler_sample;
+  ProfilerCounterSetTable profiler_counter_set;
 
   std::vector<Table*> All() {
     return {&stack_profile_mapping,
@@ -368,7 +376,13 @@ struct ProfileTables {
             &heap_graph_java_oome_details,
             &cpu_profile_stack_sample,
             &aggregate_profile,
-            &aggregate_sample};
+            &aggregate_sample,
+            &profiler_session,
+            &profiler_async_context,
+            &profiler_task_context,
+            &profiler_execution_context,
+            &profiler_sample,
+            &profiler_counter_set};
   }
 };
 

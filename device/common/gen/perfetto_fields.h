@@ -622,6 +622,7 @@ struct InternedData {
   static constexpr uint32_t kStackSampleTaskContextsFieldNumber = 48;
   static constexpr uint32_t kStackSampleExecutionContextsFieldNumber = 49;
   static constexpr uint32_t kStackSampleCounterDescriptorsFieldNumber = 50;
+  static constexpr uint32_t kStackSampleAsyncContextDescriptorsFieldNumber = 51;
 };
 struct AndroidJobName {
   static constexpr uint32_t kIidFieldNumber = 1;
@@ -1817,10 +1818,12 @@ struct StackSample {
   static constexpr uint32_t kPrimaryDescriptorFieldNumber = 9;
   static constexpr uint32_t kPrimaryDescriptorIidFieldNumber = 10;
   static constexpr uint32_t kPrimaryWeightFieldNumber = 11;
+  static constexpr uint32_t kFollowerWeightsFieldNumber = 14;
   struct TaskContext {
     static constexpr uint32_t kIidFieldNumber = 1;
     static constexpr uint32_t kPidFieldNumber = 2;
     static constexpr uint32_t kTidFieldNumber = 3;
+    static constexpr uint32_t kAsyncIdFieldNumber = 4;
   };
   struct ExecutionContext {
     static constexpr uint32_t kIidFieldNumber = 1;
@@ -1835,10 +1838,25 @@ struct StackSample {
     static constexpr uint32_t kUnitMultiplierFieldNumber = 5;
     static constexpr uint32_t kDescriptionFieldNumber = 6;
   };
+  struct Callstack {
+    static constexpr uint32_t kFramesFieldNumber = 1;
+    struct Frame {
+      static constexpr uint32_t kFunctionNameFieldNumber = 1;
+      static constexpr uint32_t kSourceFileFieldNumber = 2;
+      static constexpr uint32_t kLineNumberFieldNumber = 3;
+    };
+  };
+  struct AsyncContextDescriptor {
+    static constexpr uint32_t kIidFieldNumber = 1;
+    static constexpr uint32_t kNameFieldNumber = 2;
+    static constexpr uint32_t kKindFieldNumber = 3;
+    static constexpr uint32_t kParentIidFieldNumber = 4;
+  };
 };
 struct StackSampleDefaults {
   static constexpr uint32_t kSourceFieldNumber = 1;
   static constexpr uint32_t kPrimaryDescriptorFieldNumber = 2;
+  static constexpr uint32_t kFollowerDescriptorsFieldNumber = 3;
 };
 struct ArtProcessMetadata {
   static constexpr uint32_t kPidFieldNumber = 1;
