@@ -45,6 +45,7 @@ Status TraceProcessor::LoadBuffer(const uint8_t* data, size_t size, const std::s
 Status TraceProcessor::Load(ChunkReader* reader, const std::string& name,
                             const ProgressCallback& progress) {
   report_ = LoadReport();
+  ctx_->options = options_;
   TraceLoader loader(ctx_.get(), tuning_, limits_, &report_);
   return loader.Load(reader, name, progress);
 }

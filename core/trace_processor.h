@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/import/import_options.h"
 #include "core/import/load_limits.h"
 #include "core/sql/sql_engine.h"
 #include "core/storage/trace_storage.h"
@@ -73,6 +74,7 @@ class TraceProcessor {
   // Before loading.
   void set_load_tuning(const LoadTuning& tuning) { tuning_ = tuning; }
   void set_load_limits(const LoadLimits& limits) { limits_ = limits; }
+  void set_import_options(const ImportOptions& options) { options_ = options; }
 
   const LoadReport& report() const { return report_; }
   TraceStorage& storage();
@@ -90,6 +92,7 @@ class TraceProcessor {
   LoadReport report_;
   LoadTuning tuning_;
   LoadLimits limits_;
+  ImportOptions options_;
 };
 
 }  // namespace fathom

@@ -13,6 +13,7 @@ namespace fathom::cli {
 
 inline bool LoadOrReport(TraceProcessor* tp, const std::string& path) {
   tp->set_load_limits(CommandLineLoadLimits());
+  tp->set_import_options(CommandLineImportOptions());
   Status st = tp->LoadFile(path);
   if (!st.ok()) {
     fprintf(stderr, "fathom-cli: error: %s\n", TerminalSafe(st.message()).c_str());

@@ -51,6 +51,31 @@ Status TakeLoadLimitFlags(std::vector<std::string>* args, LoadLimits* limits) {
   return Status::Ok();
 }
 
+Status TakeImportOptionFlags(std::vector<std::string>* args, ImportOptions* options) {
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args->size(); ++i) {
+    const std::string& a = (*args)[i];
+    if (a == "--") {  // what follows is a program's own command line
+      rest.insert(rest.end(), args->begin() + static_cast<std::ptrdiff_t>(i), args->end());
+      break;
+    }
+    if (a == "--crop-track-events") {
+      options->crop_track_events = true;
+    } else if (a == "--analyze-trace-proto-content") {
+      options->analyze_trace_proto_content = true;
+    } else {
+      rest.push_back(a);
+    }
+  }
+  *args = std::move(rest);
+  return Status::Ok();
+}
+
+ImportOptions& CommandLineImportOptions() {
+  static ImportOptions options;
+  return options;
+}
+
 LoadLimits& CommandLineLoadLimits() {
   static LoadLimits limits;
   return limits;
@@ -63,7 +88,11 @@ const char* LoadLimitFlagsUsage() {
          "  --max-compressed-nesting N compressed_packets inside compressed_packets (default 1)\n"
          "  --max-packet-mb N          one TracePacket (default 256)\n"
          "  --max-container-mb N       an HTML page or atrace output read whole (default 2048)\n"
-         "  --max-annotation-key-mb N  key bytes one debug annotation writes (default 64)\n";
+         "  --max-annotation-key-mb N  key bytes one debug annotation writes (default 64)\n"
+         "import options (as upstream trace_processor_shell's flags; off by default):\n"
+         "  --crop-track-events        drop TrackEvents before the trace's range of interest\n"
+         "  --analyze-trace-proto-content  add event.category/event.name arg sets for\n"
+         "                             TrackEvents\n";
 }
 
 }  // namespace fathom::cli

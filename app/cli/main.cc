@@ -55,10 +55,11 @@ int main(int argc, char** argv) {
   // (a shell command line is the device's, left alone).
   bool loads = cmd != "shell" && cmd != "push" && cmd != "pull" && cmd != "devices" &&
                cmd != "connect" && cmd != "disconnect";
-  if (fathom::Status st =
-          loads ? fathom::cli::TakeLoadLimitFlags(&args, &fathom::cli::CommandLineLoadLimits())
-                : fathom::Status::Ok();
-      !st.ok()) {
+  fathom::Status st = fathom::Status::Ok();
+  if (loads) st = fathom::cli::TakeLoadLimitFlags(&args, &fathom::cli::CommandLineLoadLimits());
+  if (loads && st.ok())
+    st = fathom::cli::TakeImportOptionFlags(&args, &fathom::cli::CommandLineImportOptions());
+  if (!st.ok()) {
     fprintf(stderr, "fathom-cli: %s\n", st.message().c_str());
     return 2;
   }

@@ -64,6 +64,11 @@ void MetadataWriter::AppendInt(std::string_view name, int64_t value) {
                             ScopeOf(name));
 }
 
+void MetadataWriter::AppendIntTypedSingle(std::string_view name, int64_t value) {
+  storage_->metadata.Insert(storage_->Intern(name), storage_->Intern("single"), value,
+                            kNullStringId, ScopeOf(name));
+}
+
 void MetadataWriter::AppendString(std::string_view name, std::string_view value) {
   storage_->metadata.Insert(storage_->Intern(name), storage_->Intern("multi"), std::nullopt,
                             storage_->Intern(value), ScopeOf(name));

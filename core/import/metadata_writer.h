@@ -20,6 +20,9 @@ class MetadataWriter {
   void SetString(std::string_view name, std::string_view value);
   void AppendInt(std::string_view name, int64_t value);
   void AppendString(std::string_view name, std::string_view value);
+  // Appends a row whose key_type still says "single" (upstream writes some
+  // repeated Chrome keys that way).
+  void AppendIntTypedSingle(std::string_view name, int64_t value);
   // True when a single-valued key already has a row (for the current machine,
   // if the key is per machine).
   bool Has(std::string_view name) const;

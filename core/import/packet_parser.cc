@@ -1,7 +1,7 @@
 #include "core/import/packet_parser.h"
 
+#include "core/import/chrome_metadata.h"
 #include "core/import/ftrace_parser.h"
-
 #include "core/import/heap_graph_parser.h"
 #include "core/import/profile_parser.h"
 #include "core/import/sequence_state.h"
@@ -82,6 +82,10 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
       return;
     case TracePacket::kStreamingProfilePacketFieldNumber:
       ctx_->profile_parser->ParseStreamingProfilePacket(ts, payload, gen);
+      return;
+    case kChromeTriggerFieldNumber:
+      if (!ParseChromeTrigger(ctx_, ts, payload))
+        ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
       return;
     default:
       ctx_->system_parser->ParsePacket(ts, field_id, payload, packet, gen);

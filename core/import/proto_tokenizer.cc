@@ -5,11 +5,13 @@
 #include <cstring>
 #include <string>
 
+#include "core/import/chrome_metadata.h"
 #include "core/import/chunk_reader.h"
 #include "core/import/clock_tracker.h"
 #include "core/import/ftrace_parser.h"
 #include "core/import/profile_parser.h"
 #include "core/import/track_event_tokenizer.h"
+#include "core/import/translation_table.h"
 #include "perfetto/trace/trace.pb.h"
 
 namespace fathom {
@@ -22,11 +24,16 @@ using perfetto::protos::FtraceEventBundle;
 using perfetto::protos::FtraceEventBundle_CompactSched;
 using perfetto::protos::TracePacket;
 using perfetto::protos::TracePacketDefaults;
+using perfetto::protos::TrackEventRangeOfInterest;
 using proto::Bytes;
 using proto::Decoder;
 using proto::Field;
 using proto::PackedVarints;
 using proto::WireType;
+
+// TracePacket.translation_table (upstream's field number; Fathom's protos do
+// not carry the message, see translation_table.cc).
+constexpr uint32_t kTranslationTableFieldNumber = 82;
 
 constexpr uint32_t kSeqIncrementalStateCleared = 1;
 constexpr uint32_t kSeqNeedsIncrementalState = 2;
@@ -285,6 +292,22 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     case TracePacket::kStreamingProfilePacketFieldNumber:
       ctx_->profile_parser->TokenizeStreamingProfilePacket(pv, this);
       return;
+    case kChromeMetadataPacketFieldNumber:
+      // Read in file order: each packet's keys get the next cr-<letter>- prefix.
+      if (!ParseChromeMetadataPacket(ctx_, chrome_metadata_packets_++, pv.payload))
+        ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
+      return;
+    case kTranslationTableFieldNumber:
+      // Read now, so events anywhere in the file are translated.
+      if (!ctx_->translation_table->Parse(pv.payload))
+        ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
+      return;
+    case TracePacket::kTrackEventRangeOfInterestFieldNumber:
+      // Recorded in file order, before any event is parsed: the last packet
+      // in the file sets the range for every TrackEvent, earlier or later
+      // ones alike (as upstream, checked with its --crop-track-events).
+      SetRangeOfInterest(pv.payload);
+      return;
     default:
       break;
   }
@@ -313,6 +336,19 @@ std::optional<int64_t> ProtoTokenizer::ToTraceTime(uint32_t sequence_id, uint32_
     ctx_->storage->stats.Increment(Stat::kClockSyncFailure);
   }
   return ts;
+}
+
+void ProtoTokenizer::SetRangeOfInterest(Bytes roi) {
+  Decoder d(roi);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id != TrackEventRangeOfInterest::kStartUsFieldNumber) continue;
+    // us -> ns in unsigned arithmetic: a hostile value wraps instead of
+    // overflowing (UB).
+    ctx_->track_event_range_start_ns =
+        static_cast<int64_t>(static_cast<uint64_t>(f.as_int64()) * 1000u);
+    return;
+  }
+  // Without start_us the packet sets no range (upstream ignores it too).
 }
 
 void ProtoTokenizer::PushPacket(const PacketView& p, int64_t ts) {

@@ -78,6 +78,9 @@ class ProtoTokenizer : public ChunkedTokenizer {
   void TokenizeCompactSched(uint32_t cpu, proto::Bytes compact);
   void ParseClockSnapshot(uint32_t sequence_id, proto::Bytes snapshot);
   void ApplyInternedData(SequenceGeneration* gen, proto::Bytes interned);
+  // A TrackEventRangeOfInterest packet: where --crop-track-events cuts.
+  void SetRangeOfInterest(proto::Bytes roi);
+  uint32_t chrome_metadata_packets_ = 0;  // ChromeMetadataPackets read so far
   void NewGeneration(uint32_t sequence_id);
   void TokenizeCompressed(proto::Bytes payload, bool zstd, uint64_t offset);
 

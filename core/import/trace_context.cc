@@ -11,6 +11,7 @@
 #include "core/import/system_parser.h"
 #include "core/import/track_event_parser.h"
 #include "core/import/track_tracker.h"
+#include "core/import/translation_table.h"
 #include "core/storage/cpu_rows.h"
 
 namespace fathom {
@@ -29,6 +30,7 @@ TraceContext::TraceContext()
   packet_parser.reset(new PacketParser(this));
   profile_parser.reset(new ProfileParser(this));
   heap_graph_parser.reset(new HeapGraphParser(this));
+  translation_table.reset(new TranslationTable(storage.get()));
 }
 
 TraceContext::~TraceContext() = default;

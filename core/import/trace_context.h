@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/import/byte_origins.h"
+#include "core/import/import_options.h"
 #include "core/import/load_limits.h"
 #include "core/import/load_problems.h"
 #include "core/storage/trace_storage.h"
@@ -22,6 +23,7 @@ class SliceTracker;
 class FtraceParser;
 class PacketParser;
 class TrackEventParser;
+class TranslationTable;
 class SystemParser;
 class ProfileParser;
 class HeapGraphParser;
@@ -46,8 +48,9 @@ struct TraceContext {
   std::unique_ptr<SystemParser> system_parser;
   std::unique_ptr<TrackEventParser> track_event_parser;
   std::unique_ptr<PacketParser> packet_parser;
-  std::unique_ptr<ProfileParser> profile_parser;       // heapprofd, perf, StackSample
-  std::unique_ptr<HeapGraphParser> heap_graph_parser;  // ART heap graphs
+  std::unique_ptr<ProfileParser> profile_parser;        // heapprofd, perf, StackSample
+  std::unique_ptr<HeapGraphParser> heap_graph_parser;   // ART heap graphs
+  std::unique_ptr<TranslationTable> translation_table;  // TracePacket.translation_table
 
   uint64_t trace_size_bytes = 0;
   // The `machine` row of the packet being parsed (TracePacket.machine_id),
@@ -72,6 +75,12 @@ struct TraceContext {
   } cursor;
   // The load's limits, for parsers that enforce one (set by the loader).
   LoadLimits limits;
+  // What the load imports beyond the defaults (set by TraceProcessor).
+  ImportOptions options;
+  // Start of the range of interest (the last TrackEventRangeOfInterest in
+  // file order), set by the tokenizer; with options.crop_track_events the
+  // TrackEvent parser drops events before it.
+  std::optional<int64_t> track_event_range_start_ns;
 };
 
 }  // namespace fathom

@@ -4,13 +4,16 @@
 #include <vector>
 
 #include "core/import/args_tracker.h"
+#include "core/import/chrome_process_args.h"
 #include "core/import/debug_annotation_parser.h"
 #include "core/import/parse_problems.h"
 #include "core/import/process_tracker.h"
 #include "core/import/sequence_state.h"
 #include "core/import/slice_tracker.h"
 #include "core/import/track_event_tracks.h"
+#include "core/import/track_event_typed_args.h"
 #include "core/import/track_tracker.h"
+#include "core/import/translation_table.h"
 #include "perfetto/trace/trace.pb.h"
 
 namespace fathom {
@@ -38,6 +41,7 @@ struct TrackEventView {
   StringId name = kNullStringId;
   StringId category = kNullStringId;
   std::vector<Bytes> debug_annotations;
+  std::vector<std::pair<uint32_t, Bytes>> typed_args;  // (TrackEvent field, message)
   std::vector<uint64_t> flow_ids;
   std::vector<uint64_t> terminating_flow_ids;
   std::optional<double> counter_value;
@@ -184,25 +188,40 @@ void TrackEventParser::ParsePacket(int64_t ts, uint32_t field_id, Bytes payload,
       if (upid) ParseProcessDescriptor(payload, upid);
       break;
     }
-    case TracePacket::kTrackEventFieldNumber:
-      ParseTrackEvent(ts, payload, packet, gen);
+    case TracePacket::kTrackEventFieldNumber: {
+      // --crop-track-events: nothing before the range of interest is parsed
+      // (so it is neither annotated nor makes tracks).
+      if (ctx_->options.crop_track_events && ctx_->track_event_range_start_ns &&
+          ts < *ctx_->track_event_range_start_ns)
+        break;
+      StringId category = kNullStringId, name = kNullStringId;
+      // Only events that parse cleanly are annotated (upstream skips the
+      // ones it rejects, e.g. a counter event without a counter track).
+      if (ParseTrackEvent(ts, payload, packet, gen, &category, &name) &&
+          ctx_->options.analyze_trace_proto_content)
+        annotations_.Note(category, name);
       break;
+    }
     default:
       break;
   }
 }
 
-void TrackEventParser::OnImportFinished() {}
+void TrackEventParser::OnImportFinished() {
+  if (ctx_->options.analyze_trace_proto_content) annotations_.Write(ctx_->args_tracker.get());
+}
 
 void TrackEventParser::ParseTrackDescriptor(Bytes payload, const SequenceGeneration& gen) {
   uint64_t uuid = 0;
   Bytes thread, process;
+  std::optional<Bytes> chrome_process;
   bool has_thread = false, has_process = false;
   Decoder d(payload);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
     if (f.id == TrackDescriptor::kUuidFieldNumber) uuid = f.int_value;
     if (f.id == TrackDescriptor::kThreadFieldNumber) thread = f.bytes, has_thread = true;
     if (f.id == TrackDescriptor::kProcessFieldNumber) process = f.bytes, has_process = true;
+    if (f.id == TrackDescriptor::kChromeProcessFieldNumber) chrome_process = f.bytes;
   }
   if (uuid == 0) return;
   // Resolve now, so threads/processes exist (and are named) from here on.
@@ -223,6 +242,12 @@ void TrackEventParser::ParseTrackDescriptor(Bytes payload, const SequenceGenerat
   }
   if (has_process && res->scope == TrackEventTracker::Resolved::kProcess)
     ParseProcessDescriptor(process, res->upid);
+  // A process's Chrome args are written once, by its first descriptor (a
+  // repeated descriptor would only repeat them).
+  if (chrome_process && res->scope == TrackEventTracker::Resolved::kProcess &&
+      chrome_process_args_written_.insert(res->upid).second &&
+      !AddChromeProcessArgs(*chrome_process, res->upid, ctx_))
+    ctx_->storage->stats.Increment(Stat::kTrackEventParserErrors);
 }
 
 void TrackEventParser::ParseThreadDescriptor(Bytes thread) {
@@ -260,8 +285,9 @@ void TrackEventParser::ParseProcessDescriptor(Bytes process, std::optional<uint3
                                               cmdline);
 }
 
-void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
-                                       const SequenceGeneration& gen) {
+bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
+                                       const SequenceGeneration& gen, StringId* category_out,
+                                       StringId* name_out) {
   TraceStorage* storage = ctx_->storage.get();
   TrackEventView ev;
   std::string categories;
@@ -318,14 +344,18 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
         DecodeLegacyEvent(f.bytes, gen, storage, &ev);
         break;
       default:
+        if (IsTypedArgsField(f.id)) ev.typed_args.emplace_back(f.id, f.bytes);
         break;
     }
   }
   if (d.error()) {
     storage->stats.Increment(Stat::kTrackEventParserErrors);
-    return;
+    return false;
   }
   if (!categories.empty()) ev.category = storage->Intern(categories);
+  *category_out = ev.category;
+  *name_out = ev.name;
+  ev.name = ctx_->translation_table->SliceName(ev.name);
   const TrackEventPacketExtras* extras = tracker_->GetPacketExtras(packet.data);
   if (extras) {
     ev.thread_ts = extras->thread_ts;
@@ -344,7 +374,7 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
     track = tracker_->GetDescriptorTrack(*track_uuid, ev.name, gen.sequence_id);
     if (!track) {
       storage->stats.Increment(Stat::kTrackEventParserErrors);
-      return;
+      return false;
     }
     reservation = tracker_->GetReservation(*track_uuid);
     if (auto res = tracker_->Resolve(*track_uuid)) {
@@ -401,24 +431,24 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
                    (ev.instant_scope == TrackEvent_LegacyEvent::SCOPE_GLOBAL ||
                     (ev.instant_scope == TrackEvent_LegacyEvent::SCOPE_PROCESS && upid))) ||
                   std::string_view("beSFnTp").find(ev.phase) != std::string_view::npos);
-    if (!moves) track = ctx_->track_tracker->InternThreadTrack(*utid);
+    if (!moves) track = tracker_->ThreadTrack(*utid);
   }
   if (ev.type && *ev.type == TrackEvent::TYPE_STATE) {
     // Only a described state track holds states (not the thread fallback).
     if (!reservation || !reservation->is_state || !track) {
       storage->stats.Increment(Stat::kTrackEventParserErrors);
-      return;
+      return false;
     }
     AddStateEvent(ts, ev, *track);
-    return;
+    return true;
   }
   if (ev.type && *ev.type == TrackEvent::TYPE_COUNTER) {
     if (!reservation || !reservation->is_counter || !ev.counter_value) {
       storage->stats.Increment(Stat::kTrackEventParserErrors);
-      return;
+      return false;
     }
     push_counter(*track_uuid, *track, *ev.counter_value);
-    return;
+    return true;
   }
 
   // ---- slices ----
@@ -481,12 +511,12 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       case 't':
       case 'f':
         if (track) AddLegacyFlowEvent(ev, *track);
-        return;
+        return true;
       default:
         break;  // metadata and counter phases are not imported
     }
   }
-  if (kind == kIgnore) return;
+  if (kind == kIgnore) return true;
 
   auto args = ctx_->args_tracker->NewSet();
   if (async) {
@@ -502,7 +532,7 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
     }
     if (!source_id) {
       storage->stats.Increment(Stat::kTrackEventParserErrors);
-      return;
+      return false;
     }
     track = tracker_->LegacyAsyncTrack(ev.name, track_upid, *source_id, ev.id_scope);
     if (kind != kEnd) {
@@ -514,6 +544,9 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   DebugAnnotationParser annotations(gen, ctx_->limits.max_annotation_key_bytes);
   for (Bytes a : ev.debug_annotations)
     if (!annotations.Parse(a, &args)) storage->stats.Increment(Stat::kTrackEventParserErrors);
+  for (const auto& [field, msg] : ev.typed_args)
+    if (!AddTypedArgs(field, msg, gen, *ctx_->translation_table, &args))
+      storage->stats.Increment(Stat::kTrackEventParserErrors);
   if (annotations.truncated())
     AddParseProblem(ctx_, "debug_annotations", ts,
                     "debug annotations whose keys pass " +
@@ -528,7 +561,7 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       args.AddString("legacy_event.phase", std::string(1, ev.phase));
   }
 
-  if (!track) return;
+  if (!track) return true;
   SliceTracker* slices = ctx_->slice_tracker.get();
   std::optional<uint32_t> slice;
   switch (kind) {
@@ -554,9 +587,10 @@ void TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
     case kIgnore:
       break;
   }
-  if (!slice) return;
+  if (!slice) return true;
   if (kind != kEnd) flows_.OnSliceBegin(*track, *slice);
   AddFlows(ev, *slice);
+  return true;
 }
 
 void TrackEventParser::AddFlows(const TrackEventView& ev, uint32_t slice) {

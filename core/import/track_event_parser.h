@@ -7,10 +7,12 @@
 #include <memory>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/import/flow_tracker.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
+#include "core/import/track_event_annotations.h"
 
 namespace fathom {
 
@@ -35,8 +37,10 @@ class TrackEventParser {
   void ParseTrackDescriptor(proto::Bytes payload, const SequenceGeneration& gen);
   void ParseThreadDescriptor(proto::Bytes thread);
   void ParseProcessDescriptor(proto::Bytes process, std::optional<uint32_t> upid);
-  void ParseTrackEvent(int64_t ts, proto::Bytes event, proto::Bytes packet,
-                       const SequenceGeneration& gen);
+  // False when the event was rejected (counted in track_event_parser_errors).
+  // Sets the event's category and name as soon as they are decoded.
+  bool ParseTrackEvent(int64_t ts, proto::Bytes event, proto::Bytes packet,
+                       const SequenceGeneration& gen, StringId* category_out, StringId* name_out);
   // Connects `slice` to earlier slices of the same flows.
   void AddFlows(const TrackEventView& ev, uint32_t slice);
   // Legacy flow events (phases s, t, f) on `track`.
@@ -48,7 +52,9 @@ class TrackEventParser {
   void AddStateEvent(int64_t ts, const TrackEventView& ev, uint32_t track);
 
   FlowTracker flows_;
-  std::unordered_map<uint32_t, uint32_t> current_state_;  // state track -> state row
+  TrackEventAnnotations annotations_;                         // --analyze-trace-proto-content
+  std::unordered_map<uint32_t, uint32_t> current_state_;      // state track -> state row
+  std::unordered_set<uint32_t> chrome_process_args_written_;  // upids
 };
 
 }  // namespace fathom

@@ -4,6 +4,7 @@
 #include "core/import/parse_problems.h"
 #include "core/import/process_tracker.h"
 #include "core/import/track_tracker.h"
+#include "core/import/translation_table.h"
 
 namespace fathom {
 
@@ -32,7 +33,7 @@ void TrackEventTracker::OnDescriptorParsed(uint64_t uuid) {
   if (it == tracks_.end()) return;
   const TrackReservation& r = reservations_.at(uuid);
   if (r.name == kNullStringId || r.pid || r.tid) return;
-  ctx_->storage->track.name.Set(it->second, r.name);
+  ctx_->storage->track.name.Set(it->second, ShownName(uuid, r.name));
 }
 
 const TrackReservation* TrackEventTracker::GetReservation(uint64_t uuid) const {
@@ -142,7 +143,7 @@ uint32_t TrackEventTracker::CreateTrack(uint64_t uuid, const TrackReservation& r
     if (res.scope == Resolved::kThread) {
       // The thread's primary track is shared with ftrace/atrace slices unless
       // the producer asked to keep them apart.
-      if (!res.use_separate_track) return tt->InternThreadTrack(res.utid);
+      if (!res.use_separate_track) return ThreadTrack(res.utid);
       auto it = separate_thread_tracks_.find(res.utid);
       if (it != separate_thread_tracks_.end()) return it->second;
       uint32_t id =
@@ -178,7 +179,8 @@ std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, Str
   if (event_name != kNullStringId && ctx_->storage->track.name[id] == kNullStringId) {
     // Unnamed plain tracks are named after their first event.
     const TrackReservation& r = reservations_.at(uuid);
-    if (!r.pid && !r.tid && !r.is_counter) ctx_->storage->track.name.Set(id, event_name);
+    if (!r.pid && !r.tid && !r.is_counter)
+      ctx_->storage->track.name.Set(id, ShownName(uuid, event_name));
   }
   return id;
 }
@@ -194,7 +196,11 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
   // utid/upid, not by parent_id (as upstream).
   if (r.parent_uuid && !resolved_.at(r.parent_uuid).is_root)
     tracks.parent_id.Set(id, tracks_.at(r.parent_uuid));
-  if (r.name != kNullStringId) tracks.name.Set(id, r.name);
+  if (r.name != kNullStringId) tracks.name.Set(id, ShownName(uuid, r.name));
+  // A thread's own descriptor track is the thread's track, shared with other
+  // sources: upstream gives it no descriptor source args.
+  if (res.is_root && res.scope == Resolved::kThread && !r.is_counter && !res.use_separate_track)
+    return;
   auto args = ctx_->args_tracker->NewSet();
   args.AddString("source", "descriptor");
   args.AddInt("trace_id", static_cast<int64_t>(uuid));
@@ -213,11 +219,46 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
   if (auto set = args.Commit()) tracks.source_arg_set_id.Set(id, *set);
 }
 
+uint32_t TrackEventTracker::ThreadTrack(uint32_t utid) {
+  uint32_t id = ctx_->track_tracker->InternThreadTrack(utid);
+  // Upstream identifies a thread's track by its utid, which it shows as the
+  // track's dimension args.
+  TrackTable& tracks = ctx_->storage->track;
+  if (!tracks.dimension_arg_set_id.Get(id)) {
+    auto dims = ctx_->args_tracker->NewSet();
+    dims.AddInt("utid", utid);
+    if (auto set = dims.Commit()) tracks.dimension_arg_set_id.Set(id, *set);
+  }
+  return id;
+}
+
+StringId TrackEventTracker::ShownName(uint64_t uuid, StringId name) const {
+  // translation_table.process_track_name renames the tracks of processes
+  // (explicitly named or named after their first event), nothing else.
+  auto it = resolved_.find(uuid);
+  if (it == resolved_.end() || it->second.scope != Resolved::kProcess) return name;
+  return ctx_->translation_table->ProcessTrackName(name);
+}
+
 uint32_t TrackEventTracker::DefaultTrack() {
   if (!default_track_) {
     default_track_ =
         ctx_->track_tracker->CreateTrack(false, ctx_->storage->Intern("Default Track"),
                                          kNullStringId, std::nullopt, std::nullopt, std::nullopt);
+    // Upstream treats the default track as a descriptor track with uuid 0,
+    // merged by its name; its args say so.
+    TrackTable& tracks = ctx_->storage->track;
+    auto dims = ctx_->args_tracker->NewSet();
+    dims.AddInt("parent_track_uuid", 0);
+    dims.AddInt("merge_key_type", 0);
+    dims.AddString("merge_key_value", "Default Track");
+    dims.AddInt("track_compressor_idx", 0);
+    if (auto set = dims.Commit()) tracks.dimension_arg_set_id.Set(*default_track_, *set);
+    auto source = ctx_->args_tracker->NewSet();
+    source.AddString("source", "descriptor");
+    source.AddInt("trace_id", 0);
+    source.AddBool("is_root_in_scope", true);
+    if (auto set = source.Commit()) tracks.source_arg_set_id.Set(*default_track_, *set);
   }
   return *default_track_;
 }

@@ -96,6 +96,8 @@ class TrackEventTracker {
   std::optional<Resolved> Resolve(uint64_t uuid);
 
   uint32_t DefaultTrack();
+  // The thread's track (shared with other importers), with its dimension args.
+  uint32_t ThreadTrack(uint32_t utid);
   // Legacy async events (Chrome JSON phases b/e/n, S/T/p/F).
   uint32_t LegacyAsyncTrack(StringId name, std::optional<uint32_t> upid, uint64_t source_id,
                             StringId id_scope);
@@ -109,6 +111,8 @@ class TrackEventTracker {
   void CountHierarchyError(HierarchyError error);
   uint32_t CreateTrack(uint64_t uuid, const TrackReservation& r, const Resolved& res);
   void CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_id);
+  // `name` as shown for the track of `uuid` (after the translation table).
+  StringId ShownName(uint64_t uuid, StringId name) const;
 
   TraceContext* ctx_;
   std::unordered_map<uint64_t, TrackReservation> reservations_;

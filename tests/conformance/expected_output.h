@@ -9,7 +9,19 @@
 #include <string>
 #include <vector>
 
+#include "core/import/import_options.h"
+
 namespace fathom::conformance {
+
+// Upstream's runner loads every case with --analyze-trace-proto-content
+// --crop-track-events (and --extra-checks, which only adds checks), so the
+// expected outputs hold what those flags import.
+inline ImportOptions UpstreamRunnerOptions() {
+  ImportOptions o;
+  o.crop_track_events = true;
+  o.analyze_trace_proto_content = true;
+  return o;
+}
 
 inline std::string ReadWholeFile(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

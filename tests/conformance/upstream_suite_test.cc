@@ -43,6 +43,7 @@ const std::map<std::string, std::string>& KnownDifferences() {
 // equal any expected.out.
 std::string AnswerOf(const fs::path& dir) {
   TraceProcessor tp;
+  tp.set_import_options(UpstreamRunnerOptions());
   Status st = tp.LoadFile((dir / "trace.pb").string());
   if (!st.ok()) return "<load failed: " + st.message() + ">";
   auto it = tp.Query(ReadWholeFile(dir / "query.sql"));

@@ -53,6 +53,7 @@ TEST_P(DiffTest, MatchesUpstream) {
   if (auto it = skips.find(name); it != skips.end()) GTEST_SKIP() << it->second;
   fs::path dir = fs::path(FATHOM_SHARED_DIR) / "difftests" / name;
   TraceProcessor tp;
+  tp.set_import_options(conformance::UpstreamRunnerOptions());
   Status st = tp.LoadFile((dir / "trace.pb").string());
   ASSERT_TRUE(st.ok()) << st.message();
   auto it = tp.Query(ReadWholeFile(dir / "query.sql"));
