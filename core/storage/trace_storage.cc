@@ -102,6 +102,16 @@ std::vector<Table*> TraceStorage::AllTables() {
   return tables;
 }
 
+namespace {
+
+// Stats that only exist per index (one row per CPU): as upstream, a machine
+// whose CPUs never reported them has no row at all rather than a 0.
+bool IsIndexOnlyStat(Stat s) {
+  return s >= Stat::kFtraceCpuEntriesBegin && s <= Stat::kFtraceCpuOldestEventTsEnd;
+}
+
+}  // namespace
+
 void TraceStorage::AppendStatsRows(const Stats& values, uint32_t machine_id) {
   for (uint32_t i = 0; i < static_cast<uint32_t>(Stat::kCount); ++i) {
     Stat s = static_cast<Stat>(i);
@@ -114,7 +124,7 @@ void TraceStorage::AppendStatsRows(const Stats& values, uint32_t machine_id) {
     if (!load_wide) scope = {machine_id, kTraceId};
     if (const auto* indexed = values.GetIndexed(s)) {
       for (const auto& [idx, v] : *indexed) stats_table.Insert(name, idx, sev, src, v, desc, scope);
-    } else {
+    } else if (!IsIndexOnlyStat(s)) {
       stats_table.Insert(name, std::nullopt, sev, src, values.Get(s), desc, scope);
     }
   }
