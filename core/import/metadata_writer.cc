@@ -55,6 +55,13 @@ void MetadataWriter::SetInt(std::string_view name, int64_t value) {
   Set(name, value, kNullStringId);
 }
 
+void MetadataWriter::SetIntForMachine(std::string_view name, int64_t value, uint32_t machine) {
+  const uint32_t current = machine_id_;
+  machine_id_ = machine;
+  Set(name, value, kNullStringId);
+  machine_id_ = current;
+}
+
 void MetadataWriter::SetString(std::string_view name, std::string_view value) {
   Set(name, std::nullopt, storage_->Intern(value));
 }

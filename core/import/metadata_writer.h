@@ -26,6 +26,8 @@ class MetadataWriter {
   // True when a single-valued key already has a row (for the current machine,
   // if the key is per machine).
   bool Has(std::string_view name) const;
+  // Sets a key of `machine`, whichever machine set_machine chose.
+  void SetIntForMachine(std::string_view name, int64_t value, uint32_t machine);
   // The `machine` row that machine-scoped keys written from now on describe.
   void set_machine(uint32_t machine_id) { machine_id_ = machine_id; }
 

@@ -101,6 +101,25 @@ void PowerParser::ParseBattery(int64_t ts, proto::Bytes payload) {
     push("power_mw", std::abs(static_cast<double>(*current)) * static_cast<double>(*voltage) / 1e9);
 }
 
+uint32_t PowerParser::RailTrack(StringId name, std::string_view rail, uint64_t session) {
+  const uint32_t machine = ctx_->packet_machine_id;
+  auto [it, inserted] = rail_track_by_name_.try_emplace({machine, session, name}, 0);
+  if (!inserted) return it->second;
+  TraceStorage* s = ctx_->storage.get();
+  // Rails of different devices or recording sessions may share a name and
+  // index: each keeps its own track, told apart by its dimensions.
+  uint32_t track = ctx_->track_tracker->CreateTrack(true, name, s->Intern("power_rails"),
+                                                    std::nullopt, std::nullopt, std::nullopt);
+  s->track.machine_id.Set(track, machine);
+  auto dims = ctx_->args_tracker->NewSet()
+                  .AddString("name", rail)
+                  .AddInt("session_uuid", static_cast<int64_t>(session))
+                  .Commit();
+  if (dims) s->track.dimension_arg_set_id.Set(track, *dims);
+  it->second = track;
+  return track;
+}
+
 void PowerParser::ParsePowerRails(int64_t ts, proto::Bytes payload) {
   using PR = pp::PowerRails;
   TraceStorage* s = ctx_->storage.get();
@@ -124,8 +143,7 @@ void PowerParser::ParsePowerRails(int64_t ts, proto::Bytes payload) {
     const char* friendly = FriendlyRailName(rail);
     std::string name =
         friendly ? std::string("power.rails.") + friendly : "power." + std::string(rail) + "_uws";
-    uint32_t track =
-        ctx_->track_tracker->InternGlobalCounterTrack(s->Intern(name), s->Intern("power_rails"));
+    uint32_t track = RailTrack(s->Intern(name), rail, session);
     if (s->track.source_arg_set_id.IsNull(track)) {
       auto args = ctx_->args_tracker->NewSet()
                       .AddString("raw_name", rail)
@@ -133,7 +151,7 @@ void PowerParser::ParsePowerRails(int64_t ts, proto::Bytes payload) {
                       .Commit();
       if (args) s->track.source_arg_set_id.Set(track, *args);
     }
-    rail_tracks_[{session, index}] = track;
+    rail_tracks_[{ctx_->packet_machine_id, session, index}] = track;
   }
   for (proto::Bytes b : data) {
     uint32_t index = 0;
@@ -145,7 +163,7 @@ void PowerParser::ParsePowerRails(int64_t ts, proto::Bytes payload) {
       if (f.id == PR::EnergyData::kTimestampMsFieldNumber) ts_ms = f.as_uint64();
       if (f.id == PR::EnergyData::kEnergyFieldNumber) energy = f.as_uint64();
     }
-    auto it = rail_tracks_.find({session, index});
+    auto it = rail_tracks_.find({ctx_->packet_machine_id, session, index});
     if (it == rail_tracks_.end()) {
       s->stats.Increment(Stat::kPowerRailUnknownIndex);
       continue;

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "core/import/proto_decoder.h"
@@ -24,8 +26,12 @@ class PowerParser {
 
  private:
   TraceContext* ctx_;
-  // (session uuid, rail index) -> counter track.
-  std::map<std::pair<uint64_t, uint32_t>, uint32_t> rail_tracks_;
+  // (machine, session uuid, rail index) -> counter track.
+  std::map<std::tuple<uint32_t, uint64_t, uint32_t>, uint32_t> rail_tracks_;
+  // A rail's track: one per (machine, session uuid, track name), whose
+  // dimension args are the rail name and the session uuid.
+  uint32_t RailTrack(StringId name, std::string_view rail, uint64_t session);
+  std::map<std::tuple<uint32_t, uint64_t, StringId>, uint32_t> rail_track_by_name_;
   // (entity index, state index) -> counter track name.
   std::map<std::pair<int32_t, int32_t>, StringId> entity_states_;
 

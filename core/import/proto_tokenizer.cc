@@ -9,7 +9,9 @@
 #include "core/import/chunk_reader.h"
 #include "core/import/clock_tracker.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/metadata_parser.h"
 #include "core/import/profile_parser.h"
+#include "core/import/system_parser.h"
 #include "core/import/track_event_tokenizer.h"
 #include "core/import/translation_table.h"
 #include "perfetto/trace/trace.pb.h"
@@ -272,7 +274,10 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
 
   switch (pv.data_field) {
     case TracePacket::kFtraceEventsFieldNumber:
-      TokenizeFtraceBundle(pv.payload, pv.generation);
+      TokenizeFtraceBundle(pv.payload, pv.generation,
+                           raw_machine_id == 0
+                               ? kHostMachineId
+                               : ctx_->storage->MachineFor(static_cast<int64_t>(raw_machine_id)));
       return;
     case TracePacket::kClockSnapshotFieldNumber:
       ParseClockSnapshot(pv.sequence_id, pv.payload);
@@ -460,7 +465,15 @@ int64_t ProtoTokenizer::FtraceToBoot(int64_t ts) {
   return ts + v[i].offset;
 }
 
-void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
+void ProtoTokenizer::NoteFtraceDataStart(uint32_t machine, int64_t ts) {
+  auto [it, inserted] = ftrace_data_start_.try_emplace(machine, ts);
+  if (!inserted && ts <= it->second) return;
+  it->second = ts;
+  ctx_->system_parser->metadata().writer().SetIntForMachine("ftrace_latest_data_start_ns", ts,
+                                                            machine);
+}
+
+void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation, uint32_t machine) {
   uint32_t cpu = 0;
   bool lost = false;
   int64_t clock_offset = 0;  // ftrace clock -> boot clock
@@ -519,10 +532,10 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation) {
   const bool convert = ftrace_clock != 0 && !ftrace_clock_syncs_.empty();
   // Producers before previous_bundle_end_timestamp wrote the same value as
   // last_read_event_timestamp.
+  auto to_boot = [&](int64_t ts) { return convert ? FtraceToBoot(ts) : ts + clock_offset; };
+  if (legacy_prev_end) NoteFtraceDataStart(machine, to_boot(*legacy_prev_end));
   if (!prev_bundle_end) prev_bundle_end = legacy_prev_end;
-  if (prev_bundle_end)
-    ctx_->ftrace_parser->OnBundlePreviousEnd(
-        cpu, convert ? FtraceToBoot(*prev_bundle_end) : *prev_bundle_end + clock_offset);
+  if (prev_bundle_end) ctx_->ftrace_parser->OnBundlePreviousEnd(cpu, to_boot(*prev_bundle_end));
 
   uint32_t queue = sorter_->FtraceQueue(cpu);
   Decoder e(bundle);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -74,7 +75,10 @@ class ProtoTokenizer : public ChunkedTokenizer {
   void TokenizePacket(const uint8_t* data, size_t size, uint64_t offset);
   // Counts and reports a top-level Trace field that is not a packet.
   void SkippedTraceField(uint64_t field_id, uint64_t offset);
-  void TokenizeFtraceBundle(proto::Bytes bundle, uint32_t generation);
+  void TokenizeFtraceBundle(proto::Bytes bundle, uint32_t generation, uint32_t machine);
+  // ftrace_latest_data_start_ns of `machine`: the latest read position any of
+  // its bundles reported (last_read_event_timestamp, in trace time).
+  void NoteFtraceDataStart(uint32_t machine, int64_t ts);
   void TokenizeCompactSched(uint32_t cpu, proto::Bytes compact);
   void ParseClockSnapshot(uint32_t sequence_id, proto::Bytes snapshot);
   void ApplyInternedData(SequenceGeneration* gen, proto::Bytes interned);
@@ -109,6 +113,7 @@ class ProtoTokenizer : public ChunkedTokenizer {
   };
   std::vector<FtraceClockSync> ftrace_clock_syncs_;
   size_t ftrace_sync_cursor_ = 0;
+  std::map<uint32_t, int64_t> ftrace_data_start_;  // by machine row
   int64_t FtraceToBoot(int64_t ts);
   uint64_t packets_ = 0;
   size_t retained_bytes_ = 0;

@@ -2,6 +2,7 @@
 
 #include "core/import/android_cpu_per_uid.h"
 #include "core/import/android_parser.h"
+#include "core/import/ftrace_stats_parser.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/power_parser.h"
 #include "core/import/process_tree_parser.h"
@@ -18,7 +19,8 @@ SystemParser::SystemParser(TraceContext* ctx)
       power_(new PowerParser(ctx)),
       android_(new AndroidParser(ctx)),
       cpu_per_uid_(new CpuPerUidParser(ctx)),
-      metadata_(new MetadataParser(ctx)) {}
+      metadata_(new MetadataParser(ctx)),
+      ftrace_stats_(new FtraceStatsParser(ctx)) {}
 
 SystemParser::~SystemParser() = default;
 
@@ -66,6 +68,9 @@ bool SystemParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes paylo
       return true;
     case TracePacket::kTraceConfigFieldNumber:
       metadata_->ParseTraceConfig(payload);
+      return true;
+    case TracePacket::kFtraceStatsFieldNumber:
+      ftrace_stats_->Parse(payload);
       return true;
     case TracePacket::kTraceStatsFieldNumber:
       metadata_->ParseTraceStats(payload);

@@ -1,7 +1,8 @@
 // Parses the non-ftrace, non-TrackEvent packets by handing each payload to
 // the parser of its family: ProcessTree/ProcessStats, SysStats/CpuInfo,
 // battery/power rails/entity residency, Android logs and properties, and the
-// trace-level metadata (SystemInfo, TraceConfig, TraceStats, ...).
+// trace-level metadata (SystemInfo, TraceConfig, TraceStats, ...) and the
+// ftrace buffer counters (FtraceStats).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@ namespace fathom {
 struct SequenceGeneration;
 class AndroidParser;
 class CpuPerUidParser;
+class FtraceStatsParser;
 class MetadataParser;
 class PowerParser;
 class ProcessTreeParser;
@@ -40,6 +42,7 @@ class SystemParser {
   std::unique_ptr<AndroidParser> android_;
   std::unique_ptr<CpuPerUidParser> cpu_per_uid_;
   std::unique_ptr<MetadataParser> metadata_;
+  std::unique_ptr<FtraceStatsParser> ftrace_stats_;
 };
 
 }  // namespace fathom

@@ -30,8 +30,8 @@ CREATE VIEW cpu_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, cpu
   FROM track WHERE event_type = 'slice' AND cpu IS NOT NULL;
 CREATE VIEW counter_track AS
-  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
-         NULL AS description
+  SELECT id, name, parent_id, type, dimension_arg_set_id, source_arg_set_id, machine_id,
+         counter_unit AS unit, NULL AS description
   FROM track WHERE event_type = 'counter';
 CREATE VIEW cpu_counter_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit, cpu

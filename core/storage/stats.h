@@ -13,103 +13,107 @@ namespace fathom {
 // F(enum_name, "sql name", severity, source, "description")
 // severity: info | data_loss | error;  source: trace | analysis
 #define FATHOM_STATS(F)                                                                            \
-  F(kTraceTruncated, "trace_truncated_bytes", data_loss, trace,                                     \
+  F(kTraceTruncated, "trace_truncated_bytes", data_loss, trace,                                    \
     "Bytes at the end of the file that did not form a whole packet (file cut short).")             \
-  F(kProtoDecodeErrors, "proto_decode_errors", error, trace,                                        \
+  F(kProtoDecodeErrors, "proto_decode_errors", error, trace,                                       \
     "Packets or fields that were not valid protobuf and were skipped.")                            \
-  F(kPacketsSkippedIncrementalState, "tokenizer_skipped_packets", data_loss, analysis,              \
+  F(kPacketsSkippedIncrementalState, "tokenizer_skipped_packets", data_loss, analysis,             \
     "Packets needing incremental state dropped because their sequence lost it.")                   \
-  F(kInternedDataErrors, "interned_data_tokenizer_errors", error, analysis,                         \
-    "Interned ids referenced before they were defined.")                                            \
-  F(kCompressedPacketErrors, "compressed_packets_errors", error, trace,                             \
-    "compressed_packets payloads that could not be inflated.")                                      \
+  F(kInternedDataErrors, "interned_data_tokenizer_errors", error, analysis,                        \
+    "Interned ids referenced before they were defined.")                                           \
+  F(kCompressedPacketErrors, "compressed_packets_errors", error, trace,                            \
+    "compressed_packets payloads that could not be inflated.")                                     \
   F(kSorterOutOfOrder, "sorter_push_event_out_of_order", error, analysis,                          \
-    "Events pushed into the sorter out of order for their queue (sorted anyway).")                \
-  F(kClockSyncFailure, "clock_sync_failure", error, analysis,                                       \
+    "Events pushed into the sorter out of order for their queue (sorted anyway).")                 \
+  F(kClockSyncFailure, "clock_sync_failure", error, analysis,                                      \
     "Timestamps that could not be converted to the trace clock (dropped).")                        \
-  F(kFtraceBundleErrors, "ftrace_bundle_tokenizer_errors", error, analysis,                         \
-    "ftrace bundles that could not be tokenized.")                                                  \
-  F(kFtraceParseErrors, "ftrace_parse_errors", error, analysis, "ftrace events with bad payloads.") \
-  F(kFtraceLostEvents, "ftrace_bundle_lost_events", data_loss, trace,                               \
-    "Bundles in which the kernel reported overwritten/lost events.")                                \
+  F(kFtraceBundleErrors, "ftrace_bundle_tokenizer_errors", error, analysis,                        \
+    "ftrace bundles that could not be tokenized.")                                                 \
+  F(kFtraceParseErrors, "ftrace_parse_errors", error, analysis,                                    \
+    "ftrace events with bad payloads.")                                                            \
+  F(kFtraceLostEvents, "ftrace_bundle_lost_events", data_loss, trace,                              \
+    "Bundles in which the kernel reported overwritten/lost events.")                               \
   F(kCompactSchedParseErrors, "compact_sched_has_parse_errors", error, trace,                      \
     "compact_sched bundles with mismatched array lengths or bad varints.")                         \
   F(kCompactSchedSwitchSkipped, "compact_sched_switch_skipped", info, analysis,                    \
-    "First compact sched_switch per CPU, which only primes the previous task.")                  \
+    "First compact sched_switch per CPU, which only primes the previous task.")                    \
   F(kCompactSchedWakingSkipped, "compact_sched_waking_skipped", info, analysis,                    \
     "compact sched_waking events that could not be attributed.")                                   \
   F(kMismatchedSchedSwitchTids, "mismatched_sched_switch_tids", error, analysis,                   \
-    "sched_switch prev_pid differs from the previous next_pid on the CPU.")                       \
+    "sched_switch prev_pid differs from the previous next_pid on the CPU.")                        \
   F(kSchedSwitchOutOfOrder, "sched_switch_out_of_order", error, analysis,                          \
-    "sched_switch events earlier than the previous one on the same CPU (dropped).")               \
+    "sched_switch events earlier than the previous one on the same CPU (dropped).")                \
   F(kProcessTrackerErrors, "process_tracker_errors", error, analysis,                              \
     "Inconsistent process/thread associations.")                                                   \
   F(kMisplacedEndEvent, "misplaced_end_event", data_loss, analysis,                                \
-    "Slice end events with no matching begin.")                                                     \
+    "Slice end events with no matching begin.")                                                    \
   F(kSystraceParseFailure, "systrace_parse_failure", error, analysis,                              \
     "atrace/print markers that could not be parsed.")                                              \
   F(kTrackEventParserErrors, "track_event_parser_errors", error, analysis,                         \
-    "TrackEvents that could not be parsed.")                                                        \
+    "TrackEvents that could not be parsed.")                                                       \
   F(kTrackEventTokenizerErrors, "track_event_tokenizer_errors", error, analysis,                   \
-    "TrackEvent packets that could not be tokenized.")                                              \
+    "TrackEvent packets that could not be tokenized.")                                             \
   F(kTrackEventInvalidTimestamp, "track_event_invalid_timestamp", error, analysis,                 \
     "TrackEvents whose timestamp overflows int64 nanoseconds (dropped).")                          \
   F(kStreamingProfileInvalidTimestamp, "streaming_profile_invalid_timestamp", error, analysis,     \
     "Streaming profile samples whose timestamp overflows int64 nanoseconds (dropped).")            \
-  F(kTrackHierarchyLoop, "track_event_track_hierarchy_loop", error, analysis,                     \
+  F(kTrackHierarchyLoop, "track_event_track_hierarchy_loop", error, analysis,                      \
     "Track descriptors that are their own ancestor through parent_uuid (track and events "         \
     "dropped; counted per use).")                                                                  \
   F(kTrackHierarchyMissingUuid, "track_hierarchy_missing_uuid", info, analysis,                    \
     "Track descriptors whose parent_uuid no descriptor has (track and events dropped; counted "    \
     "per use).")                                                                                   \
   F(kSliceMaxDepthExceeded, "slice_max_depth_exceeded", error, analysis,                           \
-    "Slices dropped because their track's nesting was already at the maximum depth (512).")       \
-  F(kRssStatUnknownKeys, "rss_stat_unknown_keys", error, analysis, "rss_stat with an unknown member.") \
-  F(kRssStatNegativeSize, "rss_stat_negative_size", info, analysis, "rss_stat with a negative size.") \
-  F(kMeminfoUnknownKeys, "meminfo_unknown_keys", error, analysis, "Unknown meminfo counters.")      \
-  F(kVmstatUnknownKeys, "vmstat_unknown_keys", error, analysis, "Unknown vmstat counters.")         \
+    "Slices dropped because their track's nesting was already at the maximum depth (512).")        \
+  F(kRssStatUnknownKeys, "rss_stat_unknown_keys", error, analysis,                                 \
+    "rss_stat with an unknown member.")                                                            \
+  F(kRssStatNegativeSize, "rss_stat_negative_size", info, analysis,                                \
+    "rss_stat with a negative size.")                                                              \
+  F(kMeminfoUnknownKeys, "meminfo_unknown_keys", error, analysis, "Unknown meminfo counters.")     \
+  F(kVmstatUnknownKeys, "vmstat_unknown_keys", error, analysis, "Unknown vmstat counters.")        \
   F(kPowerRailUnknownIndex, "power_rail_unknown_index", error, trace,                              \
     "Power rail energy data for an index that has no descriptor.")                                 \
   F(kTracedBufSequencePacketLoss, "traced_buf_sequence_packet_loss", data_loss, trace,             \
-    "Per-sequence packet loss reported by traced (indexed by sequence).")                           \
-  F(kTracedChunksDiscarded, "traced_chunks_discarded", info, trace,                                  \
-    "Chunks traced discarded.")                                                                     \
+    "Per-sequence packet loss reported by traced (indexed by sequence).")                          \
+  F(kTracedChunksDiscarded, "traced_chunks_discarded", info, trace, "Chunks traced discarded.")    \
   F(kTracedBufBytesOverwritten, "traced_buf_bytes_overwritten", info, trace,                       \
-    "Bytes overwritten in a ring buffer (indexed by buffer).")                                      \
+    "Bytes overwritten in a ring buffer (indexed by buffer).")                                     \
   F(kTracedBufBytesFilteredOut, "traced_buf_bytes_filtered_out", info, trace,                      \
-    "Bytes the trace filter removed (indexed by buffer).")                                          \
+    "Bytes the trace filter removed (indexed by buffer).")                                         \
   F(kFilterInputPackets, "filter_input_packets", info, trace, "Packets seen by the trace filter.") \
   F(kFilterInputBytes, "filter_input_bytes", info, trace, "Bytes seen by the trace filter.")       \
   F(kFilterOutputBytes, "filter_output_bytes", info, trace, "Bytes the trace filter kept.")        \
   F(kFilterErrors, "filter_errors", error, trace, "Trace filter errors.")                          \
   F(kFilterTimeTakenNs, "filter_time_taken_ns", info, trace, "Time spent in the trace filter.")    \
-  F(kProcStatUnknownCounters, "proc_stat_unknown_counters", error, analysis,                     \
+  F(kProcStatUnknownCounters, "proc_stat_unknown_counters", error, analysis,                       \
     "ProcessStats fields with no known counter.")                                                  \
-  F(kInvalidCpuTimes, "invalid_cpu_times", error, analysis, "SysStats cpu_stat without a cpu id.")  \
-  F(kPsiUnknownResource, "psi_unknown_resource", error, analysis, "PSI samples of unknown resource.") \
-  F(kEnergyDescriptorInvalid, "energy_descriptor_invalid", error, analysis,                         \
+  F(kInvalidCpuTimes, "invalid_cpu_times", error, analysis, "SysStats cpu_stat without a cpu id.") \
+  F(kPsiUnknownResource, "psi_unknown_resource", error, analysis,                                  \
+    "PSI samples of unknown resource.")                                                            \
+  F(kEnergyDescriptorInvalid, "energy_descriptor_invalid", error, analysis,                        \
     "Entity state residency without a matching descriptor.")                                       \
-  F(kTracedBufBufferSize, "traced_buf_buffer_size", info, trace, "Buffer size (indexed by buffer).") \
-  F(kTracedBufBytesWritten, "traced_buf_bytes_written", info, trace,                                \
-    "Bytes written into a buffer (indexed by buffer).")                                             \
-  F(kTracedBufChunksWritten, "traced_buf_chunks_written", info, trace,                              \
-    "Chunks written into a buffer (indexed by buffer).")                                            \
-  F(kTracedBufChunksDiscarded, "traced_buf_chunks_discarded", info, trace,                          \
-    "Chunks discarded in a buffer (indexed by buffer).")                                            \
-  F(kTracedBufChunksOverwritten, "traced_buf_chunks_overwritten", info, trace,                      \
-    "Chunks overwritten in a buffer (indexed by buffer).")                                          \
-  F(kTracedBufWriteWrapCount, "traced_buf_write_wrap_count", info, trace,                           \
-    "Times a ring buffer wrapped (indexed by buffer).")                                             \
-  F(kTracedBufPatchesFailed, "traced_buf_patches_failed", data_loss, trace,                         \
-    "Chunk patches that failed (indexed by buffer).")                                               \
-  F(kTracedBufAbiViolations, "traced_buf_abi_violations", data_loss, trace,                         \
-    "Producer ABI violations (indexed by buffer).")                                                 \
-  F(kTracedBufTraceWriterPacketLoss, "traced_buf_trace_writer_packet_loss", data_loss, trace,       \
-    "Packets lost by trace writers (indexed by buffer).")                                           \
+  F(kTracedBufBufferSize, "traced_buf_buffer_size", info, trace,                                   \
+    "Buffer size (indexed by buffer).")                                                            \
+  F(kTracedBufBytesWritten, "traced_buf_bytes_written", info, trace,                               \
+    "Bytes written into a buffer (indexed by buffer).")                                            \
+  F(kTracedBufChunksWritten, "traced_buf_chunks_written", info, trace,                             \
+    "Chunks written into a buffer (indexed by buffer).")                                           \
+  F(kTracedBufChunksDiscarded, "traced_buf_chunks_discarded", info, trace,                         \
+    "Chunks discarded in a buffer (indexed by buffer).")                                           \
+  F(kTracedBufChunksOverwritten, "traced_buf_chunks_overwritten", info, trace,                     \
+    "Chunks overwritten in a buffer (indexed by buffer).")                                         \
+  F(kTracedBufWriteWrapCount, "traced_buf_write_wrap_count", info, trace,                          \
+    "Times a ring buffer wrapped (indexed by buffer).")                                            \
+  F(kTracedBufPatchesFailed, "traced_buf_patches_failed", data_loss, trace,                        \
+    "Chunk patches that failed (indexed by buffer).")                                              \
+  F(kTracedBufAbiViolations, "traced_buf_abi_violations", data_loss, trace,                        \
+    "Producer ABI violations (indexed by buffer).")                                                \
+  F(kTracedBufTraceWriterPacketLoss, "traced_buf_trace_writer_packet_loss", data_loss, trace,      \
+    "Packets lost by trace writers (indexed by buffer).")                                          \
   F(kTracedProducersConnected, "traced_producers_connected", info, trace, "Producers connected.")  \
   F(kTracedProducersSeen, "traced_producers_seen", info, trace, "Producers seen.")                 \
-  F(kTracedDataSourcesRegistered, "traced_data_sources_registered", info, trace,                    \
-    "Data sources registered.")                                                                     \
+  F(kTracedDataSourcesRegistered, "traced_data_sources_registered", info, trace,                   \
+    "Data sources registered.")                                                                    \
   F(kTracedDataSourcesSeen, "traced_data_sources_seen", info, trace, "Data sources seen.")         \
   F(kTracedTracingSessions, "traced_tracing_sessions", info, trace, "Tracing sessions.")           \
   F(kTracedTotalBuffers, "traced_total_buffers", info, trace, "Buffers.")                          \
@@ -118,23 +122,24 @@ namespace fathom {
   F(kTracedFlushesSucceeded, "traced_flushes_succeeded", info, trace, "Flushes succeeded.")        \
   F(kTracedFlushesFailed, "traced_flushes_failed", data_loss, trace, "Flushes failed.")            \
   F(kTracedFinalFlushSucceeded, "traced_final_flush_succeeded", info, trace, "Final flushes ok.")  \
-  F(kTracedFinalFlushFailed, "traced_final_flush_failed", data_loss, trace, "Final flushes failed.") \
-  F(kJsonParseErrors, "json_parser_failure", error, trace,                                        \
+  F(kTracedFinalFlushFailed, "traced_final_flush_failed", data_loss, trace,                        \
+    "Final flushes failed.")                                                                       \
+  F(kJsonParseErrors, "json_parser_failure", error, trace,                                         \
     "Chrome JSON events that could not be read.")                                                  \
-  F(kJsonUnsupportedEvents, "json_unsupported_events", info, trace,                        \
-    "Chrome JSON events of a phase this build does not import (e.g. P samples).")               \
-  F(kJsonTokenizerFailure, "json_tokenizer_failure", error, trace,                                \
+  F(kJsonUnsupportedEvents, "json_unsupported_events", info, trace,                                \
+    "Chrome JSON events of a phase this build does not import (e.g. P samples).")                  \
+  F(kJsonTokenizerFailure, "json_tokenizer_failure", error, trace,                                 \
     "Chrome JSON text that could not be split into events.")                                       \
-  F(kSliceSpillOverlappingComplete, "slice_spill_overlapping_complete_event", error, analysis,    \
-    "Complete slices that partially overlap another on their thread, moved to an overflow track " \
+  F(kSliceSpillOverlappingComplete, "slice_spill_overlapping_complete_event", error, analysis,     \
+    "Complete slices that partially overlap another on their thread, moved to an overflow track "  \
     "of that thread instead of being dropped.")                                                    \
-  F(kSliceDropOverlappingComplete, "slice_drop_overlapping_complete_event", error, analysis,      \
+  F(kSliceDropOverlappingComplete, "slice_drop_overlapping_complete_event", error, analysis,       \
     "Complete slices that partially overlap another on their track and were dropped.")             \
-  F(kPacketsWithPreviousDropped, "traced_packet_loss_reported", data_loss, trace,                 \
-    "Packets flagged previous_packet_dropped by their writer.") \
-  F(kGenericTaskStateInvalidOrder, "generic_task_state_invalid_order", error, analysis,          \
-    "Invalid order of generic task state events. Should never happen.")                           \
-  /* profilers (core/import/profile_*, heap_graph_*) */                                          \
+  F(kPacketsWithPreviousDropped, "traced_packet_loss_reported", data_loss, trace,                  \
+    "Packets flagged previous_packet_dropped by their writer.")                                    \
+  F(kGenericTaskStateInvalidOrder, "generic_task_state_invalid_order", error, analysis,            \
+    "Invalid order of generic task state events. Should never happen.")                            \
+  /* profilers (core/import/profile_*, heap_graph_*) */                                            \
   F(kHeapprofdBufferOverran, "heapprofd_buffer_overran", data_loss, trace,                         \
     "heapprofd clients that overran the shared buffer (indexed by pid).")                          \
   F(kHeapprofdBufferCorrupted, "heapprofd_buffer_corrupted", error, trace,                         \
@@ -142,25 +147,25 @@ namespace fathom {
   F(kHeapprofdHitGuardrail, "heapprofd_hit_guardrail", data_loss, trace,                           \
     "heapprofd sessions stopped by a guardrail (indexed by pid).")                                 \
   F(kHeapprofdClientDisconnected, "heapprofd_client_disconnected", info, trace,                    \
-    "heapprofd clients that disconnected before the end (indexed by pid).")                       \
+    "heapprofd clients that disconnected before the end (indexed by pid).")                        \
   F(kHeapprofdRejected, "heapprofd_rejected", info, trace,                                         \
-    "Processes heapprofd did not profile: already profiled concurrently (indexed by pid).")       \
+    "Processes heapprofd did not profile: already profiled concurrently (indexed by pid).")        \
   F(kHeapprofdMissingPacket, "heapprofd_missing_packet", data_loss, trace,                         \
     "Gaps in the ProfilePacket index sequence.")                                                   \
   F(kHeapprofdMalformedSample, "heapprofd_malformed_sample", error, analysis,                      \
-    "heapprofd samples whose cumulative counters went backwards (skipped).")                      \
+    "heapprofd samples whose cumulative counters went backwards (skipped).")                       \
   F(kStackProfileInvalidId, "stackprofile_invalid_id", error, analysis,                            \
     "Profile frames/callstacks/mappings/strings referenced but never defined.")                    \
   F(kPerfSamplesSkipped, "perf_samples_skipped", info, trace,                                      \
     "perf samples the profiler reported as skipped.")                                              \
   F(kPerfKernelRecordsLost, "perf_samples_skipped_dataloss", data_loss, trace,                     \
     "perf records the kernel lost (ring buffer overrun).")                                         \
-  F(kHeapGraphNonFinalized, "heap_graph_non_finalized_graph", data_loss, trace,                   \
-    "Heap graph dumps whose last (continued=false) packet never arrived.")                        \
+  F(kHeapGraphNonFinalized, "heap_graph_non_finalized_graph", data_loss, trace,                    \
+    "Heap graph dumps whose last (continued=false) packet never arrived.")                         \
   F(kHeapGraphMissingPacket, "heap_graph_missing_packet", data_loss, trace,                        \
     "Gaps in a heap graph dump's packet index (indexed by upid).")                                 \
   F(kHeapGraphInvalidId, "heap_graph_invalid_string_id", error, trace,                             \
-    "Heap graph type/field/location ids referenced but never defined (indexed by upid).")        \
+    "Heap graph type/field/location ids referenced but never defined (indexed by upid).")          \
   F(kStraceParseFailure, "strace_parse_failure", info, trace,                                      \
     "strace lines that are no syscall (signals, exits, other text); skipped.")                     \
   F(kStraceUnsupportedTimestampFormat, "strace_unsupported_timestamp_format", error, trace,        \
@@ -168,15 +173,55 @@ namespace fathom {
   F(kStraceMissingPid, "strace_missing_pid", error, trace,                                         \
     "strace syscall lines without a pid (strace run without -f); skipped.")                        \
   F(kArtAllocLogMalformed, "art_alloc_log_malformed_lines", error, trace,                          \
-    "tiallocsample log lines that could not be parsed or referenced undefined keys (skipped).")  \
+    "tiallocsample log lines that could not be parsed or referenced undefined keys (skipped).")    \
   F(kArtAllocLogMalformedAt, "art_alloc_log_malformed_line_number", error, trace,                  \
-    "The first 1000 malformed tiallocsample log lines (indexed by 1-based line number).")       \
+    "The first 1000 malformed tiallocsample log lines (indexed by 1-based line number).")          \
   F(kPprofLabelsIgnored, "pprof_labels_ignored", info, trace,                                      \
-    "pprof Sample labels (key/value annotations) seen but not imported.")                         \
+    "pprof Sample labels (key/value annotations) seen but not imported.")                          \
   F(kStackProfileParserError, "stackprofile_parser_error", error, trace,                           \
     "StreamingProfilePacket samples with no timestamp or an unknown callstack (skipped).")         \
   F(kParseTraceDurationNs, "parse_trace_duration_ns", info, analysis,                              \
-    "Wall time the load took, in nanoseconds.")
+    "Wall time the load took, in nanoseconds.")                                                    \
+  FATHOM_FTRACE_STATS(F)
+
+// What the kernel's ftrace buffers reported at the start and end of the
+// recording (FtraceStats packets): per-CPU counters indexed by CPU, kprobe
+// counters for the whole machine, and end minus start where both were seen.
+#define FATHOM_FTRACE_STATS(F)                                                             \
+  F(kFtraceKprobeHitsBegin, "ftrace_kprobe_hits_begin", info, trace,                       \
+    "kretprobe hits the kernel reported when the recording started.")                      \
+  F(kFtraceKprobeHitsEnd, "ftrace_kprobe_hits_end", info, trace,                           \
+    "kretprobe hits the kernel reported when the recording ended.")                        \
+  F(kFtraceKprobeHitsDelta, "ftrace_kprobe_hits_delta", info, trace,                       \
+    "kretprobe hits during the recording (end minus start).")                              \
+  F(kFtraceKprobeMissesBegin, "ftrace_kprobe_misses_begin", info, trace,                   \
+    "kretprobe misses the kernel reported when the recording started.")                    \
+  F(kFtraceKprobeMissesEnd, "ftrace_kprobe_misses_end", info, trace,                       \
+    "kretprobe misses the kernel reported when the recording ended.")                      \
+  F(kFtraceKprobeMissesDelta, "ftrace_kprobe_misses_delta", data_loss, trace,              \
+    "kretprobe events missed during the recording (the probe's maxactive was too small).") \
+  F(kFtraceCpuEntriesBegin, "ftrace_cpu_entries_begin", info, trace, "")                   \
+  F(kFtraceCpuEntriesEnd, "ftrace_cpu_entries_end", info, trace, "")                       \
+  F(kFtraceCpuEntriesDelta, "ftrace_cpu_entries_delta", info, trace, "")                   \
+  F(kFtraceCpuOverrunBegin, "ftrace_cpu_overrun_begin", info, trace, "")                   \
+  F(kFtraceCpuOverrunEnd, "ftrace_cpu_overrun_end", info, trace, "")                       \
+  F(kFtraceCpuOverrunDelta, "ftrace_cpu_overrun_delta", info, trace, "")                   \
+  F(kFtraceCpuCommitOverrunBegin, "ftrace_cpu_commit_overrun_begin", info, trace, "")      \
+  F(kFtraceCpuCommitOverrunEnd, "ftrace_cpu_commit_overrun_end", info, trace, "")          \
+  F(kFtraceCpuCommitOverrunDelta, "ftrace_cpu_commit_overrun_delta", error, trace, "")     \
+  F(kFtraceCpuBytesBegin, "ftrace_cpu_bytes_begin", info, trace, "")                       \
+  F(kFtraceCpuBytesEnd, "ftrace_cpu_bytes_end", info, trace, "")                           \
+  F(kFtraceCpuBytesDelta, "ftrace_cpu_bytes_delta", info, trace, "")                       \
+  F(kFtraceCpuDroppedEventsBegin, "ftrace_cpu_dropped_events_begin", info, trace, "")      \
+  F(kFtraceCpuDroppedEventsEnd, "ftrace_cpu_dropped_events_end", info, trace, "")          \
+  F(kFtraceCpuDroppedEventsDelta, "ftrace_cpu_dropped_events_delta", error, trace, "")     \
+  F(kFtraceCpuReadEventsBegin, "ftrace_cpu_read_events_begin", info, trace, "")            \
+  F(kFtraceCpuReadEventsEnd, "ftrace_cpu_read_events_end", info, trace, "")                \
+  F(kFtraceCpuReadEventsDelta, "ftrace_cpu_read_events_delta", info, trace, "")            \
+  F(kFtraceCpuNowTsBegin, "ftrace_cpu_now_ts_begin", info, trace, "")                      \
+  F(kFtraceCpuNowTsEnd, "ftrace_cpu_now_ts_end", info, trace, "")                          \
+  F(kFtraceCpuOldestEventTsBegin, "ftrace_cpu_oldest_event_ts_begin", info, trace, "")     \
+  F(kFtraceCpuOldestEventTsEnd, "ftrace_cpu_oldest_event_ts_end", info, trace, "")
 
 enum class Stat : uint32_t {
 #define FATHOM_STAT_ENUM(e, ...) e,

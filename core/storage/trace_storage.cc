@@ -1,5 +1,7 @@
 #include "core/storage/trace_storage.h"
 
+#include <algorithm>
+
 namespace fathom {
 
 void ArgsTable::Materialize() {
@@ -100,23 +102,47 @@ std::vector<Table*> TraceStorage::AllTables() {
   return tables;
 }
 
-void TraceStorage::FinalizeDerivedTables() {
-  stats_table.~StatsTable();
-  new (&stats_table) StatsTable();
+namespace {
+
+// Stats that only exist per index (one row per CPU): as upstream, a machine
+// whose CPUs never reported them has no row at all rather than a 0.
+bool IsIndexOnlyStat(Stat s) {
+  return s >= Stat::kFtraceCpuEntriesBegin && s <= Stat::kFtraceCpuOldestEventTsEnd;
+}
+
+}  // namespace
+
+void TraceStorage::AppendStatsRows(const Stats& values, uint32_t machine_id) {
   for (uint32_t i = 0; i < static_cast<uint32_t>(Stat::kCount); ++i) {
     Stat s = static_cast<Stat>(i);
+    const bool load_wide = IsLoadWideStat(s);
+    if (load_wide && machine_id != kHostMachineId) continue;
     const StatInfo& info = GetStatInfo(s);
     StringId name = Intern(info.name), sev = Intern(info.severity), src = Intern(info.source),
              desc = Intern(info.description);
-    // Fathom counts stats for the load as a whole: the per-machine ones are
-    // reported as the host's.
     RowScope scope;
-    if (!IsLoadWideStat(s)) scope = {kHostMachineId, kTraceId};
-    if (const auto* indexed = stats.GetIndexed(s)) {
+    if (!load_wide) scope = {machine_id, kTraceId};
+    if (const auto* indexed = values.GetIndexed(s)) {
       for (const auto& [idx, v] : *indexed) stats_table.Insert(name, idx, sev, src, v, desc, scope);
-    } else {
-      stats_table.Insert(name, std::nullopt, sev, src, stats.Get(s), desc, scope);
+    } else if (!IsIndexOnlyStat(s)) {
+      stats_table.Insert(name, std::nullopt, sev, src, values.Get(s), desc, scope);
     }
+  }
+}
+
+void TraceStorage::FinalizeDerivedTables() {
+  stats_table.~StatsTable();
+  new (&stats_table) StatsTable();
+  // Upstream lists every stat once for the load (load-wide ones) or once per
+  // machine: a remote machine's rows repeat the whole set with its values.
+  const uint32_t machines = std::max<uint32_t>(1, machine.row_count());
+  for (uint32_t m = 0; m < machines; ++m) {
+    auto it = remote_stats_.find(m);
+    static const Stats kNone;
+    const Stats& values = m == kHostMachineId         ? stats
+                          : it == remote_stats_.end() ? kNone
+                                                      : it->second;
+    AppendStatsRows(values, m);
   }
   // As upstream: a trace whose events all share one timestamp (a lone heap
   // dump, say) still spans 1 ns, so end_ts > start_ts whenever it has data.

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <vector>
 
 #include "core/base/string_pool.h"
@@ -17,7 +18,12 @@ class TraceStorage {
   TraceStorage();
 
   StringPool strings;
-  Stats stats;
+  Stats stats;  // the host's (machine row 0) and the load's as a whole
+
+  // The stats of one `machine` row: upstream keeps a full set per machine.
+  Stats& StatsFor(uint32_t machine) {
+    return machine == kHostMachineId ? stats : remote_stats_[machine];
+  }
 
   ProcessTable process;
   ThreadTable thread;
@@ -73,8 +79,12 @@ class TraceStorage {
   void FinalizeDerivedTables();
 
  private:
+  // One stats_table row per stat (per index of an indexed one) of a machine.
+  void AppendStatsRows(const Stats& values, uint32_t machine_id);
+
   int64_t min_ts_ = std::numeric_limits<int64_t>::max();
   int64_t max_ts_ = std::numeric_limits<int64_t>::min();
+  std::map<uint32_t, Stats> remote_stats_;  // by machine row, for rows > 0
 };
 
 }  // namespace fathom
