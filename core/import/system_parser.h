@@ -14,6 +14,7 @@ namespace fathom {
 
 struct SequenceGeneration;
 class AndroidParser;
+class ConcurrentSessionParser;
 class CpuPerUidParser;
 class MetadataParser;
 class PowerParser;
@@ -40,6 +41,7 @@ class SystemParser {
   std::unique_ptr<AndroidParser> android_;
   std::unique_ptr<CpuPerUidParser> cpu_per_uid_;
   std::unique_ptr<MetadataParser> metadata_;
+  std::unique_ptr<ConcurrentSessionParser> concurrent_sessions_;
 };
 
 }  // namespace fathom

@@ -192,7 +192,7 @@ void TrackEventParser::ParsePacket(int64_t ts, uint32_t field_id, Bytes payload,
   }
 }
 
-void TrackEventParser::OnImportFinished() {}
+void TrackEventParser::OnImportFinished() { tracker_->ApplySortIndexHints(); }
 
 void TrackEventParser::ParseTrackDescriptor(Bytes payload, const SequenceGeneration& gen) {
   uint64_t uuid = 0;
@@ -214,6 +214,7 @@ void TrackEventParser::ParseTrackDescriptor(Bytes payload, const SequenceGenerat
     return;
   }
   tracker_->OnDescriptorParsed(uuid);
+  if (res->is_root) tracker_->OnScopeDescriptorResolved(uuid);
   if (has_thread && res->scope == TrackEventTracker::Resolved::kThread) {
     Decoder t(thread);
     for (Field f = t.Next(); f.valid(); f = t.Next())
