@@ -2,12 +2,14 @@
 
 #include <google/protobuf/text_format.h>
 
+#include <array>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "core/import/args_tracker.h"
 #include "core/import/clock_tracker.h"
@@ -17,6 +19,7 @@
 #include "perfetto/common/trace_attributes.pb.h"
 #include "perfetto/common/trace_stats.pb.h"
 #include "perfetto/config/trace_config.pb.h"
+#include "perfetto/trace/ftrace/ftrace_stats.pb.h"
 #include "perfetto/trace/system_info.pb.h"
 
 namespace fathom {
@@ -434,11 +437,48 @@ void MetadataParser::ParseTraceStats(proto::Bytes payload) {
       }
     }
   }
-  // Packet loss seen on each writer sequence, attributed to its buffer.
+  // What each writer sequence lost, attributed to its buffer (every stat gets
+  // a row for the buffer, zero or not, as upstream).
   for (const auto& [seq, buffer] : buffer_of_sequence) {
     auto it = ctx_->packet_loss_by_sequence.find(static_cast<uint32_t>(seq));
     if (it == ctx_->packet_loss_by_sequence.end()) continue;
-    stats.IncrementIndexed(Stat::kTracedBufSequencePacketLoss, buffer, it->second);
+    const TraceContext::SequenceLoss& loss = it->second;
+    stats.IncrementIndexed(Stat::kTracedBufSequencePacketLoss, buffer, loss.packets_lost);
+    static constexpr Stat kCauseStats[] = {Stat::kTracedBufDataLossReadGap,
+                                           Stat::kTracedBufDataLossChunkCorrupted,
+                                           Stat::kTracedBufDataLossOrphanContinuation,
+                                           Stat::kTracedBufDataLossReassemblyGap,
+                                           Stat::kTracedBufDataLossReassemblyBrokenChain,
+                                           Stat::kTracedBufDataLossOverwrite,
+                                           Stat::kTracedBufDataLossWriterAbort,
+                                           Stat::kTracedBufDataLossSmbFull};
+    static_assert(std::size(kCauseStats) == std::tuple_size_v<decltype(loss.causes)>);
+    for (size_t i = 0; i < loss.causes.size(); ++i)
+      stats.IncrementIndexed(kCauseStats[i], buffer, loss.causes[i]);
+    bool all_dropped = loss.incremental_skipped && !loss.incremental_parsed;
+    stats.IncrementIndexed(Stat::kTracedBufIncrementalSequencesDropped, buffer,
+                           all_dropped ? 1 : 0);
+  }
+}
+
+void MetadataParser::ParseFtraceStats(proto::Bytes payload) {
+  using FS = pp::FtraceStats;
+  auto count = [this](uint64_t status) {
+    // A page whose event claimed zero data length is skipped by the reader
+    // and merely noted; upstream refuses to load traces with any other ABI
+    // error, which Fathom imports as far as they go.
+    if (status == pp::FTRACE_STATUS_ABI_ZERO_DATA_LENGTH)
+      ctx_->storage->stats.Increment(Stat::kFtraceAbiErrorsSkippedZeroDataLength);
+  };
+  proto::Decoder d(payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id != FS::kFtraceParseErrorsFieldNumber) continue;
+    if (f.type == proto::WireType::kLengthDelimited) {
+      proto::PackedVarints pv(f.bytes);
+      for (uint64_t v; pv.Next(&v);) count(v);
+    } else {
+      count(f.as_uint64());
+    }
   }
 }
 

@@ -19,6 +19,8 @@ class MetadataParser {
   void ParseSystemInfo(proto::Bytes payload);
   void ParseTraceConfig(proto::Bytes payload);
   void ParseTraceStats(proto::Bytes payload);
+  // FtraceStats: only the parse errors the ftrace reader reported are read.
+  void ParseFtraceStats(proto::Bytes payload);
   // A Trigger packet, or the trigger that cloned this snapshot.
   void ParseTrigger(int64_t ts, proto::Bytes payload, bool clone_snapshot);
   // TraceAttributes (packet or config): "trace_attribute.<key>" metadata.

@@ -5,6 +5,7 @@
 #include "core/import/heap_graph_parser.h"
 #include "core/import/profile_parser.h"
 #include "core/import/sequence_state.h"
+#include "core/import/smaps_parser.h"
 #include "core/import/system_parser.h"
 #include "core/import/track_event_parser.h"
 #include "perfetto/trace/trace.pb.h"
@@ -64,6 +65,9 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
       return;
     case TracePacket::kPerfSampleFieldNumber:
       ctx_->profile_parser->ParsePerfSample(ts, payload, gen);
+      return;
+    case TracePacket::kSmapsPacketFieldNumber:
+      ParseSmapsPacket(ctx_, ts, payload);
       return;
     case TracePacket::kStackSampleFieldNumber:
       ctx_->profile_parser->ParseStackSample(ts, payload, gen);

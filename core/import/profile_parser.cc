@@ -177,7 +177,8 @@ void ProfileParser::ParseProfilePacket(int64_t ts, proto::Bytes payload,
 
   for (proto::Bytes dump : dumps) {
     int64_t pid = 0;
-    std::optional<int64_t> dump_ts;
+    int64_t raw_ts = 0;  // as upstream, a dump without a timestamp is at 0
+    std::optional<int64_t> start_ts;
     StringId heap_name = kNullStringId;
     std::vector<proto::Bytes> samples;
     bool rejected = false, disconnected = false, overran = false, corrupted = false,
@@ -210,8 +211,10 @@ void ProfileParser::ParseProfilePacket(int64_t ts, proto::Bytes payload,
           heap_name = s->Intern(f.as_string());
           break;
         case HeapSamples::kTimestampFieldNumber:
-          // CLOCK_MONOTONIC_COARSE; keep the packet time if it cannot be converted.
-          dump_ts = ctx_->clock_tracker->ToTraceTime(kClockMonotonicCoarse, f.as_int64());
+          raw_ts = f.as_int64();
+          break;
+        case HeapSamples::kStartTimestampFieldNumber:
+          start_ts = ctx_->clock_tracker->ToTraceTime(kClockMonotonicCoarse, f.as_int64());
           break;
       }
     }
@@ -220,9 +223,12 @@ void ProfileParser::ParseProfilePacket(int64_t ts, proto::Bytes payload,
     if (overran) s->stats.IncrementIndexed(Stat::kHeapprofdBufferOverran, pid);
     if (corrupted) s->stats.IncrementIndexed(Stat::kHeapprofdBufferCorrupted, pid);
     if (guardrail) s->stats.IncrementIndexed(Stat::kHeapprofdHitGuardrail, pid);
-    if (heap_name == kNullStringId) heap_name = s->Intern("libc.malloc");
     uint32_t upid = ctx_->process_tracker->GetOrCreateProcess(pid);
-    int64_t t = dump_ts.value_or(ts);
+    // The dump time is CLOCK_MONOTONIC_COARSE; keep the packet time if it
+    // cannot be converted. The window starts at start_timestamp when given.
+    int64_t t = ctx_->clock_tracker->ToTraceTime(kClockMonotonicCoarse, raw_ts).value_or(ts);
+    s->profile.heap_profile.Insert(start_ts.value_or(t), t, upid, heap_name);
+    if (heap_name == kNullStringId) heap_name = s->Intern("libc.malloc");
 
     for (proto::Bytes sample : samples) {
       PendingSample p{upid, t, heap_name, 0, 0, 0, 0, 0};
@@ -377,12 +383,27 @@ void ProfileParser::TokenizeStreamingProfilePacket(const PacketView& p, ProtoTok
   // it); without a clock path to the trace clock the raw value is kept.
   int64_t base = gen.reference_timestamp_ns;
   if (auto t = tokenizer->ToTraceTime(p.sequence_id, kClockMonotonic, base)) base = *t;
+  std::vector<uint64_t> deltas;
   proto::Decoder d(p.payload);
-  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
-    if (f.id != StreamingProfilePacket::kTimestampDeltaUsFieldNumber) continue;
-    std::vector<uint64_t> deltas;
-    AppendVarints(f, &deltas);
-    for (uint64_t delta : deltas) gen.reference_timestamp_ns += delta * 1000;  // unsigned: no UB
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next())
+    if (f.id == StreamingProfilePacket::kTimestampDeltaUsFieldNumber) AppendVarints(f, &deltas);
+  for (size_t i = 0; i < deltas.size() && !gen.reference_timestamp_invalid; ++i) {
+    int64_t delta_ns, sum;
+    if (__builtin_mul_overflow(static_cast<int64_t>(deltas[i]), int64_t{1000}, &delta_ns) ||
+        __builtin_add_overflow(gen.reference_timestamp_ns, delta_ns, &sum)) {
+      // As upstream: this sample and every later one of the sequence has no
+      // usable time; they are dropped and counted.
+      gen.reference_timestamp_invalid = true;
+      ctx_->storage->stats.Increment(Stat::kStreamingProfileInvalidTimestamp,
+                                     static_cast<int64_t>(deltas.size() - i));
+      return;
+    }
+    gen.reference_timestamp_ns = sum;
+  }
+  if (gen.reference_timestamp_invalid) {
+    ctx_->storage->stats.Increment(Stat::kStreamingProfileInvalidTimestamp,
+                                   static_cast<int64_t>(deltas.size()));
+    return;
   }
   streaming_[p.payload.data] = {base, gen.pid_tid_valid ? gen.pid : 0,
                                 gen.pid_tid_valid ? gen.tid : 0};

@@ -181,8 +181,15 @@ std::optional<uint32_t> StackProfileTracker::ResolveMapping(const ProfileIdSourc
       }
     }
   }
+  size_t rows_before = storage_->profile.stack_profile_mapping.row_count();
   uint32_t id = InternMapping(build_id, exact, start_off, start, end, bias, storage_->Intern(path));
   cache.mappings.emplace(iid, id);
+  // SELinux keeps symbolizers out of /data/local/tmp, so such a binary can
+  // only be symbolized by build id: a new one without is worth a stat.
+  bool new_row = storage_->profile.stack_profile_mapping.row_count() > rows_before;
+  bool no_build_id = build_id == kNullStringId || storage_->GetString(build_id).empty();
+  if (new_row && no_build_id && path.rfind("/data/local/tmp/", 0) == 0)
+    storage_->stats.Increment(Stat::kSymbolizationTmpBuildIdNotFound);
   return id;
 }
 

@@ -176,7 +176,9 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
   pv.file_offset = offset;
   uint32_t flags = 0;
   bool state_cleared = false;
-  bool previous_dropped = false;
+  // TracePacket.previous_packet_dropped: non-zero is a loss; above bit 0 it
+  // carries DataLossReason cause bits.
+  uint64_t previous_dropped = 0;
   Bytes interned, defaults;
   bool has_interned = false, has_defaults = false;
   uint64_t raw_machine_id = 0;
@@ -200,7 +202,7 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
         state_cleared = f.as_bool();
         break;
       case TracePacket::kPreviousPacketDroppedFieldNumber:
-        previous_dropped = f.int_value != 0;
+        previous_dropped = f.int_value;
         break;
       case TracePacket::kInternedDataFieldNumber:
         interned = f.bytes;
@@ -238,9 +240,12 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
 
   // Per-sequence packet loss for the traced_buf_sequence_packet_loss stat
   // (the first packet's flag is not a loss within the trace).
-  {
-    auto [loss, inserted] = ctx_->packet_loss_by_sequence.try_emplace(pv.sequence_id, 0);
-    if (!inserted && previous_dropped) ++loss->second;
+  auto [loss_it, first_on_sequence] = ctx_->packet_loss_by_sequence.try_emplace(pv.sequence_id);
+  TraceContext::SequenceLoss& loss = loss_it->second;
+  if (!first_on_sequence && previous_dropped) {
+    ++loss.packets_lost;
+    for (size_t bit = 0; bit < loss.causes.size(); ++bit)
+      if (previous_dropped & (uint64_t{2} << bit)) ++loss.causes[bit];
   }
 
   // Sequence state.
@@ -249,9 +254,11 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
   if (seq_it == sequences_.end()) {
     NewGeneration(pv.sequence_id);
     seq_it = sequences_.find(pv.sequence_id);
-    // A sequence whose first packet is not a clear has no valid interning
-    // state yet only when the writer uses interning; leave it valid so
-    // sequences that never clear (ftrace, /proc pollers) keep working.
+    // As upstream, a sequence whose first packet is not a clear has no
+    // incremental state yet: its packets that need it are skipped until one
+    // clears it. Sequences that never intern (ftrace, /proc pollers) do not
+    // flag their packets, so they are unaffected.
+    generations_[seq_it->second.generation].valid = false;
   }
   SequenceGeneration* gen = &generations_[seq_it->second.generation];
   if (previous_dropped) {
@@ -260,8 +267,10 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
   }
   if ((flags & kSeqNeedsIncrementalState) && !gen->valid) {
     ctx_->storage->stats.Increment(Stat::kPacketsSkippedIncrementalState);
+    loss.incremental_skipped = true;
     return;
   }
+  if (flags & kSeqNeedsIncrementalState) loss.incremental_parsed = true;
   if (has_defaults) {
     gen->trace_packet_defaults = defaults;
     Decoder dd(defaults);

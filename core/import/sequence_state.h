@@ -41,6 +41,10 @@ struct SequenceGeneration {
   // values, advanced by every timestamp_delta_us / thread_time_delta_us).
   int64_t reference_timestamp_ns = 0;
   int64_t reference_thread_time_ns = 0;
+  // A StreamingProfilePacket delta took the reference out of int64 ns: every
+  // later delta-timed sample and TrackEvent of the sequence is dropped (and
+  // counted) until a ThreadDescriptor sets a new reference.
+  bool reference_timestamp_invalid = false;
 
  private:
   static uint64_t Key(uint32_t field_id, uint64_t iid) {

@@ -283,22 +283,33 @@ void SysStatsParser::ParseCpuInfo(proto::Bytes payload) {
     std::string_view processor;
     std::vector<uint32_t> freqs;
     std::optional<uint32_t> capacity;
+    proto::Bytes arm_identifier;
+    bool has_arm_identifier = false;
+    uint64_t features = 0;
   };
   std::vector<Cpu> cpus;
   proto::Decoder d(payload);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     if (f.id != CI::kCpusFieldNumber) continue;
-    Cpu c{static_cast<uint32_t>(cpus.size()), {}, {}, std::nullopt};
+    Cpu c{static_cast<uint32_t>(cpus.size()), {}, {}, std::nullopt, {}, false, 0};
     proto::Decoder cd(f.bytes);
     for (proto::Field g = cd.Next(); g.valid(); g = cd.Next()) {
       if (g.id == CI::Cpu::kProcessorFieldNumber) c.processor = g.as_string();
       if (g.id == CI::Cpu::kCapacityFieldNumber) c.capacity = g.as_uint32();
+      if (g.id == CI::Cpu::kFeaturesFieldNumber) c.features = g.as_uint64();
+      if (g.id == CI::Cpu::kArmIdentifierFieldNumber) {
+        c.arm_identifier = g.bytes;
+        c.has_arm_identifier = true;
+      }
       if (g.id == CI::Cpu::kFrequenciesFieldNumber)
         ForEachVarint(g, [&](uint64_t v) { c.freqs.push_back(static_cast<uint32_t>(v)); });
     }
     cpus.push_back(std::move(c));
   }
-  if (cpus.empty()) return;
+  if (cpus.empty()) {
+    ctx_->storage->stats.Increment(Stat::kCpuInfoEmpty);
+    return;
+  }
 
   // Clusters: CPUs of equal capacity (ARM's own heterogeneity measure) share
   // a cluster; without capacities, CPUs of equal maximum frequency do.
@@ -330,7 +341,40 @@ void SysStatsParser::ParseCpuInfo(proto::Bytes payload) {
     s->cpu.processor.Set(row, proc);
     if (c.capacity) s->cpu.capacity.Set(row, *c.capacity);
     for (uint32_t freq : c.freqs) s->cpu_freq.Insert(c.cpu, freq);
+    auto args = ctx_->args_tracker->NewSet();
+    if (c.has_arm_identifier) AddArmIdentifierArgs(c.arm_identifier, &args);
+    if (c.features) AddCpuFeatureArgs(c.features, &args);
+    if (auto set = args.Commit()) s->cpu.arg_set_id.Set(row, *set);
   }
+}
+
+// The MIDR fields of an ARM CPU, each as an arm_cpu_* arg (0 when left out).
+void SysStatsParser::AddArmIdentifierArgs(proto::Bytes id, ArgsTracker::Builder* args) {
+  using Arm = pp::CpuInfo::ArmCpuIdentifier;
+  uint32_t v[Arm::kRevisionFieldNumber + 1] = {};
+  proto::Decoder d(id);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next())
+    if (f.id < std::size(v)) v[f.id] = f.as_uint32();
+  args->AddInt("arm_cpu_implementer", v[Arm::kImplementerFieldNumber]);
+  args->AddInt("arm_cpu_architecture", v[Arm::kArchitectureFieldNumber]);
+  args->AddInt("arm_cpu_variant", v[Arm::kVariantFieldNumber]);
+  args->AddInt("arm_cpu_part", v[Arm::kPartFieldNumber]);
+  args->AddInt("arm_cpu_revision", v[Arm::kRevisionFieldNumber]);
+}
+
+// CpuInfo.Cpu.features: a bitmap of which only MTE (bit 0) and MTE3 (bit 1)
+// have names. The whole bitmap is kept as cpu_features.raw_bitmap so bits
+// without a name are not lost; a CPU with such bits is counted.
+void SysStatsParser::AddCpuFeatureArgs(uint64_t features, ArgsTracker::Builder* args) {
+  static constexpr std::pair<uint64_t, const char*> kKnown[] = {{1u << 0, "cpu_features.mte"},
+                                                                {1u << 1, "cpu_features.mte3"}};
+  uint64_t known = 0;
+  for (const auto& [bit, name] : kKnown) {
+    known |= bit;
+    if (features & bit) args->AddInt(name, 1);
+  }
+  args->AddInt("cpu_features.raw_bitmap", static_cast<int64_t>(features));
+  if (features & ~known) ctx_->storage->stats.Increment(Stat::kCpuInfoUnknownCpuFeatures);
 }
 
 }  // namespace fathom

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/import/args_tracker.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
 
@@ -20,6 +21,8 @@ class SysStatsParser {
   void ParseCpuInfo(proto::Bytes payload);
 
  private:
+  void AddArmIdentifierArgs(proto::Bytes id, ArgsTracker::Builder* args);
+  void AddCpuFeatureArgs(uint64_t features, ArgsTracker::Builder* args);
   void PushGlobal(int64_t ts, std::string_view name, std::string_view type, double value);
   void PushCpu(int64_t ts, uint32_t cpu, std::string_view name, std::string_view type,
                double value);

@@ -3,6 +3,7 @@
 #include "core/import/android_cpu_per_uid.h"
 #include "core/import/android_parser.h"
 #include "core/import/ftrace_stats_parser.h"
+#include "core/import/concurrent_session_parser.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/power_parser.h"
 #include "core/import/process_tree_parser.h"
@@ -20,7 +21,8 @@ SystemParser::SystemParser(TraceContext* ctx)
       android_(new AndroidParser(ctx)),
       cpu_per_uid_(new CpuPerUidParser(ctx)),
       metadata_(new MetadataParser(ctx)),
-      ftrace_stats_(new FtraceStatsParser(ctx)) {}
+      ftrace_stats_(new FtraceStatsParser(ctx)),
+      concurrent_sessions_(new ConcurrentSessionParser(ctx)) {}
 
 SystemParser::~SystemParser() = default;
 
@@ -74,6 +76,12 @@ bool SystemParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes paylo
       return true;
     case TracePacket::kTraceStatsFieldNumber:
       metadata_->ParseTraceStats(payload);
+      return true;
+    case ConcurrentSessionParser::kFieldNumber:
+      concurrent_sessions_->Parse(ts, payload);
+      return true;
+    case TracePacket::kFtraceStatsFieldNumber:
+      metadata_->ParseFtraceStats(payload);
       return true;
     case TracePacket::kTriggerFieldNumber:
       metadata_->ParseTrigger(ts, payload, /*clone_snapshot=*/false);

@@ -15,6 +15,7 @@ namespace fathom {
 
 struct SequenceGeneration;
 class AndroidParser;
+class ConcurrentSessionParser;
 class CpuPerUidParser;
 class FtraceStatsParser;
 class MetadataParser;
@@ -43,6 +44,7 @@ class SystemParser {
   std::unique_ptr<CpuPerUidParser> cpu_per_uid_;
   std::unique_ptr<MetadataParser> metadata_;
   std::unique_ptr<FtraceStatsParser> ftrace_stats_;
+  std::unique_ptr<ConcurrentSessionParser> concurrent_sessions_;
 };
 
 }  // namespace fathom

@@ -2,6 +2,7 @@
 // events into rows. One TraceContext per loaded trace; parsers receive it.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -59,10 +60,21 @@ struct TraceContext {
   // A context is made for one load, just before it starts: the
   // parse_trace_duration_ns stat is measured from here.
   std::chrono::steady_clock::time_point load_started = std::chrono::steady_clock::now();
-  // Packets flagged previous_packet_dropped, per trusted sequence id (every
-  // sequence seen has an entry). Filled by the tokenizer, read by the
-  // TraceStats parser.
-  std::unordered_map<uint32_t, int64_t> packet_loss_by_sequence;
+  // What each trusted sequence lost (every sequence seen has an entry).
+  // Filled by the tokenizer, read by the TraceStats parser, which attributes
+  // it to the sequence's buffer (TraceStats.writer_stats).
+  struct SequenceLoss {
+    // Packets flagged previous_packet_dropped (the first packet's flag is not
+    // a loss within the trace).
+    int64_t packets_lost = 0;
+    // Those flags read as a bitmask of TracePacket.DataLossReason: one count
+    // per cause bit, bit 1 (READ_GAP) first.
+    std::array<int64_t, 8> causes{};
+    // Packets needing incremental state that were skipped / parsed.
+    bool incremental_skipped = false;
+    bool incremental_parsed = false;
+  };
+  std::unordered_map<uint32_t, SequenceLoss> packet_loss_by_sequence;
   // What tokenizers and parsers dropped, with offsets, for the load report.
   LoadProblems problems;
   // Where the event being imported sits, so that a problem counted only as a

@@ -208,6 +208,7 @@ void TrackEventParser::ParsePacket(int64_t ts, uint32_t field_id, Bytes payload,
 }
 
 void TrackEventParser::OnImportFinished() {
+  tracker_->ApplySortIndexHints();
   if (ctx_->options.analyze_trace_proto_content) annotations_.Write(ctx_->args_tracker.get());
 }
 
@@ -233,6 +234,7 @@ void TrackEventParser::ParseTrackDescriptor(Bytes payload, const SequenceGenerat
     return;
   }
   tracker_->OnDescriptorParsed(uuid);
+  if (res->is_root) tracker_->OnScopeDescriptorResolved(uuid);
   if (has_thread && res->scope == TrackEventTracker::Resolved::kThread) {
     Decoder t(thread);
     for (Field f = t.Next(); f.valid(); f = t.Next())

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/import/clock_tracker.h"
 #include "core/import/proto_tokenizer.h"
 #include "core/import/track_event_parser.h"
 #include "core/import/track_event_tracks.h"
@@ -98,10 +99,13 @@ void TrackEventTokenizer::TokenizePacket(const PacketView& p) {
       int64_t legacy_ts = 0;
       if (!TokenizeTrackEvent(p, gen, &legacy_ts)) return;
       if (!have_ts && legacy_ts != 0) {
-        // Legacy timestamps are in the producer's clock, like packet ones.
-        auto converted = tokenizer_->ToTraceTime(p.sequence_id, clock, legacy_ts);
-        if (!converted) return;
-        ts = *converted;
+        // TrackEvent's own timestamp_{delta,absolute}_us are CLOCK_MONOTONIC
+        // whatever the packet's clock; as upstream, a value that cannot be
+        // converted is kept as it is rather than dropping the event.
+        auto converted = ctx_->clock_tracker->ToTraceTime(kClockMonotonic, legacy_ts);
+        if (!converted && ctx_->clock_tracker->has_snapshots())
+          ctx_->storage->stats.Increment(Stat::kClockSyncFailure);
+        ts = converted.value_or(legacy_ts);
       }
       break;
     }
@@ -126,6 +130,7 @@ void TrackEventTokenizer::TokenizeThreadDescriptor(Bytes thread, SequenceGenerat
         break;
       case ThreadDescriptor::kReferenceTimestampUsFieldNumber:
         gen.reference_timestamp_ns = f.as_int64() * kUsToNs;
+        gen.reference_timestamp_invalid = false;
         break;
       case ThreadDescriptor::kReferenceThreadTimeUsFieldNumber:
         gen.reference_thread_time_ns = f.as_int64() * kUsToNs;
@@ -138,8 +143,12 @@ void TrackEventTokenizer::TokenizeThreadDescriptor(Bytes thread, SequenceGenerat
 }
 
 void TrackEventTokenizer::TokenizeTrackDescriptor(const PacketView& p, SequenceGeneration& gen) {
+  static constexpr uint32_t kProcessOrderingFieldNumber = 19;
+  static constexpr uint32_t kThreadOrderingFieldNumber = 20;
+  static constexpr uint64_t kOrderingExplicit = 1;
   TrackReservation r;
   uint64_t uuid = 0;
+  bool explicit_process_order = false, explicit_thread_order = false;
   Decoder d(p.payload);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
@@ -165,6 +174,14 @@ void TrackEventTokenizer::TokenizeTrackDescriptor(const PacketView& p, SequenceG
         break;
       case TrackDescriptor::kSiblingOrderRankFieldNumber:
         r.sibling_order_rank = f.as_int32();
+        break;
+      // process_ordering / thread_ordering: UI-only enums this schema omits;
+      // only ORDERING_EXPLICIT (1) on the root descriptor matters here.
+      case kProcessOrderingFieldNumber:
+        explicit_process_order = f.int_value == kOrderingExplicit;
+        break;
+      case kThreadOrderingFieldNumber:
+        explicit_thread_order = f.int_value == kOrderingExplicit;
         break;
       case TrackDescriptor::kSiblingMergeBehaviorFieldNumber:
         r.last_name_wins = f.int_value == TrackDescriptor::SIBLING_MERGE_BEHAVIOR_NONE;
@@ -223,7 +240,12 @@ void TrackEventTokenizer::TokenizeTrackDescriptor(const PacketView& p, SequenceG
         break;
     }
   }
-  if (d.error() || uuid == 0 || (r.tid && !r.pid)) {
+  if (!d.error() && uuid == 0) {
+    // The root descriptor: it only carries trace-wide UI hints, no track.
+    tracker()->SetExplicitOrdering(explicit_process_order, explicit_thread_order);
+    return;
+  }
+  if (d.error() || (r.tid && !r.pid)) {
     ctx_->storage->stats.Increment(Stat::kTrackEventTokenizerErrors);
     return;
   }
@@ -272,7 +294,8 @@ bool TrackEventTokenizer::TokenizeTrackEvent(const PacketView& p, SequenceGenera
         // A delta whose nanoseconds (or whose sum with the reference) leave
         // int64 makes the event unusable: dropped and counted, as upstream.
         int64_t delta_ns, sum;
-        if (__builtin_mul_overflow(f.as_int64(), int64_t{1000}, &delta_ns) ||
+        if (gen.reference_timestamp_invalid ||
+            __builtin_mul_overflow(f.as_int64(), int64_t{1000}, &delta_ns) ||
             __builtin_add_overflow(gen.reference_timestamp_ns, delta_ns, &sum)) {
           ctx_->storage->stats.Increment(Stat::kTrackEventInvalidTimestamp);
           return false;

@@ -36,6 +36,31 @@ void TrackEventTracker::OnDescriptorParsed(uint64_t uuid) {
   ctx_->storage->track.name.Set(it->second, ShownName(uuid, r.name));
 }
 
+void TrackEventTracker::OnScopeDescriptorResolved(uint64_t uuid) {
+  const TrackReservation& r = reservations_.at(uuid);
+  if (r.sibling_order_rank && (r.pid || r.tid)) scope_descriptors_.push_back(uuid);
+}
+
+void TrackEventTracker::ApplySortIndexHints() {
+  TraceStorage* s = ctx_->storage.get();
+  std::unordered_set<uint64_t> done;
+  for (uint64_t uuid : scope_descriptors_) {
+    if (!done.insert(uuid).second) continue;
+    const TrackReservation& r = reservations_.at(uuid);
+    const Resolved& res = resolved_.at(uuid);
+    auto args = ctx_->args_tracker->NewSet();
+    if (res.scope == Resolved::kThread && explicit_thread_order_) {
+      args.AddInt("thread_sort_index_hint", *r.sibling_order_rank);
+      if (auto set = args.CommitMerged(s->thread.arg_set_id.Get(res.utid)))
+        s->thread.arg_set_id.Set(res.utid, *set);
+    } else if (res.scope == Resolved::kProcess && explicit_process_order_) {
+      args.AddInt("process_sort_index_hint", *r.sibling_order_rank);
+      if (auto set = args.CommitMerged(s->process.arg_set_id.Get(res.upid)))
+        s->process.arg_set_id.Set(res.upid, *set);
+    }
+  }
+}
+
 const TrackReservation* TrackEventTracker::GetReservation(uint64_t uuid) const {
   auto it = reservations_.find(uuid);
   return it == reservations_.end() ? nullptr : &it->second;

@@ -95,6 +95,19 @@ class TrackEventTracker {
   void OnDescriptorParsed(uint64_t uuid);
   std::optional<Resolved> Resolve(uint64_t uuid);
 
+  // ---- UI ordering hints ----
+  // The root descriptor (uuid 0) asked for explicit process / thread order.
+  void SetExplicitOrdering(bool processes, bool threads) {
+    explicit_process_order_ |= processes;
+    explicit_thread_order_ |= threads;
+  }
+  // A process or thread descriptor was resolved; remembered in parse order.
+  void OnScopeDescriptorResolved(uint64_t uuid);
+  // With explicit ordering, a process/thread descriptor's sibling_order_rank
+  // becomes the process's process_sort_index_hint / the thread's
+  // thread_sort_index_hint arg (the root may come after them, so at the end).
+  void ApplySortIndexHints();
+
   uint32_t DefaultTrack();
   // The thread's track (shared with other importers), with its dimension args.
   uint32_t ThreadTrack(uint32_t utid);
@@ -129,6 +142,9 @@ class TrackEventTracker {
   std::unordered_map<const uint8_t*, TrackEventPacketExtras> extras_;
   std::map<std::tuple<StringId, int64_t, uint64_t, StringId>, uint32_t> async_tracks_;
   std::optional<uint32_t> default_track_;
+  bool explicit_process_order_ = false;
+  bool explicit_thread_order_ = false;
+  std::vector<uint64_t> scope_descriptors_;  // with a sibling_order_rank, parse order
 };
 
 }  // namespace fathom

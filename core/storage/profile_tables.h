@@ -116,6 +116,98 @@ struct HeapProfileAllocationTable : Table {
   }
 };
 
+// One row per heapprofd process dump (ProfilePacket.process_dumps): the
+// window its samples cover. ts_end is the dump time; ts the window start
+// (start_timestamp, or the dump time when the dump has none).
+struct HeapProfileTable : Table {
+  HeapProfileTable() : Table("heap_profile") {}
+  IdColumn id{this, "id"};
+  Int64Column ts{this, "ts"};
+  Int64Column ts_end{this, "ts_end"};
+  Int64Column dur{this, "dur"};
+  UInt32Column upid{this, "upid"};
+  StringColumn heap_name{this, "heap_name"};
+
+  uint32_t Insert(int64_t start, int64_t end, uint32_t u, StringId heap) {
+    ts.Append(start);
+    ts_end.Append(end);
+    dur.Append(end - start);
+    upid.Append(u);
+    heap_name.Append(heap);
+    return CommitRow();
+  }
+};
+
+// /proc/pid/smaps entries of a SmapsPacket, one row per entry. Fields the
+// entry leaves out read 0 (numbers) or NULL (strings).
+struct ProfilerSmapsTable : Table {
+  ProfilerSmapsTable() : Table("profiler_smaps") {}
+  IdColumn id{this, "id"};
+  UInt32Column upid{this, "upid"};
+  Int64Column ts{this, "ts"};
+  StringColumn path{this, "path"};
+  StringColumn path_trimmed{this, "path_trimmed"};  // path without " (deleted)"
+  Int64Column aggregate_count{this, "aggregate_count"};
+  Int64Column is_deleted{this, "is_deleted"};
+  Int64Column size_kb{this, "size_kb"};
+  Int64Column private_dirty_kb{this, "private_dirty_kb"};
+  Int64Column swap_kb{this, "swap_kb"};
+  StringColumn file_name{this, "file_name"};
+  Int64Column start_address{this, "start_address"};
+  Int64Column module_timestamp{this, "module_timestamp"};
+  StringColumn module_debugid{this, "module_debugid"};
+  StringColumn module_debug_path{this, "module_debug_path"};
+  Int64Column protection_flags{this, "protection_flags"};
+  Int64Column private_clean_resident_kb{this, "private_clean_resident_kb"};
+  Int64Column shared_dirty_resident_kb{this, "shared_dirty_resident_kb"};
+  Int64Column shared_clean_resident_kb{this, "shared_clean_resident_kb"};
+  Int64Column locked_kb{this, "locked_kb"};
+  Int64Column proportional_resident_kb{this, "proportional_resident_kb"};
+  Int64Column rss_kb{this, "rss_kb"};
+  Int64Column anonymous_kb{this, "anonymous_kb"};
+  Int64Column pss_dirty_kb{this, "pss_dirty_kb"};
+  Int64Column swap_pss_kb{this, "swap_pss_kb"};
+
+  // The values of one row, in column order; the importer fills it.
+  struct Row {
+    uint32_t upid = 0;
+    int64_t ts = 0;
+    StringId path = kNullStringId, path_trimmed = kNullStringId;
+    int64_t is_deleted = 0, size_kb = 0, private_dirty_kb = 0, swap_kb = 0;
+    StringId file_name = kNullStringId;
+    int64_t start_address = 0, module_timestamp = 0;
+    StringId module_debugid = kNullStringId, module_debug_path = kNullStringId;
+    int64_t protection_flags = 0, private_clean_resident_kb = 0, shared_dirty_resident_kb = 0,
+            shared_clean_resident_kb = 0, locked_kb = 0, proportional_resident_kb = 0;
+  };
+  uint32_t Insert(const Row& r) {
+    upid.Append(r.upid);
+    ts.Append(r.ts);
+    path.Append(r.path);
+    path_trimmed.Append(r.path_trimmed);
+    aggregate_count.Append(int64_t{1});  // one smaps entry per row
+    is_deleted.Append(r.is_deleted);
+    size_kb.Append(r.size_kb);
+    private_dirty_kb.Append(r.private_dirty_kb);
+    swap_kb.Append(r.swap_kb);
+    file_name.Append(r.file_name);
+    start_address.Append(r.start_address);
+    module_timestamp.Append(r.module_timestamp);
+    module_debugid.Append(r.module_debugid);
+    module_debug_path.Append(r.module_debug_path);
+    protection_flags.Append(r.protection_flags);
+    private_clean_resident_kb.Append(r.private_clean_resident_kb);
+    shared_dirty_resident_kb.Append(r.shared_dirty_resident_kb);
+    shared_clean_resident_kb.Append(r.shared_clean_resident_kb);
+    locked_kb.Append(r.locked_kb);
+    proportional_resident_kb.Append(r.proportional_resident_kb);
+    // Not carried by this schema's SmapsEntry; upstream reads 0 without them.
+    for (Int64Column* c : {&rss_kb, &anonymous_kb, &pss_dirty_kb, &swap_pss_kb})
+      c->Append(int64_t{0});
+    return CommitRow();
+  }
+};
+
 // ---- CPU samples ------------------------------------------------------------
 
 struct PerfSampleTable : Table {
@@ -344,6 +436,8 @@ struct ProfileTables {
   StackProfileCallsiteTable stack_profile_callsite;
   StackProfileSymbolTable stack_profile_symbol;
   HeapProfileAllocationTable heap_profile_allocation;
+  HeapProfileTable heap_profile;
+  ProfilerSmapsTable profiler_smaps;
   PerfSampleTable perf_sample;
   HeapGraphTable heap_graph;
   HeapGraphClassTable heap_graph_class;
@@ -367,6 +461,8 @@ struct ProfileTables {
             &stack_profile_callsite,
             &stack_profile_symbol,
             &heap_profile_allocation,
+            &heap_profile,
+            &profiler_smaps,
             &perf_sample,
             &heap_graph,
             &heap_graph_class,

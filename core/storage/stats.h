@@ -31,6 +31,8 @@ namespace fathom {
     "ftrace bundles that could not be tokenized.")                                                 \
   F(kFtraceParseErrors, "ftrace_parse_errors", error, analysis,                                    \
     "ftrace events with bad payloads.")                                                            \
+  F(kFtraceAbiErrorsSkippedZeroDataLength, "ftrace_abi_errors_skipped_zero_data_length", info,     \
+    analysis, "ftrace pages with a zero data length event the reader skipped.")                    \
   F(kFtraceLostEvents, "ftrace_bundle_lost_events", data_loss, trace,                              \
     "Bundles in which the kernel reported overwritten/lost events.")                               \
   F(kCompactSchedParseErrors, "compact_sched_has_parse_errors", error, trace,                      \
@@ -75,6 +77,26 @@ namespace fathom {
     "Power rail energy data for an index that has no descriptor.")                                 \
   F(kTracedBufSequencePacketLoss, "traced_buf_sequence_packet_loss", data_loss, trace,             \
     "Per-sequence packet loss reported by traced (indexed by sequence).")                          \
+  F(kTracedBufDataLossReadGap, "traced_buf_data_loss_read_gap", data_loss, trace,                  \
+    "Packets lost to a gap in what traced read (DataLossReason bit; indexed by buffer).")          \
+  F(kTracedBufDataLossChunkCorrupted, "traced_buf_data_loss_chunk_corrupted", data_loss, trace,    \
+    "Packets lost to a corrupted chunk (DataLossReason bit; indexed by buffer).")                  \
+  F(kTracedBufDataLossOrphanContinuation, "traced_buf_data_loss_orphan_continuation", data_loss,   \
+    trace, "Packets lost as continuations of a missing fragment (indexed by buffer).")             \
+  F(kTracedBufDataLossReassemblyGap, "traced_buf_data_loss_reassembly_gap", data_loss, trace,      \
+    "Packets lost to a gap while reassembling fragments (indexed by buffer).")                     \
+  F(kTracedBufDataLossReassemblyBrokenChain, "traced_buf_data_loss_reassembly_broken_chain",       \
+    data_loss, trace, "Packets lost to a broken fragment chain (indexed by buffer).")              \
+  F(kTracedBufDataLossOverwrite, "traced_buf_data_loss_overwrite", data_loss, trace,               \
+    "Packets lost to ring buffer overwrites (indexed by buffer).")                                 \
+  F(kTracedBufDataLossWriterAbort, "traced_buf_data_loss_writer_abort", data_loss, trace,          \
+    "Packets lost because their writer aborted (indexed by buffer).")                              \
+  F(kTracedBufDataLossSmbFull, "traced_buf_data_loss_smb_full", data_loss, trace,                  \
+    "Packets lost because the shared memory buffer was full (indexed by buffer).")                 \
+  F(kTracedBufIncrementalSequencesDropped, "traced_buf_incremental_sequences_dropped", data_loss,  \
+    analysis,                                                                                      \
+    "Sequences none of whose packets needing incremental state could be parsed (indexed by "       \
+    "buffer).")                                                                                    \
   F(kTracedChunksDiscarded, "traced_chunks_discarded", info, trace, "Chunks traced discarded.")    \
   F(kTracedBufBytesOverwritten, "traced_buf_bytes_overwritten", info, trace,                       \
     "Bytes overwritten in a ring buffer (indexed by buffer).")                                     \
@@ -90,6 +112,11 @@ namespace fathom {
   F(kInvalidCpuTimes, "invalid_cpu_times", error, analysis, "SysStats cpu_stat without a cpu id.") \
   F(kPsiUnknownResource, "psi_unknown_resource", error, analysis,                                  \
     "PSI samples of unknown resource.")                                                            \
+  F(kCpuInfoUnknownCpuFeatures, "cpu_info_unknown_cpu_features", info, analysis,                   \
+    "CPUs whose CpuInfo features bitmap has bits without a name (kept in "                         \
+    "cpu_features.raw_bitmap).")                                                                   \
+  F(kCpuInfoEmpty, "cpu_info_empty", error, analysis,                                              \
+    "CpuInfo packets listing no CPUs (/proc/cpuinfo unreadable where the trace was recorded).")    \
   F(kEnergyDescriptorInvalid, "energy_descriptor_invalid", error, analysis,                        \
     "Entity state residency without a matching descriptor.")                                       \
   F(kTracedBufBufferSize, "traced_buf_buffer_size", info, trace,                                   \
@@ -156,6 +183,8 @@ namespace fathom {
     "heapprofd samples whose cumulative counters went backwards (skipped).")                       \
   F(kStackProfileInvalidId, "stackprofile_invalid_id", error, analysis,                            \
     "Profile frames/callstacks/mappings/strings referenced but never defined.")                    \
+  F(kSymbolizationTmpBuildIdNotFound, "symbolization_tmp_build_id_not_found", error, analysis,     \
+    "Mappings in /data/local/tmp without a build id (symbolizers cannot read them there).")        \
   F(kPerfSamplesSkipped, "perf_samples_skipped", info, trace,                                      \
     "perf samples the profiler reported as skipped.")                                              \
   F(kPerfKernelRecordsLost, "perf_samples_skipped_dataloss", data_loss, trace,                     \

@@ -211,9 +211,23 @@ TEST_F(RealTraces, MutatedTraceNeverCrashes) {
     std::string mutated = bytes;
     for (int k = 0; k < 1 + i % 8; ++k) mutated[rng() % mutated.size()] = static_cast<char>(rng());
     const std::string name = "mutated#" + std::to_string(i);
-    Outcome o = LoadBytes(mutated, name);
+    TraceProcessor tp;
+    Outcome o = Collect(tp, tp.LoadBuffer(AsBytes(mutated), mutated.size(), name));
     if (!o.status.ok()) {
       EXPECT_NE(o.status.message().find(name), std::string::npos) << o.status.message();
+      continue;
+    }
+    // No silent loss: an error the importer counted is also a warning that
+    // says where it is.
+    for (uint32_t s = 0; s < static_cast<uint32_t>(Stat::kCount); ++s) {
+      const StatInfo& info = GetStatInfo(static_cast<Stat>(s));
+      if (std::string(info.severity) != "error" || tp.storage().stats.Get(static_cast<Stat>(s)) == 0)
+        continue;
+      bool located = false;
+      for (const std::string& w : o.report.warnings)
+        located |= w.rfind(name + ": ", 0) == 0 && (w.find("byte offset ") != std::string::npos ||
+                                                     w.find(" at ts ") != std::string::npos);
+      EXPECT_TRUE(located) << name << ": " << info.name << " counted, warnings:\n" << o.Warnings();
     }
   }
 }

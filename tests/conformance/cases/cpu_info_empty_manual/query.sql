@@ -1,0 +1,1 @@
+SELECT name, value FROM stats WHERE name GLOB 'cpu_info_*' ORDER BY name;

@@ -1,0 +1,1 @@
+SELECT * FROM profiler_smaps ORDER BY id;

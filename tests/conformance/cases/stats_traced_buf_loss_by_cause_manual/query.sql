@@ -1,0 +1,1 @@
+SELECT name, idx, value FROM stats WHERE (name GLOB 'traced_buf_data_loss_*' OR name IN ('traced_buf_incremental_sequences_dropped', 'traced_buf_sequence_packet_loss')) AND value > 0 ORDER BY name, idx;

@@ -1,0 +1,1 @@
+SELECT name, ts FROM slice ORDER BY ts;

@@ -1,0 +1,1 @@
+SELECT pid AS id, extract_arg(arg_set_id, 'process_sort_index_hint') AS hint FROM process WHERE pid = 100 UNION ALL SELECT tid, extract_arg(arg_set_id, 'thread_sort_index_hint') FROM thread WHERE tid = 101;
