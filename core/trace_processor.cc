@@ -1,9 +1,12 @@
 #include "core/trace_processor.h"
 
 #include "core/import/chunk_reader.h"
+#include "core/import/metadata_parser.h"
+#include "core/import/system_parser.h"
 #include "core/import/trace_context.h"
 #include "core/load/expansion_guard.h"
 #include "core/load/trace_loader.h"
+#include "core/load/trace_uuid.h"
 #include "core/sql/functions/clock_functions.h"
 
 namespace fathom {
@@ -34,11 +37,14 @@ Status TraceProcessor::LoadFile(const std::string& path, const ProgressCallback&
   auto reader = OpenTraceFile(path);
   if (!reader.ok()) return reader.status();
   auto guarded = GuardExpansion(std::move(*reader), limits_);
+  if (auto uuid = DerivedTraceUuidOfFile(path))
+    ctx_->system_parser->metadata().SetDerivedUuid(*uuid);
   return Load(guarded.get(), path, progress);
 }
 
 Status TraceProcessor::LoadBuffer(const uint8_t* data, size_t size, const std::string& name) {
   auto reader = GuardExpansion(MakeMemoryReader(data, size), limits_);
+  ctx_->system_parser->metadata().SetDerivedUuid(DerivedTraceUuid(data, size));
   return Load(reader.get(), name, {});
 }
 

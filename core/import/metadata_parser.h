@@ -27,6 +27,10 @@ class MetadataParser {
   void ParseTraceAttributes(proto::Bytes payload);
   void ParseServiceEvent(int64_t ts, proto::Bytes payload);
   void ParseTraceUuid(proto::Bytes payload);
+  // Before anything is read: the uuid a trace without one gets, derived from
+  // its leading bytes (core/load/trace_uuid.h). A TraceUuid packet or the
+  // config's uuid replaces it.
+  void SetDerivedUuid(uint64_t hash) { SetUuid(0, static_cast<int64_t>(hash)); }
   void OnImportFinished();
 
   MetadataWriter& writer() { return writer_; }

@@ -72,16 +72,15 @@ bool SystemParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes paylo
       metadata_->ParseTraceConfig(payload);
       return true;
     case TracePacket::kFtraceStatsFieldNumber:
+      // Per-CPU ring buffer counters, then the ABI errors the reader met.
       ftrace_stats_->Parse(payload);
+      metadata_->ParseFtraceStats(payload);
       return true;
     case TracePacket::kTraceStatsFieldNumber:
       metadata_->ParseTraceStats(payload);
       return true;
     case ConcurrentSessionParser::kFieldNumber:
       concurrent_sessions_->Parse(ts, payload);
-      return true;
-    case TracePacket::kFtraceStatsFieldNumber:
-      metadata_->ParseFtraceStats(payload);
       return true;
     case TracePacket::kTriggerFieldNumber:
       metadata_->ParseTrigger(ts, payload, /*clone_snapshot=*/false);

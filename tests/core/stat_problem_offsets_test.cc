@@ -94,15 +94,17 @@ TEST(StatProblemOffsets, TokenizerProblemNamesItsPacket) {
   TracePacket* good = Packet(&t, 10);
   good->set_sequence_flags(TracePacket::SEQ_INCREMENTAL_STATE_CLEARED);
   good->mutable_track_descriptor()->set_uuid(7);
-  // A track descriptor without a uuid: counted as track_event_tokenizer_errors
-  // while tokenizing.
-  Packet(&t, 20)->mutable_track_descriptor()->set_name("no uuid");
+  // A thread track without its process: counted as
+  // track_event_tokenizer_errors while tokenizing.
+  auto* orphan = Packet(&t, 20)->mutable_track_descriptor();
+  orphan->set_uuid(8);
+  orphan->mutable_thread()->set_tid(5);
   Packet(&t, 30)->mutable_track_descriptor()->set_uuid(9);
   const std::string bytes = t.SerializeAsString();
 
   TraceProcessor tp;
   ASSERT_TRUE(
-      tp.LoadBuffer(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), "no_uuid.pftrace")
+      tp.LoadBuffer(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), "orphan_thread.pftrace")
           .ok());
   ASSERT_EQ(tp.storage().stats.Get(Stat::kTrackEventTokenizerErrors), 1);
   const std::vector<uint64_t> offsets = OffsetsNaming(tp.report(), "track_event_tokenizer_errors");
