@@ -19,25 +19,40 @@ bool ParsePositive(const std::string& s, uint64_t max, uint64_t* out) {
 
 }  // namespace
 
-Status TakeLoadLimitFlags(std::vector<std::string>* args, LoadLimits* limits) {
+namespace {
+
+// Walks `args` up to a "--" (what follows is a program's own command line),
+// letting `take(flag, &i)` consume the flags it knows; it may step `i` past
+// a flag's value. Every other argument stays in `args`, in order.
+template <typename Take>
+Status TakeFlags(std::vector<std::string>* args, Take take) {
   std::vector<std::string> rest;
   for (size_t i = 0; i < args->size(); ++i) {
     const std::string& a = (*args)[i];
-    if (a == "--") {  // what follows is a program's own command line
+    if (a == "--") {
       rest.insert(rest.end(), args->begin() + static_cast<std::ptrdiff_t>(i), args->end());
       break;
     }
+    Result<bool> taken = take(a, &i);
+    if (!taken.ok()) return taken.status();
+    if (!*taken) rest.push_back(a);
+  }
+  *args = std::move(rest);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status TakeLoadLimitFlags(std::vector<std::string>* args, LoadLimits* limits) {
+  return TakeFlags(args, [&](const std::string& a, size_t* i) -> Result<bool> {
     bool is_limit = a == "--max-inflate-ratio" || a == "--max-archive-depth" ||
                     a == "--max-compressed-nesting" || a == "--max-packet-mb" ||
                     a == "--max-container-mb" || a == "--max-annotation-key-mb";
-    if (!is_limit) {
-      rest.push_back(a);
-      continue;
-    }
+    if (!is_limit) return false;
     uint64_t v = 0;
-    if (i + 1 >= args->size() || !ParsePositive((*args)[i + 1], 1ull << 40, &v))
+    if (*i + 1 >= args->size() || !ParsePositive((*args)[*i + 1], 1ull << 40, &v))
       return ErrorStatus(a + " takes a whole number of at least 1");
-    ++i;
+    ++*i;
     if (a == "--max-inflate-ratio") limits->max_inflate_ratio = v;
     if (a == "--max-archive-depth")
       limits->max_archive_depth = static_cast<int>(std::min<uint64_t>(v, 1 << 20));
@@ -46,29 +61,22 @@ Status TakeLoadLimitFlags(std::vector<std::string>* args, LoadLimits* limits) {
     if (a == "--max-packet-mb") limits->max_packet_bytes = v << 20;
     if (a == "--max-container-mb") limits->max_container_bytes = v << 20;
     if (a == "--max-annotation-key-mb") limits->max_annotation_key_bytes = v << 20;
-  }
-  *args = std::move(rest);
-  return Status::Ok();
+    return true;
+  });
 }
 
 Status TakeImportOptionFlags(std::vector<std::string>* args, ImportOptions* options) {
-  std::vector<std::string> rest;
-  for (size_t i = 0; i < args->size(); ++i) {
-    const std::string& a = (*args)[i];
-    if (a == "--") {  // what follows is a program's own command line
-      rest.insert(rest.end(), args->begin() + static_cast<std::ptrdiff_t>(i), args->end());
-      break;
-    }
+  return TakeFlags(args, [&](const std::string& a, size_t*) -> Result<bool> {
     if (a == "--crop-track-events") {
       options->crop_track_events = true;
-    } else if (a == "--analyze-trace-proto-content") {
-      options->analyze_trace_proto_content = true;
-    } else {
-      rest.push_back(a);
+      return true;
     }
-  }
-  *args = std::move(rest);
-  return Status::Ok();
+    if (a == "--analyze-trace-proto-content") {
+      options->analyze_trace_proto_content = true;
+      return true;
+    }
+    return false;
+  });
 }
 
 ImportOptions& CommandLineImportOptions() {
