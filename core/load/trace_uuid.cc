@@ -1,6 +1,7 @@
 #include "core/load/trace_uuid.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <vector>
 
@@ -16,6 +17,10 @@ uint64_t DerivedTraceUuid(const uint8_t* data, size_t size) {
 }
 
 std::optional<uint64_t> DerivedTraceUuidOfFile(const std::string& path) {
+  // Only a regular file can be read twice: reading ahead of the loader would
+  // swallow the first bytes of a pipe or FIFO.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::vector<uint8_t> head(kTraceUuidHashBytes);

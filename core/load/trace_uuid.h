@@ -14,7 +14,8 @@ namespace fathom {
 inline constexpr size_t kTraceUuidHashBytes = 4096;
 
 uint64_t DerivedTraceUuid(const uint8_t* data, size_t size);
-// Reads the file's leading bytes; nullopt when it cannot be read.
+// Reads the file's leading bytes; nullopt when it cannot be read or is not a
+// regular file (a pipe is read once, by the loader).
 std::optional<uint64_t> DerivedTraceUuidOfFile(const std::string& path);
 
 }  // namespace fathom
