@@ -216,12 +216,16 @@ class ZstdReader : public ChunkReader {
   Status deferred_;
 };
 
-// A borrowed stream with its first bytes already read (to look at them): gives those back
-// first, then the rest of the stream.
+// A stream with its first bytes already read (to look at them): gives those back
+// first, then the rest of the stream. Borrowed, or owned when it has no other owner.
 class PeekedReader : public ChunkReader {
  public:
   PeekedReader(ChunkReader* inner, const uint8_t* peeked, size_t n)
       : inner_(inner), peeked_(peeked, peeked + n) {}
+  PeekedReader(std::unique_ptr<ChunkReader> inner, const uint8_t* peeked, size_t n)
+      : PeekedReader(inner.get(), peeked, n) {
+    owned_ = std::move(inner);
+  }
   Result<size_t> Read(uint8_t* dst, size_t cap) override {
     if (!deferred_.ok()) return std::exchange(deferred_, Status::Ok());
     size_t n = 0;
@@ -248,6 +252,7 @@ class PeekedReader : public ChunkReader {
 
  private:
   ChunkReader* inner_;
+  std::unique_ptr<ChunkReader> owned_;
   std::vector<uint8_t> peeked_;
   size_t pos_ = 0;
   Status deferred_;
@@ -269,10 +274,18 @@ Result<std::unique_ptr<ChunkReader>> OpenTraceFile(const std::string& path) {
   FILE* f = fopen(path.c_str(), "rb");
   if (!f) return ErrorStatus(path + ": cannot open: " + strerror(errno));
   uint64_t size = platform::FileSizeAndRewind(f);
+  // The leading bytes are read once and handed back, never re-read by
+  // rewinding: a pipe or FIFO cannot rewind (its size reads as 0, too).
+  auto file = std::make_unique<FileReader>(f, size);
   uint8_t magic[4] = {0, 0, 0, 0};
-  size_t n = fread(magic, 1, sizeof magic, f);
-  rewind(f);
-  return Unwrap(std::make_unique<FileReader>(f, size), magic, n);
+  size_t n = 0;
+  while (n < sizeof magic) {
+    auto got = file->Read(magic + n, sizeof magic - n);
+    if (!got.ok()) return ErrorStatus(path + ": " + got.status().message());
+    if (*got == 0) break;
+    n += *got;
+  }
+  return Unwrap(std::make_unique<PeekedReader>(std::move(file), magic, n), magic, n);
 }
 
 Result<std::unique_ptr<ChunkReader>> UnwrapStream(ChunkReader* stream) {

@@ -5,6 +5,12 @@
 
 #include <cctype>
 #include <string>
+#include <thread>
+
+#ifndef _WIN32
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 #include "core/trace_processor.h"
 #include "tests/core/trace_test_util.h"
@@ -48,6 +54,32 @@ TEST_P(DerivedTraceUuid, BufferLoadGetsTheSameUuid) {
   ASSERT_TRUE(tp.LoadBuffer(testing::AsBytes(bytes), bytes.size(), GetParam().file).ok());
   EXPECT_EQ(TraceUuidOf(tp).uuid, GetParam().uuid);
 }
+
+#ifndef _WIN32
+// A pipe is read once, by the loader: neither deriving the uuid nor looking
+// at the leading bytes for a compression wrapper may swallow any of it.
+TEST(DerivedTraceUuidPipe, PipeLoadsWholeWithoutAUuid) {
+  const std::string bytes = testing::ReadFileBytes(testing::TestData("lmk_lmkd_atrace.pb"));
+  TraceProcessor whole;
+  ASSERT_TRUE(whole.LoadFile(testing::TestData("lmk_lmkd_atrace.pb").string()).ok());
+  char dir[] = "/tmp/fathom_fifo_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string fifo = std::string(dir) + "/trace";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { testing::WriteFileBytes(fifo, bytes); });
+  TraceProcessor piped;
+  Status st = piped.LoadFile(fifo);
+  writer.join();
+  unlink(fifo.c_str());
+  rmdir(dir);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(piped.report().packets, whole.report().packets);
+  EXPECT_TRUE(piped.report().warnings.empty()) << piped.report().warnings.front();
+  EXPECT_EQ(piped.storage().process.row_count(), whole.storage().process.row_count());
+  EXPECT_EQ(piped.storage().counter.row_count(), whole.storage().counter.row_count());
+  EXPECT_EQ(TraceUuidOf(piped).id, -1);
+}
+#endif
 
 INSTANTIATE_TEST_SUITE_P(
     SharedTestdata, DerivedTraceUuid,
