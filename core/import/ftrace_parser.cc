@@ -224,7 +224,7 @@ void FtraceParser::AddRawEvent(int64_t ts, uint32_t cpu, uint32_t utid, uint32_t
 // ---- dispatch ------------------------------------------------------------------
 
 void FtraceParser::ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event,
-                                    const SequenceGeneration* gen) {
+                                    const SequenceGeneration* gen, bool from_text) {
   current_generation_ = gen;
   MaybeOnFirstEvent();
   storage_->UpdateBounds(ts);
@@ -260,7 +260,7 @@ void FtraceParser::ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event
     // Named by its payload, not by a descriptor (as upstream, kept before
     // the soft drop like every raw row).
     ParseGenericFtrace(ts, cpu, pid, payload);
-  } else if (event_id != FtraceEvent::kSchedSwitchFieldNumber) {
+  } else if (event_id != FtraceEvent::kSchedSwitchFieldNumber && !from_text) {
     // sched_switch writes its own raw row (its utid is prev's, not pid's).
     AddRawEvent(ts, cpu, Utid(pid), event_id, payload, common_flags);
   }
@@ -279,11 +279,10 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       return ParseFuncgraph(ts, pid, p, true);
     case FtraceEvent::kFuncgraphExitFieldNumber:
       return ParseFuncgraph(ts, pid, p, false);
+    // Only sched_waking makes a thread runnable: upstream keeps sched_wakeup
+    // and sched_wakeup_new as raw rows alone (no thread, name or state).
     case FtraceEvent::kSchedWakingFieldNumber:
-    case FtraceEvent::kSchedWakeupFieldNumber:
-      return ParseSchedWaking(ts, pid, p, false);
-    case FtraceEvent::kSchedWakeupNewFieldNumber:
-      return ParseSchedWaking(ts, pid, p, true);
+      return ParseSchedWaking(ts, pid, p);
     case FtraceEvent::kSchedBlockedReasonFieldNumber:
       return ParseSchedBlockedReason(p);
     case FtraceEvent::kSchedProcessFreeFieldNumber:
@@ -420,6 +419,11 @@ StringId FtraceParser::TaskStateString(int64_t raw_state) {
   }
   cached = id + 1;
   return id;
+}
+
+void FtraceParser::OnTextLineTask(int64_t tid, std::string_view comm, std::optional<int64_t> tgid) {
+  if (tid != 0) UpdateThreadFromFtrace(tid, InternComm(Utid(tid), comm));
+  if (tgid) UpdateThreadCached(tid, *tgid);
 }
 
 uint32_t FtraceParser::UpdateThreadFromFtrace(int64_t tid, StringId comm) {
@@ -572,7 +576,7 @@ void FtraceParser::ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWak
                         waker_utid, flags, wakee);
 }
 
-void FtraceParser::ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes payload, bool is_new) {
+void FtraceParser::ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes payload) {
   using SW = SchedWakingFtraceEvent;
   int64_t wakee_pid = 0;
   std::string_view comm;
@@ -583,11 +587,7 @@ void FtraceParser::ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes paylo
   }
   uint32_t wakee = UpdateThreadFromFtrace(wakee_pid, InternComm(Utid(wakee_pid), comm));
   uint32_t waker = Utid(pid);
-  if (is_new) {
-    tables_.PushNewTask(ts, wakee, waker);
-  } else {
-    tables_.PushWaking(ts, wakee, waker);
-  }
+  tables_.PushWaking(ts, wakee, waker);
 }
 
 void FtraceParser::ParseSchedBlockedReason(proto::Bytes payload) {

@@ -40,8 +40,14 @@ class FtraceParser {
 
   // `gen` is the sequence state of the bundle's packet (interned kernel
   // symbols for funcgraph); may be null.
+  // `from_text`: a systrace text line's event. Upstream keeps a raw
+  // ftrace_event row of text events for sched_switch only.
   void ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event,
-                        const SequenceGeneration* gen = nullptr);
+                        const SequenceGeneration* gen = nullptr, bool from_text = false);
+  // A systrace text line's task columns ("<comm>-<tid> (<tgid>)"), before its
+  // event: the line names its thread and, with a tgid, puts it in that process.
+  // tid 0 (the idle task) keeps its name.
+  void OnTextLineTask(int64_t tid, std::string_view comm, std::optional<int64_t> tgid);
   void ParseCompactSwitch(int64_t ts, uint32_t cpu, const CompactSwitchRecord& r);
   void ParseCompactWaking(int64_t ts, uint32_t cpu, const CompactWakingRecord& r);
   // Closes what is still open (last sched slice per CPU keeps dur -1).
@@ -64,14 +70,6 @@ class FtraceParser {
   // Shared by print events and the kernel *_tracing_mark_write events; the
   // systrace text importer may call it too. `pid` is the writing thread.
   void ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceMarker& m);
-
-  // A raw row whose args are already written (the systrace text importer's events
-  // with no FtraceEvent field). It goes through the table writer like every other
-  // raw row: the writer's thread may be appending to ftrace_event.
-  void AddRawRow(int64_t ts, StringId name, uint32_t cpu, uint32_t utid,
-                 std::optional<uint32_t> arg_set) {
-    tables_.RawEvent(ts, name, cpu, utid, arg_set, std::nullopt);
-  }
 
   // The proto tokenizer's buffers, handed over when it is done: deferred raw
   // args (FtraceRawArgs) point into them until the args table is read.
@@ -104,7 +102,7 @@ class FtraceParser {
   void PushSchedSwitch(int64_t ts, uint32_t cpu, int64_t prev_pid, StringId prev_comm,
                        int32_t prev_prio, int64_t prev_state, uint32_t prev_utid, int64_t next_pid,
                        StringId next_comm, int32_t next_prio, uint32_t next_utid);
-  void ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes payload, bool is_new);
+  void ParseSchedWaking(int64_t ts, uint32_t pid, proto::Bytes payload);
   void ParseSchedBlockedReason(proto::Bytes payload);
   StringId TaskStateString(int64_t raw_state);
   // Thread for `tid` named `comm` from a sched event. Names from ftrace do not

@@ -14,7 +14,6 @@ struct FtraceTableWriter::Command {
     kSchedSwitch,
     kCompactWaking,
     kWaking,
-    kNewTask,
     kBlockedReason,
     kState,
     kUpdateOpenState,
@@ -106,7 +105,7 @@ void FtraceTableWriter::Apply(const Command& c) {
       break;
     case Op::kSchedSwitch:
       raw_args_->DeferSwitch(c.set, c.sw);
-      raw.Insert(c.ts, c.name, c.cpu, c.utid, c.has_set, c.set, false, 0);
+      raw.Insert(c.ts, c.name, c.cpu, c.utid, c.has_set, c.set, true, 0);
       thread_state_.PushSchedSwitch(c.ts, c.cpu, c.utid, c.state, c.other);
       break;
     case Op::kCompactWaking:
@@ -116,9 +115,6 @@ void FtraceTableWriter::Apply(const Command& c) {
       break;
     case Op::kWaking:
       thread_state_.PushWaking(c.ts, c.utid, c.other);
-      break;
-    case Op::kNewTask:
-      thread_state_.PushNewTask(c.ts, c.utid, c.other);
       break;
     case Op::kBlockedReason:
       thread_state_.PushBlockedReason(
@@ -147,7 +143,8 @@ FtraceTableWriter::Command RawRow(FtraceTableWriter::Command::Op op, int64_t ts,
   c.utid = utid;
   c.has_set = set.has_value();
   c.set = set.value_or(0);
-  c.has_flags = common_flags.has_value();
+  // An ftrace event without common_flags reads as 0, as upstream.
+  c.has_flags = true;
   c.flags = common_flags.value_or(0);
   return c;
 }
@@ -202,10 +199,6 @@ void FtraceTableWriter::CompactWaking(int64_t ts, uint32_t cpu, StringId name, u
 
 void FtraceTableWriter::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
   Submit(StateOf(Command::Op::kWaking, ts, utid, waker_utid, kNullStringId));
-}
-
-void FtraceTableWriter::PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid) {
-  Submit(StateOf(Command::Op::kNewTask, ts, utid, waker_utid, kNullStringId));
 }
 
 void FtraceTableWriter::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,

@@ -51,7 +51,6 @@ class FtraceTableWriter {
 
   // thread_state only (see FtraceThreadStateTracker).
   void PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid);
-  void PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid);
   void PushBlockedReason(uint32_t utid, std::optional<bool> io_wait, StringId blocked_function);
   void PushState(int64_t ts, uint32_t utid, StringId state, std::optional<uint32_t> cpu);
   void UpdateOpenState(uint32_t utid, StringId state);

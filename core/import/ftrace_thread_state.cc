@@ -46,10 +46,6 @@ void FtraceThreadStateTracker::PushWaking(int64_t ts, uint32_t utid, uint32_t wa
   Open(ts, utid, runnable_, kNone, waker_utid);
 }
 
-void FtraceThreadStateTracker::PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid) {
-  Open(ts, utid, runnable_, kNone, waker_utid);
-}
-
 void FtraceThreadStateTracker::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,
                                                  StringId blocked_function) {
   if (!HasRows(utid) || rows_[utid].last_blocked == kNone) return;

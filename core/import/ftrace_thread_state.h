@@ -25,7 +25,6 @@ class FtraceThreadStateTracker {
   void PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, StringId prev_state,
                        uint32_t next_utid);
   void PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid);
-  void PushNewTask(int64_t ts, uint32_t utid, uint32_t waker_utid);
   void PushBlockedReason(uint32_t utid, std::optional<bool> io_wait, StringId blocked_function);
 
   // Generic (non-ftrace) kernel task states: close the thread's current row

@@ -228,7 +228,8 @@ void ProfileParser::ParseProfilePacket(int64_t ts, proto::Bytes payload,
     // cannot be converted. The window starts at start_timestamp when given.
     int64_t t = ctx_->clock_tracker->ToTraceTime(kClockMonotonicCoarse, raw_ts).value_or(ts);
     s->profile.heap_profile.Insert(start_ts.value_or(t), t, upid, heap_name);
-    if (heap_name == kNullStringId) heap_name = s->Intern("libc.malloc");
+    // A dump that names no heap is "unknown", as upstream (not assumed malloc).
+    if (heap_name == kNullStringId) heap_name = s->Intern("unknown");
 
     for (proto::Bytes sample : samples) {
       PendingSample p{upid, t, heap_name, 0, 0, 0, 0, 0};
@@ -468,8 +469,7 @@ void ProfileParser::ApplyModuleSymbols(proto::Bytes payload) {
     if (f.id == ModuleSymbols::kAddressSymbolsFieldNumber) addresses.push_back(f.bytes);
   }
   StringId path_id = s->strings.Find(path);
-  StringId build_id_id =
-      build_id.empty() ? kNullStringId : s->strings.Find(BuildIdToDisplay(build_id));
+  StringId build_id_id = build_id.empty() ? kNullStringId : s->strings.Find(BuildIdToHex(build_id));
   auto& mappings = s->profile.stack_profile_mapping;
   auto& frames = s->profile.stack_profile_frame;
   auto& symbols = s->profile.stack_profile_symbol;

@@ -44,7 +44,10 @@ std::string BuildIdToDisplay(std::string_view raw) {
   for (char c : raw)
     if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e)
       printable = false;
-  if (printable) return std::string(raw);
+  return printable ? std::string(raw) : BuildIdToHex(raw);
+}
+
+std::string BuildIdToHex(std::string_view raw) {
   static const char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(raw.size() * 2);
@@ -139,7 +142,8 @@ std::optional<uint32_t> StackProfileTracker::ResolveMapping(const ProfileIdSourc
     return std::nullopt;
   }
   int64_t exact = 0, start_off = 0, start = 0, end = 0, bias = 0;
-  StringId build_id = kNullStringId;
+  // No build id at all reads as "" (as upstream), not NULL.
+  StringId build_id = storage_->Intern("");
   std::string path;
   proto::Decoder d(*b);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
@@ -161,7 +165,7 @@ std::optional<uint32_t> StackProfileTracker::ResolveMapping(const ProfileIdSourc
         break;
       case Mapping::kBuildIdFieldNumber:
         if (auto s = ResolveString(ids, ProfileIdSource::kBuildId, f.as_uint64()))
-          build_id = storage_->Intern(BuildIdToDisplay(*s));
+          build_id = storage_->Intern(BuildIdToHex(*s));
         break;
       case Mapping::kPathStringIdsFieldNumber: {
         // Repeated scalar: packed or not.

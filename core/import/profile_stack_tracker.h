@@ -84,7 +84,13 @@ class StackProfileTracker {
   std::unordered_map<uint32_t, std::vector<uint32_t>> frames_by_mapping_;
 };
 
-// Build ids arrive as raw bytes: hex-encode them unless already printable.
+// A Perfetto profile's build ids arrive as raw bytes and are shown as lower
+// case hex, printable or not (as upstream: "build-id" -> "6275696c642d6964"),
+// so that a symbol file's ModuleSymbols.build_id, hex-encoded the same way,
+// finds its mapping.
+std::string BuildIdToHex(std::string_view raw);
+// pprof keeps build ids as text in its string table: hex-encode only ids
+// that are not printable.
 std::string BuildIdToDisplay(std::string_view raw);
 
 }  // namespace fathom

@@ -215,7 +215,7 @@ int64_t PrevStateBits(std::string_view s) {
 }  // namespace
 
 bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t* cpu, int64_t* ts,
-                               bool* generic) {
+                               bool* generic, TextLineTask* task_out) {
   if (generic) *generic = false;
   line = Trim(line);
   if (line.empty() || line[0] == '#') return false;
@@ -226,15 +226,19 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
     bracket = line.find(" [", bracket + 1);
   if (bracket == std::string_view::npos) return false;
   std::string_view task = Trim(line.substr(0, bracket));
-  // Drop a TGID column: "( 1234)" or "(-----)".
+  // A TGID column: "( 1234)", or "(-----)" when the kernel did not know it.
+  std::optional<int64_t> tgid;
   if (!task.empty() && task.back() == ')') {
     size_t open = task.rfind('(');
     if (open == std::string_view::npos) return false;
+    int64_t v = 0;
+    if (ParseWholeInt(Trim(task.substr(open + 1, task.size() - open - 2)), &v)) tgid = v;
     task = Trim(task.substr(0, open));
   }
   size_t dash = task.rfind('-');
   if (dash == std::string_view::npos) return false;
   int64_t tid = ToInt(task.substr(dash + 1));
+  if (task_out) *task_out = {tid, task.substr(0, dash), tgid};
   size_t close = line.find(']', bracket);
   if (close == std::string_view::npos) return false;
   *cpu = static_cast<uint32_t>(ToInt(line.substr(bracket + 2, close - bracket - 2)));
@@ -348,50 +352,15 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
     sub.append(args);
     sub.push_back('\n');
   } else {
-    // Any other event: kept for the raw table as a GenericFtraceEvent with
-    // its args parsed from the text (see WriteGenericTextEvent).
+    // Any other event: upstream keeps no row of it, only the line's task
+    // (see ParseTextEvent); its name travels as a GenericFtraceEvent.
     if (name.empty()) return false;
     if (generic) *generic = true;
-    using G = pb::GenericFtraceEvent;
     event_field = FE::kGenericFieldNumber;
-    PutStr(&sub, G::kEventNameFieldNumber, name);
-    thread_local std::string field;
-    for (const auto& [key, value] : ParseTextArgs(args)) {
-      field.clear();
-      PutStr(&field, G::Field::kNameFieldNumber, key);
-      int64_t i;
-      if (ParseWholeInt(value, &i))
-        PutInt(&field, G::Field::kIntValueFieldNumber, i);
-      else
-        PutStr(&field, G::Field::kStrValueFieldNumber, value);
-      PutStr(&sub, G::kFieldFieldNumber, field);
-    }
+    PutStr(&sub, pb::GenericFtraceEvent::kEventNameFieldNumber, name);
   }
   PutStr(out, event_field, sub);
   return true;
-}
-
-std::vector<std::pair<std::string_view, std::string_view>> ParseTextArgs(std::string_view args) {
-  // Keys start a word and end at '='; a value runs up to the space before the
-  // next key, so values with spaces (comm="Binder:123 2") stay whole. Words
-  // before the first key (e.g. "vec=1 [action=TIMER]" has none) are skipped.
-  std::vector<std::pair<size_t, size_t>> keys;  // (key begin, '=' position)
-  size_t i = 0;
-  while (i < args.size()) {
-    while (i < args.size() && args[i] == ' ') ++i;
-    size_t word = i;
-    while (i < args.size() && args[i] != ' ' && args[i] != '=') ++i;
-    if (i < args.size() && args[i] == '=' && i > word) keys.push_back({word, i});
-    while (i < args.size() && args[i] != ' ') ++i;
-  }
-  std::vector<std::pair<std::string_view, std::string_view>> out;
-  for (size_t k = 0; k < keys.size(); ++k) {
-    size_t vbeg = keys[k].second + 1;
-    size_t vend = k + 1 < keys.size() ? keys[k + 1].first : args.size();
-    std::string_view v = Trim(args.substr(vbeg, vend - vbeg));
-    out.emplace_back(args.substr(keys[k].first, keys[k].second - keys[k].first), v);
-  }
-  return out;
 }
 
 bool ParseWholeInt(std::string_view s, int64_t* out) {
@@ -410,44 +379,28 @@ bool ParseWholeInt(std::string_view s, int64_t* out) {
   return true;
 }
 
-void WriteGenericTextEvent(TraceContext* ctx, int64_t ts, uint32_t cpu, const uint8_t* data,
-                           size_t size) {
-  using G = pb::GenericFtraceEvent;
-  TraceStorage* s = ctx->storage.get();
-  uint32_t pid = 0;
-  proto::Bytes generic{};
+void EncodeTextEvent(const TextLineTask& task, std::string_view event, std::string* out) {
+  out->clear();
+  PutInt(out, 1, task.tid);
+  PutStr(out, 2, task.comm);
+  if (task.tgid) PutInt(out, 3, *task.tgid);
+  if (!event.empty()) PutStr(out, 4, event);
+}
+
+void ParseTextEvent(TraceContext* ctx, int64_t ts, uint32_t cpu, const uint8_t* data, size_t size) {
+  int64_t tid = 0;
+  std::string_view comm;
+  std::optional<int64_t> tgid;
+  proto::Bytes event{};
   proto::Decoder d(proto::Bytes{data, size});
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
-    if (f.id == pb::FtraceEvent::kPidFieldNumber) pid = f.as_uint32();
-    if (f.id == pb::FtraceEvent::kGenericFieldNumber) generic = f.bytes;
+    if (f.id == 1) tid = f.as_int64();
+    if (f.id == 2) comm = f.as_string();
+    if (f.id == 3) tgid = f.as_int64();
+    if (f.id == 4) event = f.bytes;
   }
-  if (d.error() || !generic.data) {
-    s->stats.Increment(Stat::kFtraceParseErrors);
-    return;
-  }
-  s->UpdateBounds(ts);
-  uint32_t utid = ctx->process_tracker->GetOrCreateThread(pid);
-  auto b = ctx->args_tracker->NewSet();
-  StringId name = kNullStringId;
-  proto::Decoder g(generic);
-  for (proto::Field f = g.Next(); f.valid(); f = g.Next()) {
-    if (f.id == G::kEventNameFieldNumber) {
-      name = s->Intern(f.as_string());
-    } else if (f.id == G::kFieldFieldNumber) {
-      std::string_view key;
-      proto::Decoder fd(f.bytes);
-      for (proto::Field v = fd.Next(); v.valid(); v = fd.Next()) {
-        if (v.id == G::Field::kNameFieldNumber)
-          key = v.as_string();
-        else if (v.id == G::Field::kIntValueFieldNumber)
-          b.AddInt(key, v.as_int64());
-        else if (v.id == G::Field::kStrValueFieldNumber)
-          b.AddString(key, v.as_string());
-      }
-    }
-  }
-  // Not straight into the table: a big trace's raw rows are written on another thread.
-  ctx->ftrace_parser->AddRawRow(ts, name, cpu, utid, b.Commit());
+  ctx->ftrace_parser->OnTextLineTask(tid, comm, tgid);
+  if (event.data) ctx->ftrace_parser->ParseFtraceEvent(ts, cpu, event, nullptr, /*from_text=*/true);
 }
 
 SystraceTextTokenizer::SystraceTextTokenizer(Sorter* sorter, TraceContext* ctx)
@@ -518,7 +471,8 @@ void SystraceTextTokenizer::TokenizeLine(std::string_view line, uint64_t offset)
   uint32_t cpu = 0;
   int64_t ts = 0;
   bool generic = false;
-  if (!SystraceLineToFtraceEvent(line, &scratch_, &cpu, &ts, &generic)) {
+  TextLineTask task;
+  if (!SystraceLineToFtraceEvent(line, &event_, &cpu, &ts, &generic, &task)) {
     // As upstream: empty lines and comments are skipped, anything else
     // (even blanks) is a line that failed to parse. A page's markup is not.
     size_t first = line.find_first_not_of(" \t");
@@ -527,6 +481,7 @@ void SystraceTextTokenizer::TokenizeLine(std::string_view line, uint64_t offset)
     if (!line.empty() && !comment && (!in_page_ || in_string)) CountMalformed(line, offset);
     return;
   }
+  EncodeTextEvent(task, generic ? std::string_view() : std::string_view(event_), &scratch_);
   // Events live in large arena blocks: one allocation per ~4 MB, not per event.
   if (arena_.empty() || arena_used_ + scratch_.size() > kArenaBlock) {
     size_t n = scratch_.size() > kArenaBlock ? scratch_.size() : kArenaBlock;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,7 +50,8 @@ class SystraceTextTokenizer : public ChunkedTokenizer {
   static constexpr size_t kArenaBlock = 4 << 20;
   std::vector<std::unique_ptr<uint8_t[]>> arena_;
   size_t arena_used_ = 0;
-  std::string scratch_;
+  std::string event_;    // the line's FtraceEvent bytes
+  std::string scratch_;  // its envelope (EncodeTextEvent), copied to the arena
   // Events are copies, so only the newest chunk is kept: the loader reads the
   // unfinished last line from it after Feed returns.
   std::unique_ptr<TraceBlob> last_blob_;
@@ -60,21 +62,28 @@ class SystraceTextTokenizer : public ChunkedTokenizer {
 // Parses one text event line into serialized FtraceEvent bytes and its CPU.
 // Returns false for headers, comments, and events this importer does not
 // translate. Exposed for tests.
+// The task columns of a line: "<comm>-<tid> (<tgid>)"; no tgid for "(-----)"
+// or a line without the column. `comm` points into the line.
+struct TextLineTask {
+  int64_t tid = 0;
+  std::string_view comm;
+  std::optional<int64_t> tgid;
+};
 bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t* cpu, int64_t* ts,
-                               bool* generic = nullptr);
+                               bool* generic = nullptr, TextLineTask* task = nullptr);
 
-// Text events without a dedicated FtraceEvent translation travel as a
-// GenericFtraceEvent and are marked with this SortEntry::aux (no proto
-// sequence generation reaches it), so the loader writes them to the raw
-// `ftrace_event` table with WriteGenericTextEvent instead of the proto path.
+// A text line travels through the sorter as a small envelope (field 1 tid,
+// 2 comm, 3 tgid, 4 the FtraceEvent bytes), marked with one of these
+// SortEntry::aux values: no proto sequence generation reaches it. Events with
+// no FtraceEvent translation (kGenericTextEventAux) carry no event bytes: as
+// upstream, such a line only names its thread.
 inline constexpr uint32_t kGenericTextEventAux = 0xFFFFFFFEu;
-// Every other text event: no proto sequence generation to look up.
 inline constexpr uint32_t kTextEventAux = 0xFFFFFFFDu;
-void WriteGenericTextEvent(TraceContext* ctx, int64_t ts, uint32_t cpu, const uint8_t* data,
-                           size_t size);
+void EncodeTextEvent(const TextLineTask& task, std::string_view event, std::string* out);
+// Parses one envelope: the line's task first, then its event (as upstream,
+// whose text lines name their thread before the event is applied).
+void ParseTextEvent(TraceContext* ctx, int64_t ts, uint32_t cpu, const uint8_t* data, size_t size);
 
-// "key=value key2=two words" -> [(key, value), (key2, "two words")].
-std::vector<std::pair<std::string_view, std::string_view>> ParseTextArgs(std::string_view args);
 // Decimal or 0x-hex integer spanning all of `s`.
 bool ParseWholeInt(std::string_view s, int64_t* out);
 

@@ -26,14 +26,13 @@ Status ParseSorted(TraceContext* ctx, Sorter* sorter, TokenizerSet* tokenizers,
     ctx->cursor.event_ts = e.ts;
     switch (e.kind) {
       case SortKind::kFtraceEvent:
-        if (e.aux == kGenericTextEventAux) {  // text events with no FtraceEvent field
-          WriteGenericTextEvent(ctx, e.ts, e.cpu, e.data, e.size);
+        if (e.aux == kGenericTextEventAux || e.aux == kTextEventAux) {  // systrace text
+          ParseTextEvent(ctx, e.ts, e.cpu, e.data, e.size);
           break;
         }
-        ctx->ftrace_parser->ParseFtraceEvent(e.ts, e.cpu, proto::Bytes{e.data, e.size},
-                                             proto_tokenizer && e.aux != kTextEventAux
-                                                 ? &proto_tokenizer->generation(e.aux)
-                                                 : nullptr);
+        ctx->ftrace_parser->ParseFtraceEvent(
+            e.ts, e.cpu, proto::Bytes{e.data, e.size},
+            proto_tokenizer ? &proto_tokenizer->generation(e.aux) : nullptr);
         break;
       case SortKind::kCompactSwitch:
         ctx->ftrace_parser->ParseCompactSwitch(e.ts, e.cpu, CompactSwitchOf(e));

@@ -8,6 +8,7 @@
 #include "core/import/systrace_text_tokenizer.h"
 #include "core/trace_processor.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
+#include "tests/core/trace_test_util.h"
 
 namespace fathom {
 namespace {
@@ -39,8 +40,8 @@ TEST(SystraceText, CatapultDumpLoadsEverySchedEvent) {
   EXPECT_EQ(QueryInt(tp, "select count(*) from sched"), static_cast<int64_t>(switches));
   EXPECT_EQ(QueryInt(tp, "select count(*) from ftrace_event where name = 'sched_switch'"),
             static_cast<int64_t>(switches));
-  EXPECT_EQ(QueryInt(tp, "select count(*) from ftrace_event where name = 'sched_wakeup'"),
-            static_cast<int64_t>(wakeups));
+  // As upstream, text sched_wakeup lines keep no raw row.
+  EXPECT_EQ(QueryInt(tp, "select count(*) from ftrace_event where name = 'sched_wakeup'"), 0);
   // Seconds.microseconds become exact nanoseconds: first line is 50260.647576.
   EXPECT_EQ(QueryInt(tp, "select min(ts) from sched"), 50260647576000);
   // Thread names come from the comms.
@@ -109,16 +110,71 @@ TEST(SystraceText, AtraceMarkersBecomeSlices) {
   EXPECT_EQ(QueryInt(tp, "select cast(value as int) from counter"), 7);
 }
 
-TEST(SystraceText, EveryEventLineOfTheCatapultDumpIsARawRow) {
-  // Every line that is not a '#' comment is one event (91 by grep -vc '^#').
+TEST(SystraceText, OnlySchedSwitchLinesBecomeRawRows) {
+  // Upstream keeps a raw ftrace_event row of a text trace's sched_switch lines
+  // only (checked with the oracle on this dump's kind of lines: sched_wakeup,
+  // print, cpu_idle and unknown events make none).
   std::string path = std::string(FATHOM_SHARED_DIR) + "/testdata/systrace_android.txt";
-  std::ifstream in(path);
-  std::string line;
-  int64_t events = 0;
-  while (std::getline(in, line)) events += !line.empty() && line[0] != '#';
   TraceProcessor tp;
   ASSERT_TRUE(tp.LoadFile(path).ok());
-  EXPECT_EQ(QueryInt(tp, "select count(*) from ftrace_event"), events);
+  EXPECT_EQ(QueryInt(tp, "select count(*) from ftrace_event"),
+            static_cast<int64_t>(CountLinesWith(path, ": sched_switch: ")));
+  EXPECT_EQ(QueryInt(tp, "select count(*) from ftrace_event where common_flags != 0"), 0);
+}
+
+// The oracle's answers on these lines: each line names its thread from its
+// task column before its event applies, a "(tgid)" column puts the thread in
+// that process (making the process and its main thread), "(-----)" does not,
+// and the idle task stays "swapper".
+TEST(SystraceText, LineTaskColumnsNameThreadsAndProcesses) {
+  const std::string text =
+      "# tracer: nop\n#\n"
+      "             aaa-100   (  100) [000] d..3 50260.647576: sched_switch: prev_comm=bbb "
+      "prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=ccc next_pid=200 next_prio=120\n"
+      "             ddd-200   (  150) [000] d..3 50260.647580: sched_switch: prev_comm=eee "
+      "prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=fff next_pid=100 next_prio=120\n"
+      "          <idle>-0     (-----) [001] d..3 50260.647590: sched_switch: prev_comm=swapper/1 "
+      "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ggg next_pid=300 next_prio=120\n"
+      "             baz-555   [000] d..3 50260.647602: foo_event: a=1 b=hello\n"
+      "             qux-556   (  550) [000] d..3 50260.647603: irq_handler_entry: irq=5\n"
+      "             quy-556   (  550) [000] d..3 50260.647604: irq_handler_entry: irq=5\n";
+  TraceProcessor tp;
+  ASSERT_TRUE(
+      tp.LoadBuffer(reinterpret_cast<const uint8_t*>(text.data()), text.size(), "t.txt").ok());
+  using Rows = std::vector<std::string>;
+  EXPECT_EQ(testing::JoinedRows(tp, "select utid, tid, name, upid from thread order by utid", ""),
+            (Rows{"0|0|swapper|0", "1|100|fff|1", "2|200|eee|2", "3|150||2", "4|300|ggg|",
+                  "5|555|baz|", "6|556|quy|3", "7|550||3"}));
+  EXPECT_EQ(testing::JoinedRows(tp, "select upid, pid from process order by upid"),
+            (Rows{"0|0", "1|100", "2|150", "3|550"}));
+  EXPECT_EQ(
+      testing::JoinedRows(tp, "select id, name, utid, common_flags from ftrace_event order by id"),
+      (Rows{"0|sched_switch|1|0", "1|sched_switch|2|0", "2|sched_switch|0|0"}));
+}
+
+// Upstream derives thread states from sched_waking only: sched_wakeup and
+// sched_wakeup_new make no thread, name or state (the oracle on this text and
+// on the same events as protos).
+TEST(SystraceText, SchedWakeupMakesNoThreadState) {
+  const std::string text =
+      "# tracer: nop\n#\n"
+      "          <idle>-0     (-----) [000] d..3 50260.647576: sched_switch: prev_comm=swapper/0 "
+      "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=foo next_pid=100 next_prio=120\n"
+      "             foo-100   (  100) [000] d..3 50260.647600: sched_wakeup: comm=bar pid=101 "
+      "prio=120 target_cpu=000\n"
+      "             foo-100   (  100) [000] d..3 50260.647601: sched_wakeup_new: comm=bar "
+      "pid=102 prio=120 target_cpu=000\n"
+      "             foo-100   (  100) [000] d..3 50260.647602: sched_waking: comm=qux pid=103 "
+      "prio=120 target_cpu=000\n";
+  TraceProcessor tp;
+  ASSERT_TRUE(
+      tp.LoadBuffer(reinterpret_cast<const uint8_t*>(text.data()), text.size(), "t.txt").ok());
+  using Rows = std::vector<std::string>;
+  EXPECT_EQ(testing::JoinedRows(tp, "select utid, tid, name, upid from thread order by utid", ""),
+            (Rows{"0|0|swapper|0", "1|100|foo|1", "2|103|qux|"}));
+  EXPECT_EQ(testing::JoinedRows(
+                tp, "select ts, utid, state, waker_utid from thread_state order by ts", ""),
+            (Rows{"50260647576000|1|Running|", "50260647602000|2|R|1"}));
 }
 
 }  // namespace
