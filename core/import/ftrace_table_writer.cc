@@ -22,6 +22,7 @@ struct FtraceTableWriter::Command {
   // Which optionals below are set.
   bool has_set = false, has_flags = false, has_cpu = false, has_other = false;
   bool io_wait_known = false, io_wait = false;
+  int8_t irq_context = -1;  // a compact waking's: 1 in hard/soft irq, 0 not, -1 unknown
   int64_t ts = 0;
   uint32_t cpu = 0;
   uint32_t utid = 0;   // the raw row's utid, or the thread whose state changes
@@ -111,10 +112,10 @@ void FtraceTableWriter::Apply(const Command& c) {
     case Op::kCompactWaking:
       raw_args_->DeferWaking(c.set, c.wk);
       raw.Insert(c.ts, c.name, c.cpu, c.utid, c.has_set, c.set, c.has_flags, c.flags);
-      if (c.has_other) thread_state_.PushWaking(c.ts, c.other, c.utid);
+      if (c.has_other) thread_state_.PushWaking(c.ts, c.other, c.utid, c.irq_context);
       break;
     case Op::kWaking:
-      thread_state_.PushWaking(c.ts, c.utid, c.other);
+      thread_state_.PushWaking(c.ts, c.utid, c.other, -1);
       break;
     case Op::kBlockedReason:
       thread_state_.PushBlockedReason(
@@ -192,6 +193,9 @@ void FtraceTableWriter::CompactWaking(int64_t ts, uint32_t cpu, StringId name, u
                                       std::optional<uint32_t> wakee) {
   Command c = RawRow(Command::Op::kCompactWaking, ts, name, cpu, waker_utid, set, common_flags);
   c.wk = args;
+  // The kernel's irq flags (TRACE_FLAG_HARDIRQ 0x08, TRACE_FLAG_SOFTIRQ 0x10): a
+  // waking from interrupt context, as upstream reports it.
+  if (common_flags) c.irq_context = (*common_flags & 0x18) ? 1 : 0;
   c.has_other = wakee.has_value();
   c.other = wakee.value_or(0);
   Submit(c);

@@ -39,11 +39,19 @@ void FtraceThreadStateTracker::PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_
   Open(ts, next_utid, running_, cpu, kNone);
 }
 
-void FtraceThreadStateTracker::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
+void FtraceThreadStateTracker::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid,
+                                          int irq_context) {
   // A thread's first event may be its waking: it is runnable from then on.
-  if (HasRows(utid) && !IsBlocked(rows_[utid].last_state)) return;
+  if (utid == 0 || (HasRows(utid) && !IsBlocked(rows_[utid].last_state))) return;
   Close(ts, utid, false);
+  // The waker is running: its Running row, unless the trace lost it.
+  const uint32_t waker_row = HasRows(waker_utid) && rows_[waker_utid].last_state == running_
+                                 ? rows_[waker_utid].last
+                                 : kNone;
   Open(ts, utid, runnable_, kNone, waker_utid);
+  const uint32_t row = rows_[utid].last;
+  if (waker_row != kNone) storage_->thread_state.waker_id.Set(row, waker_row);
+  if (irq_context >= 0) storage_->thread_state.irq_context.Set(row, irq_context);
 }
 
 void FtraceThreadStateTracker::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,

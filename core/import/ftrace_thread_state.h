@@ -2,9 +2,10 @@
 // Perfetto's rules:
 // - sched_switch closes the previous state of both threads and opens
 //   "Running" (with cpu) for next and the end_state ("S", "D", "R+"...) for prev;
-// - a waking/wakeup of a blocked thread, or of a thread with no state yet,
-//   opens "R" with waker_utid; wakings of threads that are running or
-//   already runnable are ignored;
+// - a sched_waking of a blocked thread, or of a thread with no state yet,
+//   opens "R" with waker_utid, waker_id (the waker's current row) and, from
+//   compact_sched flags, irq_context; wakings of threads that are running or
+//   already runnable are ignored (sched_wakeup and sched_wakeup_new make none);
 // - sched_blocked_reason annotates the thread's last blocked row;
 // - utid 0 (swapper/idle) never gets rows; rows still open keep dur -1.
 #pragma once
@@ -24,7 +25,9 @@ class FtraceThreadStateTracker {
 
   void PushSchedSwitch(int64_t ts, uint32_t cpu, uint32_t prev_utid, StringId prev_state,
                        uint32_t next_utid);
-  void PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid);
+  // `irq_context`: 1 woken from interrupt context, 0 not, -1 unknown (NULL).
+  // The new row's waker_id is the waker's current row, if it has one.
+  void PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid, int irq_context);
   void PushBlockedReason(uint32_t utid, std::optional<bool> io_wait, StringId blocked_function);
 
   // Generic (non-ftrace) kernel task states: close the thread's current row
