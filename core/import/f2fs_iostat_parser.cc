@@ -53,8 +53,9 @@ void PushStats(TraceContext* ctx, int64_t ts, proto::Bytes payload, std::string_
       std::string(event) + ".[" + std::to_string(major) + ":" + std::to_string(minor) + "].";
   TraceStorage* s = ctx->storage.get();
   for (const Stat& stat : stats) {
-    uint32_t track =
-        ctx->track_tracker->InternGlobalCounterTrack(s->Intern(prefix + std::string(stat.name)));
+    // Typed by the event, as upstream classifies these tracks.
+    uint32_t track = ctx->track_tracker->InternGlobalCounterTrack(
+        s->Intern(prefix + std::string(stat.name)), s->Intern(event));
     ctx->track_tracker->PushCounter(ts, static_cast<double>(m[stat.field].as_uint64()), track);
   }
 }

@@ -130,7 +130,9 @@ void FtraceParser::ParseKernelTracingMark(int64_t ts, uint32_t pid, uint32_t eve
 
 void FtraceParser::AddLmkInstant(int64_t ts, int64_t pid) {
   uint32_t upid = ctx_->process_tracker->GetOrCreateProcess(pid);
-  uint32_t track = ctx_->track_tracker->InternProcessTrack(upid, kNullStringId);
+  // Upstream's per-process "LMK" track (type android_lmk).
+  uint32_t track = ctx_->track_tracker->InternProcessTrack(upid, storage_->Intern("LMK"),
+                                                           storage_->Intern("android_lmk"));
   ctx_->slice_tracker->Scoped(ts, track, kNullStringId, mem_lmk_, 0);
 }
 
@@ -151,7 +153,7 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
           AddLmkInstant(ts, killed);
           uint32_t upid = pt->GetOrCreateProcess(killed);
           tt->PushCounter(ts, static_cast<double>(adj),
-                          tt->InternProcessCounterTrack(upid, oom_score_adj_));
+                          tt->InternProcessCounterTrack(upid, oom_score_adj_, oom_score_adj_));
         }
       }
       return;
@@ -185,11 +187,12 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
         track = tt->InternGlobalCounterTrack(
             name, storage_->Intern(m.name == "ScreenState" ? "screen_state" : "battery_stats"));
       } else if (m.tgid == 0) {
-        track = tt->InternThreadCounterTrack(pt->GetOrCreateThread(pid), name);
+        track = tt->InternThreadCounterTrack(pt->GetOrCreateThread(pid), name, atrace_counter_);
       } else {
         // Per process on purpose: long-lived counters are written from
         // arbitrary threads of the process.
-        track = tt->InternProcessCounterTrack(pt->GetOrCreateProcess(m.tgid), name);
+        track =
+            tt->InternProcessCounterTrack(pt->GetOrCreateProcess(m.tgid), name, atrace_counter_);
       }
       tt->PushCounter(ts, m.value, track);
       return;
@@ -198,7 +201,7 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
     case 'F': {
       uint32_t upid = pt->GetOrCreateProcess(m.tgid);
       StringId name = storage_->Intern(m.name);
-      uint32_t track = tt->InternProcessTrack(upid, name, kNullStringId, m.cookie);
+      uint32_t track = tt->InternProcessTrack(upid, name, atrace_async_slice_, m.cookie);
       if (m.phase == 'S') {
         // Legacy "unnestable" async slices: a second S while one is open on
         // the same (name, cookie) is ignored (buggy Android emitters rely on it).
@@ -263,15 +266,19 @@ void FtraceParser::ParseSchedCpuUtilCfs(int64_t ts, proto::Bytes payload) {
   uint32_t cpu = m[E::kCpuFieldNumber].as_uint32();
   char name[64];
   TrackTracker* tt = ctx_->track_tracker.get();
+  // Track types as upstream classifies them.
   snprintf(name, sizeof name, "Cpu %u Util", cpu);
-  tt->PushCounter(ts, static_cast<double>(m[E::kCpuUtilFieldNumber].as_uint64()),
-                  tt->InternCpuCounterTrack(cpu, storage_->Intern(name)));
+  tt->PushCounter(
+      ts, static_cast<double>(m[E::kCpuUtilFieldNumber].as_uint64()),
+      tt->InternCpuCounterTrack(cpu, storage_->Intern(name), storage_->Intern("cpu_utilization")));
   snprintf(name, sizeof name, "Cpu %u Cap", cpu);
-  tt->PushCounter(ts, static_cast<double>(m[E::kCapacityFieldNumber].as_uint64()),
-                  tt->InternCpuCounterTrack(cpu, storage_->Intern(name)));
+  tt->PushCounter(
+      ts, static_cast<double>(m[E::kCapacityFieldNumber].as_uint64()),
+      tt->InternCpuCounterTrack(cpu, storage_->Intern(name), storage_->Intern("cpu_capacity")));
   snprintf(name, sizeof name, "Cpu %u Nr Running", cpu);
-  tt->PushCounter(ts, m[E::kNrRunningFieldNumber].as_uint32(),
-                  tt->InternCpuCounterTrack(cpu, storage_->Intern(name)));
+  tt->PushCounter(
+      ts, m[E::kNrRunningFieldNumber].as_uint32(),
+      tt->InternCpuCounterTrack(cpu, storage_->Intern(name), storage_->Intern("cpu_nr_running")));
 }
 
 void FtraceParser::ParseThermalExynosBulk(proto::Bytes payload) {
@@ -367,7 +374,7 @@ void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, pro
   if (!upid) return;
   TrackTracker* tt = ctx_->track_tracker.get();
   tt->PushCounter(ts, static_cast<double>(size),
-                  tt->InternProcessCounterTrack(*upid, rss_names_[member]));
+                  tt->InternProcessCounterTrack(*upid, rss_names_[member], process_memory_));
 }
 
 void FtraceParser::ParseIonStat(int64_t ts, uint32_t pid, proto::Bytes payload) {
@@ -388,11 +395,14 @@ void FtraceParser::ParseDmaHeapStat(int64_t ts, uint32_t pid, proto::Bytes paylo
   using E = pb::DmaHeapStatFtraceEvent;
   Flat m(payload);
   TrackTracker* tt = ctx_->track_tracker.get();
-  tt->PushCounter(ts, static_cast<double>(m[E::kTotalAllocatedFieldNumber].as_uint64()),
-                  tt->InternGlobalCounterTrack(mem_dma_heap_));
+  tt->PushCounter(
+      ts, static_cast<double>(m[E::kTotalAllocatedFieldNumber].as_uint64()),
+      tt->InternGlobalCounterTrack(mem_dma_heap_, storage_->Intern("android_dma_heap")));
   uint32_t utid = ctx_->process_tracker->GetOrCreateThread(pid);
-  uint32_t row = tt->PushCounter(ts, static_cast<double>(m[E::kLenFieldNumber].as_int64()),
-                                 tt->InternThreadCounterTrack(utid, mem_dma_heap_change_));
+  uint32_t row =
+      tt->PushCounter(ts, static_cast<double>(m[E::kLenFieldNumber].as_int64()),
+                      tt->InternThreadCounterTrack(utid, mem_dma_heap_change_,
+                                                   storage_->Intern("android_dma_heap_change")));
   uint32_t set = BeginArgSet();
   AddIntArg(set, inode_key_, static_cast<int64_t>(m[E::kInodeFieldNumber].as_uint64()));
   storage_->counter.arg_set_id.Set(row, set);
@@ -409,7 +419,7 @@ void FtraceParser::ParseOomScoreAdj(int64_t ts, proto::Bytes payload) {
   auto upid = ctx_->process_tracker->GetUpidOfThread(utid);
   if (!upid) upid = ctx_->process_tracker->GetOrCreateProcess(m[E::kPidFieldNumber].as_int32());
   TrackTracker* tt = ctx_->track_tracker.get();
-  tt->PushCounter(ts, adj, tt->InternProcessCounterTrack(*upid, oom_score_adj_));
+  tt->PushCounter(ts, adj, tt->InternProcessCounterTrack(*upid, oom_score_adj_, oom_score_adj_));
 }
 
 void FtraceParser::ParseMarkVictim(int64_t ts, proto::Bytes payload) {

@@ -72,6 +72,9 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   mem_ion_ = s->Intern("mem.ion");
   mem_ion_change_ = s->Intern("mem.ion_change");
   mem_dma_heap_ = s->Intern("mem.dma_heap");
+  atrace_counter_ = s->Intern("atrace_counter");
+  atrace_async_slice_ = s->Intern("atrace_async_slice");
+  process_memory_ = s->Intern("process_memory");
   mem_dma_heap_change_ = s->Intern("mem.dma_heap_change");
   inode_key_ = s->Intern("inode");
   const char* rss[] = {"mem.rss.file", "mem.rss.anon", "mem.swap", "mem.rss.shmem",

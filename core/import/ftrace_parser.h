@@ -240,6 +240,8 @@ class FtraceParser {
   StringId sys_write_, mem_lmk_, mem_oom_kill_, oom_score_adj_, screen_state_;
   StringId suspend_resume_;
   StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;
+  // Track types upstream gives atrace counters, atrace async slices and rss_stat tracks.
+  StringId atrace_counter_, atrace_async_slice_, process_memory_;
   StringId rss_names_[5];
 };
 

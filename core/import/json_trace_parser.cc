@@ -461,7 +461,8 @@ void JsonTraceParser::ParseCounterEvent(int64_t ts, const JsonEventFields& e, ui
     track_name += ' ';
     track_name += k;
     TrackTracker* tracks = ctx_->track_tracker.get();
-    uint32_t track = tracks->InternProcessCounterTrack(upid, s->Intern(track_name));
+    uint32_t track =
+        tracks->InternProcessCounterTrack(upid, s->Intern(track_name), s->Intern("json_counter"));
     tracks->PushCounter(ts, *value, track);
   }
 }

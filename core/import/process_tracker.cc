@@ -14,7 +14,7 @@ ProcessTracker::ProcessTracker(TraceStorage* storage) : storage_(storage) {
   // upid/utid 0 are the idle task (TraceStorage pre-creates the rows) so
   // embedders can filter them out.
   if (storage_->process.row_count() == 0) storage_->process.Insert(0);
-  if (storage_->thread.row_count() == 0) storage_->thread.Insert(0);
+  if (storage_->thread.row_count() == 0) storage_->thread.Insert(0, /*idle=*/true);
   uint32_t upid = 0, utid = 0;
   storage_->thread.upid.Set(utid, upid);
   storage_->thread.is_main_thread.Set(utid, 1);

@@ -38,8 +38,8 @@ uint32_t TrackTracker::Intern(const Key& key, StringId unit) {
 
 uint32_t TrackTracker::InternThreadTrack(uint32_t utid) {
   if (utid < thread_tracks_.size() && thread_tracks_[utid]) return thread_tracks_[utid] - 1;
-  uint32_t id = CreateTrack(false, kNullStringId, storage_->Intern("thread"), utid, std::nullopt,
-                            std::nullopt);
+  uint32_t id = CreateTrack(false, kNullStringId, storage_->Intern("thread_execution"), utid,
+                            std::nullopt, std::nullopt);
   if (utid >= thread_tracks_.size()) thread_tracks_.resize(utid + 1, 0);
   thread_tracks_[utid] = id + 1;
   return id;

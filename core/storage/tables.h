@@ -74,14 +74,16 @@ struct ThreadTable : Table {
   UInt32Column machine_id{this, "machine_id", kNullable};
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
 
-  uint32_t Insert(int64_t t) {
+  // `idle`: the idle task that every trace starts with (utid 0). Other
+  // threads with tid 0 (a JSON trace's, another machine's) are not idle.
+  uint32_t Insert(int64_t t, bool idle = false) {
     tid.Append(t);
     name.Append(kNullStringId);
     start_ts.AppendNull();
     end_ts.AppendNull();
     upid.AppendNull();
     is_main_thread.AppendNull();
-    is_idle.Append(t == 0 ? 1 : 0);
+    is_idle.Append(idle ? 1 : 0);
     machine_id.Append(kHostMachineId);
     arg_set_id.AppendNull();
     return CommitRow();

@@ -67,7 +67,7 @@ TraceStorage::TraceStorage() {
   args.SetTypeNames(strings.Intern("bool"), strings.Intern("uint"), strings.Intern("pointer"));
   // upstream numbering: upid 0 is the idle process, utid 0 the swapper thread.
   process.Insert(0);
-  thread.Insert(0);
+  thread.Insert(0, /*idle=*/true);
   thread.upid.Set(0, 0);  // named "swapper" only for kernel traces (ProcessTracker)
   machine.Insert(0);      // the host, kHostMachineId
 }

@@ -4,6 +4,8 @@
 //   fathom-difftester --seeds 1..10000 [--save-cases DIR] [--save-known]
 //                     [--known FILE] [--work DIR] [--reference PATH]
 //   fathom-difftester --write-trace SEED OUT.pb    (just the generated trace)
+//   fathom-difftester --trace FILE [--trace FILE ...] [--known FILE]
+//                     (the battery on real traces; known: real_traces_known.md)
 //   --without f1,f2 switches feature families off (names: see --write-trace's output)
 //
 // Exit status 1 when a divergence class not listed in --known was found.
@@ -12,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "tests/conformance/difftester/answers.h"
 #include "tests/conformance/difftester/report.h"
@@ -37,7 +40,8 @@ Features Adjusted(uint64_t seed, const std::string& without) {
 int Usage() {
   std::cerr << "usage: fathom-difftester --seeds A..B [--save-cases DIR] [--save-known]\n"
                "         [--known FILE] [--work DIR] [--reference PATH]\n"
-               "       fathom-difftester --write-trace SEED OUT.pb\n";
+               "       fathom-difftester --write-trace SEED OUT.pb\n"
+               "       fathom-difftester --trace FILE [--trace FILE ...] [--known FILE]\n";
   return 2;
 }
 
@@ -56,6 +60,7 @@ int main(int argc, char** argv) {
   std::string work = "/tmp/fathom-difftester";
   std::string reference = FindReferenceBinary(FATHOM_SHARED_DIR);
   std::string without;
+  std::vector<std::string> traces;
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--without" && i + 1 < argc) without = argv[i + 1];
   for (int i = 1; i < argc; ++i) {
@@ -80,6 +85,8 @@ int main(int argc, char** argv) {
       o.cases_dir = v;
     } else if (a == "--known") {
       known_file = v;
+    } else if (a == "--trace") {
+      traces.push_back(v);
     } else if (a == "--work") {
       work = v;
     } else if (a == "--without") {
@@ -94,6 +101,8 @@ int main(int argc, char** argv) {
     std::cerr << "no reference trace processor (set FATHOM_REFERENCE_TP)\n";
     return 2;
   }
+  if (!traces.empty() && known_file.ends_with("/difftester_known.md"))
+    known_file = std::string(FATHOM_CONFORMANCE_SOURCE_DIR) + "/real_traces_known.md";
   o.known = fathom::conformance::ReadKnownDifferences(known_file);
   DiffSession session(reference, work);
   std::string error;
@@ -101,6 +110,7 @@ int main(int argc, char** argv) {
     std::cerr << error << "\n";
     return 2;
   }
-  const RunSummary sum = RunSeeds(&session, o, std::cout);
+  const RunSummary sum =
+      traces.empty() ? RunSeeds(&session, o, std::cout) : RunTraces(&session, traces, o.known, std::cout);
   return sum.unknown_classes ? 1 : 0;
 }

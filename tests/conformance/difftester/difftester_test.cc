@@ -3,12 +3,15 @@
 //  - a fixed batch of seeds agrees with the reference trace processor except
 //    for the divergence classes listed in difftester_known.md (skipped, with
 //    one line, when no reference binary is available);
+//  - every trace in ../shared/testdata agrees except for the classes listed
+//    in real_traces_known.md;
 //  - every saved regression case (cases/*) answers as its expected.out says,
 //    unless listed as "case:<name>" in difftester_known.md.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -87,6 +90,33 @@ TEST(Difftester, SeedsAgreeWithReferenceExceptKnownClasses) {
   EXPECT_EQ(sum.unknown_classes, 0)
       << "divergence classes not in difftester_known.md (see above; reproduce with "
          "fathom-difftester --seeds N)";
+}
+
+// Issue 27's real-trace battery: every trace of ../shared/testdata through the
+// same battery, each divergence listed with its reason in real_traces_known.md
+// (a listed class that no longer shows fails too, so the list stays true).
+TEST(Difftester, RealTracesAgreeExceptKnown) {
+  const std::string reference = FindReferenceBinary(FATHOM_SHARED_DIR);
+  const fs::path testdata = fs::path(FATHOM_SHARED_DIR) / "testdata";
+  if (reference.empty() || !fs::is_directory(testdata)) {
+    std::cout << "difftester: real traces skipped, no reference trace processor or testdata\n";
+    return;
+  }
+  std::vector<std::string> traces;
+  for (const auto& e : fs::directory_iterator(testdata))
+    if (e.is_regular_file() && e.path().extension() != ".md") traces.push_back(e.path().string());
+  std::sort(traces.begin(), traces.end());
+  DiffSession session(reference, (fs::temp_directory_path() /
+                                  ("fathom-difftester-real-" + std::to_string(::getpid())))
+                                     .string());
+  std::string error;
+  ASSERT_TRUE(session.Prepare(&error)) << error;
+  const auto known = conformance::ReadKnownDifferences(kSourceDir / "real_traces_known.md");
+  const RunSummary sum = RunTraces(&session, traces, known, std::cout);
+  EXPECT_GT(sum.seeds, 0u);
+  EXPECT_EQ(sum.unknown_classes, 0)
+      << "real-trace divergence classes not in real_traces_known.md, or listed and gone (see "
+         "above; reproduce with fathom-difftester --trace FILE)";
 }
 
 std::string FathomAnswer(const fs::path& dir) {

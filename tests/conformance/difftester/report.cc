@@ -1,5 +1,6 @@
 #include "tests/conformance/difftester/report.h"
 
+#include <filesystem>
 #include <set>
 
 namespace fathom::difftester {
@@ -59,6 +60,42 @@ RunSummary RunSeeds(DiffSession* session, const RunOptions& o, std::ostream& log
   for (const auto& [cls, n] : sum.count)
     log << "  " << (IsKnownClass(o.known, cls) ? "known " : "NEW   ") << cls << ": " << n
         << " seed(s), first " << (sum.first_seed.count(cls) ? sum.first_seed[cls] : 0) << "\n";
+  return sum;
+}
+
+RunSummary RunTraces(DiffSession* session, const std::vector<std::string>& traces,
+                     const std::map<std::string, std::string>& known, std::ostream& log) {
+  RunSummary sum;
+  std::set<std::string> shown;
+  for (const std::string& path : traces) {
+    ++sum.seeds;
+    const std::string name = std::filesystem::path(path).filename().string();
+    std::set<std::string> seen_here;
+    for (const Divergence& d : session->RunTrace(path)) {
+      const std::string cls = name + ":" + d.cls;
+      if (!seen_here.insert(cls).second) continue;
+      shown.insert(cls);
+      ++sum.count[cls];
+      const bool listed = IsKnownClass(known, cls);
+      if (!listed) ++sum.unknown_classes;
+      log << (listed ? "known  " : "NEW    ") << cls << "\n";
+      if (listed) continue;
+      if (const std::string* sql = SqlOfTable(*session, d.table)) log << "    query: " << *sql << "\n";
+      log << "    " << d.detail << "\n";
+    }
+  }
+  // A listed class of a trace that was run and no longer diverges.
+  for (const auto& [cls, reason] : known) {
+    const std::string trace = cls.substr(0, cls.find(':'));
+    bool ran = false;
+    for (const std::string& path : traces)
+      ran |= std::filesystem::path(path).filename().string() == trace;
+    if (!ran || cls.back() == '*' || shown.count(cls)) continue;
+    ++sum.unknown_classes;
+    log << "GONE   " << cls << ": no longer diverges; delete its line\n";
+  }
+  log << "summary: " << sum.seeds << " traces, " << sum.count.size() << " divergence classes, "
+      << sum.unknown_classes << " not listed or gone\n";
   return sum;
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "tests/conformance/difftester/session.h"
 
@@ -29,5 +30,13 @@ struct RunSummary {
 };
 
 RunSummary RunSeeds(DiffSession* session, const RunOptions& o, std::ostream& log);
+
+// The battery on real traces. A class is listed in `known` as
+// "<trace file name>:<class>" (real_traces_known.md), so each trace's
+// differences carry their own reasons; a listed class that no longer shows
+// is reported as "gone" and counted in `unknown_classes` too, so that its
+// line gets deleted.
+RunSummary RunTraces(DiffSession* session, const std::vector<std::string>& traces,
+                     const std::map<std::string, std::string>& known, std::ostream& log);
 
 }  // namespace fathom::difftester

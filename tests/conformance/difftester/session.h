@@ -32,6 +32,11 @@ class DiffSession {
 
   SeedResult RunSeed(uint64_t seed, const Features& features);
 
+  // The battery on an existing trace (a real one, not generated).
+  std::vector<Divergence> RunTrace(const std::string& trace_path) {
+    return Compare(trace_path, battery_);
+  }
+
   // Switches off every feature (and shrinks every size) that the divergence
   // does not need, then writes trace.pb, query.sql and the reference's
   // expected.out to <cases_dir>/<name>/. Returns the case's name, or "" if
