@@ -1,6 +1,7 @@
 #include "core/import/packet_parser.h"
 
 #include "core/import/chrome_metadata.h"
+#include "core/import/frame_timeline_parser.h"
 #include "core/import/ftrace_parser.h"
 #include "core/import/heap_graph_parser.h"
 #include "core/import/profile_parser.h"
@@ -86,6 +87,9 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
       return;
     case TracePacket::kStreamingProfilePacketFieldNumber:
       ctx_->profile_parser->ParseStreamingProfilePacket(ts, payload, gen);
+      return;
+    case TracePacket::kFrameTimelineEventFieldNumber:
+      ctx_->frame_timeline_parser->ParseEvent(ts, payload);
       return;
     case kChromeTriggerFieldNumber:
       if (!ParseChromeTrigger(ctx_, ts, payload))

@@ -2,6 +2,7 @@
 
 #include "core/import/args_tracker.h"
 #include "core/import/clock_tracker.h"
+#include "core/import/frame_timeline_parser.h"
 #include "core/import/ftrace_parser.h"
 #include "core/import/heap_graph_parser.h"
 #include "core/import/packet_parser.h"
@@ -30,6 +31,7 @@ TraceContext::TraceContext()
   packet_parser.reset(new PacketParser(this));
   profile_parser.reset(new ProfileParser(this));
   heap_graph_parser.reset(new HeapGraphParser(this));
+  frame_timeline_parser.reset(new FrameTimelineParser(this));
   translation_table.reset(new TranslationTable(storage.get()));
 }
 

@@ -28,6 +28,7 @@ class TranslationTable;
 class SystemParser;
 class ProfileParser;
 class HeapGraphParser;
+class FrameTimelineParser;
 
 struct TraceContext {
   TraceContext();
@@ -51,6 +52,7 @@ struct TraceContext {
   std::unique_ptr<PacketParser> packet_parser;
   std::unique_ptr<ProfileParser> profile_parser;        // heapprofd, perf, StackSample
   std::unique_ptr<HeapGraphParser> heap_graph_parser;   // ART heap graphs
+  std::unique_ptr<FrameTimelineParser> frame_timeline_parser;  // SurfaceFlinger frames
   std::unique_ptr<TranslationTable> translation_table;  // TracePacket.translation_table
 
   uint64_t trace_size_bytes = 0;

@@ -81,6 +81,20 @@ CREATE VIEW stack_sample_execution_context AS
   WHERE id IN (SELECT execution_context_id FROM stack_sample);
 CREATE VIEW stack_sample_async_context AS
   SELECT id, name, kind, parent_id FROM __intrinsic_profiler_async_context;
+CREATE VIEW expected_frame_timeline_slice AS
+  SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, s.depth, s.parent_id, s.arg_set_id,
+         f.display_frame_token, f.surface_frame_token, f.upid, f.layer_name
+  FROM __intrinsic_frame_timeline_slice f JOIN slice s ON s.id = f.slice_id
+  WHERE f.is_expected = 1;
+CREATE VIEW actual_frame_timeline_slice AS
+  SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, s.depth, s.parent_id, s.arg_set_id,
+         f.display_frame_token, f.surface_frame_token, f.upid, f.layer_name, f.present_type,
+         f.on_time_finish, f.gpu_composition, f.jank_type, f.jank_severity_type,
+         f.prediction_type, f.jank_tag, f.jank_tag_experimental, f.jank_score,
+         NULL AS latched_unsignaled_count, NULL AS addressable_unsignaled_latch_count,
+         NULL AS latched_fence_state
+  FROM __intrinsic_frame_timeline_slice f JOIN slice s ON s.id = f.slice_id
+  WHERE f.is_expected = 0;
 CREATE VIEW instant AS
   SELECT slice.ts AS ts, slice.name AS name, slice.track_id AS track_id,
          slice.arg_set_id AS arg_set_id

@@ -49,6 +49,10 @@ namespace fathom {
     "Inconsistent process/thread associations.")                                                   \
   F(kMisplacedEndEvent, "misplaced_end_event", data_loss, analysis,                                \
     "Slice end events with no matching begin.")                                                    \
+  F(kFrameTimelineEventParserErrors, "frame_timeline_event_parser_errors", info, analysis,         \
+    "FrameTimeline events missing a field they need (dropped).")                                   \
+  F(kFrameTimelineUnpairedEndEvent, "frame_timeline_unpaired_end_event", info, analysis,           \
+    "FrameTimeline FrameEnd events whose cookie matches no open frame.")                           \
   F(kSystraceParseFailure, "systrace_parse_failure", error, analysis,                              \
     "atrace/print markers that could not be parsed.")                                              \
   F(kTrackEventParserErrors, "track_event_parser_errors", error, analysis,                         \

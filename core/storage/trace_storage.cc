@@ -99,6 +99,7 @@ std::vector<Table*> TraceStorage::AllTables() {
       &stats_table, &cpu,    &cpu_freq,     &trace_bounds, &machine,      &trace_diagnostics};
   tables.push_back(&state);
   for (Table* t : profile.All()) tables.push_back(t);
+  tables.push_back(&frame_timeline_slice);
   return tables;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/string_pool.h"
+#include "core/storage/frame_timeline_tables.h"
 #include "core/storage/profile_tables.h"
 #include "core/storage/stats.h"
 #include "core/storage/tables.h"
@@ -45,6 +46,7 @@ class TraceStorage {
   MachineTable machine;
   TraceDiagnosticsTable trace_diagnostics;
   ProfileTables profile;  // heapprofd, perf, heap graphs (profile_tables.h)
+  FrameTimelineSliceTable frame_timeline_slice;  // frame_timeline_tables.h
 
   // Tables exposed to SQL (in registration order).
   std::vector<Table*> AllTables();

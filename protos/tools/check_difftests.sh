@@ -120,7 +120,8 @@ for dir in "$DIFFTESTS"/*/; do
       n_enc_skip=$((n_enc_skip + 1))
       [[ $VERBOSE == 1 ]] && echo "skip  $name: textproto uses upstream extensions"
     else
-      sed 's/\[com\.android\.art\.tracing\.ArtHeapGraphTracePacket\.heap_graph\]/heap_graph/' \
+      sed -e 's/\[com\.android\.art\.tracing\.ArtHeapGraphTracePacket\.heap_graph\]/heap_graph/' \
+          -e 's/\[com\.android\.internal\.FrameworksNativeTracePacket\.frame_timeline_event\]/frame_timeline_event/' \
         "$dir/trace.textproto" > "$TMP/in.txt"
       if ! "$PROTOC" --encode=perfetto.protos.Trace -I "$PROTO_DIR" \
           "$ROOT_PROTO" < "$TMP/in.txt" > "$TMP/enc.pb" 2> "$TMP/err.txt"; then

@@ -108,6 +108,8 @@ FILES = collections.OrderedDict([
     ("perfetto/trace/android/android_misc.proto",
      ["PackagesList", "InitialDisplayState", "AndroidSystemProperty",
       "GraphicsFrameEvent", "GpuMemTotalEvent"]),
+    ("perfetto/trace/android/frame_timeline_event.proto",
+     ["FrameTimelineEvent"]),
     ("perfetto/trace/system_info.proto",
      ["SystemInfo", "Utsname", "CpuInfo", "TraceUuid", "Trigger",
       "TracingServiceEvent"]),

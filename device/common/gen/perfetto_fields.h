@@ -793,6 +793,7 @@ struct TracePacket {
   static constexpr uint32_t kExtensionDescriptorFieldNumber = 72;
   static constexpr uint32_t kStreamingAllocationFieldNumber = 74;
   static constexpr uint32_t kStreamingFreeFieldNumber = 75;
+  static constexpr uint32_t kFrameTimelineEventFieldNumber = 76;
   static constexpr uint32_t kAndroidEnergyEstimationBreakdownFieldNumber = 77;
   static constexpr uint32_t kTrustedPidFieldNumber = 79;
   static constexpr uint32_t kStatsdAtomFieldNumber = 84;
@@ -883,6 +884,58 @@ struct GpuMemTotalEvent {
   static constexpr uint32_t kGpuIdFieldNumber = 1;
   static constexpr uint32_t kPidFieldNumber = 2;
   static constexpr uint32_t kSizeFieldNumber = 3;
+};
+struct FrameTimelineEvent {
+  static constexpr uint32_t kExpectedDisplayFrameStartFieldNumber = 1;
+  static constexpr uint32_t kActualDisplayFrameStartFieldNumber = 2;
+  static constexpr uint32_t kExpectedSurfaceFrameStartFieldNumber = 3;
+  static constexpr uint32_t kActualSurfaceFrameStartFieldNumber = 4;
+  static constexpr uint32_t kFrameEndFieldNumber = 5;
+  struct ExpectedSurfaceFrameStart {
+    static constexpr uint32_t kCookieFieldNumber = 1;
+    static constexpr uint32_t kTokenFieldNumber = 2;
+    static constexpr uint32_t kDisplayFrameTokenFieldNumber = 3;
+    static constexpr uint32_t kPidFieldNumber = 4;
+    static constexpr uint32_t kLayerNameFieldNumber = 5;
+  };
+  struct ActualSurfaceFrameStart {
+    static constexpr uint32_t kCookieFieldNumber = 1;
+    static constexpr uint32_t kTokenFieldNumber = 2;
+    static constexpr uint32_t kDisplayFrameTokenFieldNumber = 3;
+    static constexpr uint32_t kPidFieldNumber = 4;
+    static constexpr uint32_t kLayerNameFieldNumber = 5;
+    static constexpr uint32_t kPresentTypeFieldNumber = 6;
+    static constexpr uint32_t kOnTimeFinishFieldNumber = 7;
+    static constexpr uint32_t kGpuCompositionFieldNumber = 8;
+    static constexpr uint32_t kJankTypeFieldNumber = 9;
+    static constexpr uint32_t kPredictionTypeFieldNumber = 10;
+    static constexpr uint32_t kIsBufferFieldNumber = 11;
+    static constexpr uint32_t kJankSeverityTypeFieldNumber = 12;
+    static constexpr uint32_t kPresentDelayMillisFieldNumber = 13;
+    static constexpr uint32_t kVsyncResyncedJitterMillisFieldNumber = 14;
+    static constexpr uint32_t kJankSeverityScoreFieldNumber = 15;
+  };
+  struct ExpectedDisplayFrameStart {
+    static constexpr uint32_t kCookieFieldNumber = 1;
+    static constexpr uint32_t kTokenFieldNumber = 2;
+    static constexpr uint32_t kPidFieldNumber = 3;
+  };
+  struct ActualDisplayFrameStart {
+    static constexpr uint32_t kCookieFieldNumber = 1;
+    static constexpr uint32_t kTokenFieldNumber = 2;
+    static constexpr uint32_t kPidFieldNumber = 3;
+    static constexpr uint32_t kPresentTypeFieldNumber = 4;
+    static constexpr uint32_t kOnTimeFinishFieldNumber = 5;
+    static constexpr uint32_t kGpuCompositionFieldNumber = 6;
+    static constexpr uint32_t kJankTypeFieldNumber = 7;
+    static constexpr uint32_t kPredictionTypeFieldNumber = 8;
+    static constexpr uint32_t kJankSeverityTypeFieldNumber = 9;
+    static constexpr uint32_t kPresentDelayMillisFieldNumber = 10;
+    static constexpr uint32_t kJankSeverityScoreFieldNumber = 11;
+  };
+  struct FrameEnd {
+    static constexpr uint32_t kCookieFieldNumber = 1;
+  };
 };
 struct BinderCommandFtraceEvent {
   static constexpr uint32_t kCmdFieldNumber = 1;
