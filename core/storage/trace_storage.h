@@ -44,6 +44,8 @@ class TraceStorage {
   TraceBoundsTable trace_bounds;
   MachineTable machine;
   TraceDiagnosticsTable trace_diagnostics;
+  TraceImportLogsTable import_logs;
+  TraceFileTable trace_files;
   ProfileTables profile;  // heapprofd, perf, heap graphs (profile_tables.h)
 
   // Tables exposed to SQL (in registration order).
