@@ -72,7 +72,18 @@ ArgsTracker::Builder& ArgsTracker::Builder::AddJson(std::string_view key, std::s
 }
 
 ArgsTracker::Builder& ArgsTracker::Builder::Append(Builder&& other) {
-  args_.insert(args_.end(), other.args_.begin(), other.args_.end());
+  // A key both sets have takes the later value in its first place, as
+  // upstream's args tracker updates an arg added twice (e.g. a slice's end
+  // event repeating an arg of its begin).
+  for (const Arg& arg : other.args_) {
+    auto same =
+        std::find_if(args_.begin(), args_.end(), [&](const Arg& a) { return a.key == arg.key; });
+    if (same != args_.end()) {
+      *same = arg;
+    } else {
+      args_.push_back(arg);
+    }
+  }
   other.args_.clear();
   return *this;
 }

@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/import/adreno_cmdbatch_tracker.h"
 #include "core/import/args_tracker.h"
 #include "core/import/dma_buffer_tracker.h"
 #include "core/import/f2fs_iostat_parser.h"
 #include "core/import/ftrace_cma_tracker.h"
 #include "core/import/ftrace_device_events.h"
+#include "core/import/ftrace_io_events.h"
 #include "core/import/generic_kernel_parser.h"
 #include "core/import/process_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
@@ -353,6 +355,12 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       } else if (FtraceDeviceEvents::Handles(event_id)) {
         if (!device_events_) device_events_ = std::make_unique<FtraceDeviceEvents>(ctx_);
         device_events_->Parse(ts, cpu, pid, event_id, p);
+      } else if (FtraceIoEvents::Handles(event_id)) {
+        if (!io_events_) io_events_ = std::make_unique<FtraceIoEvents>(ctx_);
+        io_events_->Parse(ts, cpu, pid, event_id, p);
+      } else if (AdrenoCmdbatchTracker::Handles(event_id)) {
+        if (!adreno_) adreno_ = std::make_unique<AdrenoCmdbatchTracker>(ctx_);
+        adreno_->Parse(ts, pid, event_id, p);
       }
       return;
   }
@@ -610,6 +618,7 @@ void FtraceParser::ParseSchedBlockedReason(proto::Bytes payload) {
 
 void FtraceParser::OnImportFinished() {
   // Open sched slices and thread states keep dur -1, as upstream.
+  if (adreno_) adreno_->Flush();
 }
 
 }  // namespace fathom

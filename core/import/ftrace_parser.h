@@ -26,9 +26,11 @@
 
 namespace fathom {
 
+class AdrenoCmdbatchTracker;
 class CmaAllocTracker;
 class DmaBufferTracker;
 class FtraceDeviceEvents;
+class FtraceIoEvents;
 class GenericKernelParser;
 
 struct SequenceGeneration;
@@ -193,6 +195,8 @@ class FtraceParser {
   FtraceTableWriter tables_;  // ftrace_event and thread_state rows
   std::unique_ptr<GenericKernelParser> generic_kernel_;
   std::unique_ptr<FtraceDeviceEvents> device_events_;  // created on first use
+  std::unique_ptr<FtraceIoEvents> io_events_;          // created on first use
+  std::unique_ptr<AdrenoCmdbatchTracker> adreno_;      // created on first use
   std::vector<PendingSched> pending_;
   std::vector<StringId> task_state_cache_;       // raw prev_state (uint16) -> string + 1
   std::vector<uint8_t> thread_named_by_ftrace_;  // by utid

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "core/import/args_tracker.h"
+#include "core/import/import_logs.h"
 #include "core/import/json_scanner.h"
 #include "core/import/json_tokenizer.h"
 #include "core/import/process_tracker.h"
@@ -578,9 +579,26 @@ void JsonTraceParser::ParseThreadStateEvent(int64_t ts, const JsonEventFields& e
     s->sched.Insert(ts, *dur, static_cast<uint32_t>(*cpu), utid, kNullStringId, 0);
 }
 
+void JsonTraceParser::LogSpill(int64_t ts, StringId name, uint32_t conflict) {
+  // Which event moved, and the slice of its thread it partially overlaps.
+  TraceStorage* s = ctx_->storage.get();
+  int64_t conflict_ts = s->slice.ts[conflict];
+  int64_t conflict_dur = s->slice.dur[conflict];
+  auto args = ctx_->args_tracker->NewSet()
+                  .AddString("event_name", name)
+                  .AddString("event_phase", "X")
+                  .AddInt("overlap_start", ts)
+                  .AddInt("overlap_end", conflict_ts + conflict_dur)
+                  .AddString("conflicting_slice_name", s->slice.name[conflict])
+                  .AddInt("conflicting_slice_ts", conflict_ts)
+                  .AddInt("conflicting_slice_dur", conflict_dur);
+  LogImportProblem(s, Stat::kSliceSpillOverlappingComplete, ts, std::move(args));
+}
+
 std::optional<uint32_t> JsonTraceParser::SpillComplete(int64_t ts, uint32_t utid, StringId cat,
                                                        StringId name, int64_t dur,
-                                                       std::optional<uint32_t> arg_set) {
+                                                       std::optional<uint32_t> arg_set,
+                                                       uint32_t conflict) {
   // A complete event that partially overlaps a slice of its thread cannot
   // nest there: it goes to the first of the thread's overflow tracks where
   // it fits (a new one when none does), as upstream, instead of being lost.
@@ -594,7 +612,7 @@ std::optional<uint32_t> JsonTraceParser::SpillComplete(int64_t ts, uint32_t utid
     }
     std::optional<uint32_t> slice = slices->Scoped(ts, spill[i], cat, name, dur, arg_set);
     if (slice) {
-      ctx_->storage->stats.Increment(Stat::kSliceSpillOverlappingComplete);
+      LogSpill(ts, name, conflict);
       return slice;
     }
     if (!slices->last_start_overlapped()) return std::nullopt;  // dropped for another reason
@@ -657,7 +675,8 @@ void JsonTraceParser::HandleEvent(int64_t ts, const JsonEventFields& e,
       std::optional<uint32_t> arg_set = AddArgs(args);
       std::optional<uint32_t> slice = slices->Scoped(ts, track, cat, name, *x_dur, arg_set);
       if (!slice && slices->last_start_overlapped())
-        slice = SpillComplete(ts, utid, cat, name, *x_dur, arg_set);
+        slice =
+            SpillComplete(ts, utid, cat, name, *x_dur, arg_set, slices->last_overlap_conflict());
       SetThreadTimes(e, slice);
       if (slice) BindFlowsV2(e, *slice);
       OnSliceBegin(track, slice);

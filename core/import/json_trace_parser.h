@@ -65,8 +65,13 @@ class JsonTraceParser {
                        StringId name);
   // An X event that partially overlaps a slice of its thread: placed on one
   // of the thread's overflow tracks.
+  // `conflict` is the slice of the thread track it partially overlaps.
   std::optional<uint32_t> SpillComplete(int64_t ts, uint32_t utid, StringId cat, StringId name,
-                                        int64_t dur, std::optional<uint32_t> arg_set);
+                                        int64_t dur, std::optional<uint32_t> arg_set,
+                                        uint32_t conflict);
+  // Counts slice_spill_overlapping_complete_event with a _trace_import_logs
+  // row naming the event and the slice it overlaps.
+  void LogSpill(int64_t ts, StringId name, uint32_t conflict);
   // "T" events: thread states (and sched slices while Running).
   void ParseThreadStateEvent(int64_t ts, const JsonEventFields& e, uint32_t utid);
   // Flow v2: a slice's "bind_id" with "flow_in"/"flow_out".

@@ -1,14 +1,17 @@
 #include "core/import/packet_parser.h"
 
+#include "core/import/args_tracker.h"
 #include "core/import/chrome_metadata.h"
 #include "core/import/frame_timeline_parser.h"
 #include "core/import/ftrace_parser.h"
 #include "core/import/heap_graph_parser.h"
+#include "core/import/import_logs.h"
 #include "core/import/profile_parser.h"
 #include "core/import/sequence_state.h"
 #include "core/import/smaps_parser.h"
 #include "core/import/system_parser.h"
 #include "core/import/track_event_parser.h"
+#include "perfetto/trace/android/android_misc.pb.h"
 #include "perfetto/trace/trace.pb.h"
 
 namespace fathom {
@@ -91,6 +94,9 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
     case TracePacket::kFrameTimelineEventFieldNumber:
       ctx_->frame_timeline_parser->ParseEvent(ts, payload);
       return;
+    case TracePacket::kAndroidAflagsFieldNumber:
+      ParseAndroidAflags(ts, payload);
+      return;
     case kChromeTriggerFieldNumber:
       if (!ParseChromeTrigger(ctx_, ts, payload))
         ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
@@ -98,6 +104,16 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
     default:
       ctx_->system_parser->ParsePacket(ts, field_id, payload, packet, gen);
   }
+}
+
+void PacketParser::ParseAndroidAflags(int64_t ts, proto::Bytes payload) {
+  // Only the data source's error is imported (the flags are not).
+  using perfetto::protos::AndroidAflags;
+  proto::FlatMessage<4> m(payload);
+  if (!m.has(AndroidAflags::kErrorFieldNumber)) return;
+  auto args = ctx_->args_tracker->NewSet().AddString(
+      "error", m[AndroidAflags::kErrorFieldNumber].as_string());
+  LogImportProblem(ctx_->storage.get(), Stat::kAndroidAflagsErrors, ts, std::move(args));
 }
 
 }  // namespace fathom

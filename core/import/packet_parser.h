@@ -16,6 +16,8 @@ class PacketParser {
   void ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGeneration& gen);
 
  private:
+  // android.aflags: a data source error becomes an android_aflags_errors log row.
+  void ParseAndroidAflags(int64_t ts, proto::Bytes payload);
   TraceContext* ctx_;
 };
 

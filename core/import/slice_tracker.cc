@@ -137,7 +137,10 @@ bool SliceTracker::MaybeCloseStack(Stack& stack, int64_t ts, int64_t dur) {
       continue;
     }
     if (dur == kPending) continue;
-    if (ts < end && ts + dur > end) return false;  // partial overlap: drop
+    if (ts < end && ts + dur > end) {  // partial overlap: drop
+      overlap_conflict_ = entry.id;
+      return false;
+    }
   }
   return true;
 }

@@ -59,6 +59,8 @@ class SliceTracker {
   // partially overlap one on the track's stack (its caller may then place
   // it on an overflow track).
   bool last_start_overlapped() const { return last_start_overlapped_; }
+  // The slice the last refused start would have straddled the end of.
+  uint32_t last_overlap_conflict() const { return overlap_conflict_; }
 
   // Innermost slice of the track still on its stack, if any.
   std::optional<uint32_t> GetTopmostOpen(uint32_t track) const;
@@ -96,6 +98,7 @@ class SliceTracker {
   std::unordered_map<uint32_t, Stack> stacks_;
   std::unordered_set<uint32_t> too_deep_tracks_;  // reported already
   bool last_start_overlapped_ = false;
+  uint32_t overlap_conflict_ = 0;
 };
 
 }  // namespace fathom

@@ -11,6 +11,7 @@
 #include "core/load/expansion_guard.h"
 #include "core/load/parse_sorted.h"
 #include "core/load/stat_problems.h"
+#include "core/load/trace_files.h"
 
 namespace fathom {
 namespace {
@@ -46,6 +47,7 @@ Status TraceLoader::Load(ChunkReader* file, const std::string& name,
   top.source.reader = file;
   stack_.push_back(std::move(top));
   if (Status st = ReadAll(); !st.ok()) return st;
+  FinishTraceFiles(ctx_->storage.get());
 
   if (!member_formats_.empty()) {
     report_->format += " [" + std::to_string(member_formats_.size()) + " trace(s):";
@@ -111,6 +113,7 @@ void TraceLoader::TakeNextMember(const std::shared_ptr<OpenArchive>& archive) {
   Work w;
   Source& s = w.source;
   s.name = std::move(member_name);
+  s.member_name = archive->stream->name();
   s.archive = archive;
   // Stored, deflated or gzip-wrapped alike, a member may only expand so far.
   s.owned = std::make_unique<ExpansionGuard>(std::move(*unwrapped), limits_);
@@ -140,11 +143,14 @@ Status TraceLoader::ReadSource(Source src) {
   std::string fmt_name = TraceFormatName(fmt);
   if (src.reader->wrapper()) fmt_name += std::string(" (") + src.reader->wrapper() + ")";
   if (!src.is_member) report_->format = fmt_name;
+  std::optional<uint32_t> file_row;
+  if (!src.piece && fmt != TraceFormat::kUnknown && fmt != TraceFormat::kEmpty)
+    file_row = RecordTraceFile(src, fmt);
   auto compressed_atrace = fmt == TraceFormat::kSystraceText
                                ? FindCompressedAtracePayload(blob->data.get(), blob->size)
                                : std::nullopt;
   if (fmt == TraceFormat::kZip || fmt == TraceFormat::kTar) {
-    OpenArchiveSource(std::move(src), fmt, std::move(blob));
+    OpenArchiveSource(std::move(src), fmt, std::move(blob), file_row.value_or(0));
     return Status::Ok();
   }
   if (fmt == TraceFormat::kSystraceHtml || compressed_atrace) {
@@ -163,7 +169,32 @@ Status TraceLoader::ReadSource(Source src) {
   if (src.is_member && src.name != name_) member_formats_.push_back(fmt_name);
   auto t = tokenizers_.For(fmt, src.name, PprofScope(src));
   if (!t.ok()) return t.status();
-  return Tokenize(src, stream, std::move(blob), offset, *t);
+  Status st = Tokenize(src, stream, std::move(blob), offset, *t);
+  // A member's (or wrapped content's) size is known once it is read.
+  if (file_row && (src.is_member || src.reader->wrapper()))
+    SetTraceFileSize(ctx_->storage.get(), *file_row, stream.offset());
+  return st;
+}
+
+uint32_t TraceLoader::RecordTraceFile(const Source& src, TraceFormat format) {
+  TraceStorage* s = ctx_->storage.get();
+  std::optional<uint32_t> parent;
+  if (src.archive) parent = src.archive->file_row;
+  std::optional<std::string_view> name;
+  if (src.is_member) name = src.member_name;
+  bool root = !src.is_member;
+  if (const char* wrapper = src.reader->wrapper()) {
+    // As upstream: the wrapper is a container whose one child is unnamed.
+    uint32_t outer = AddTraceFile(s, parent, name, wrapper, true);
+    if (root) SetTraceFileSize(s, outer, file_->file_size());
+    parent = outer;
+    name = "";
+    root = false;
+  }
+  bool archive = format == TraceFormat::kZip || format == TraceFormat::kTar;
+  uint32_t row = AddTraceFile(s, parent, name, TraceFileTypeName(format), archive);
+  if (root) SetTraceFileSize(s, row, file_->file_size());
+  return row;
 }
 
 std::string TraceLoader::PprofScope(const Source& src) const {
@@ -173,8 +204,8 @@ std::string TraceLoader::PprofScope(const Source& src) const {
                                                                  : src.name;
 }
 
-void TraceLoader::OpenArchiveSource(Source src, TraceFormat format,
-                                    std::unique_ptr<TraceBlob> head) {
+void TraceLoader::OpenArchiveSource(Source src, TraceFormat format, std::unique_ptr<TraceBlob> head,
+                                    uint32_t file_row) {
   int depth = src.depth + 1;
   if (depth > limits_.max_archive_depth) {
     Warn(src.name + ": an archive nested " + std::to_string(depth) + " deep, past the limit of " +
@@ -189,6 +220,7 @@ void TraceLoader::OpenArchiveSource(Source src, TraceFormat format,
   archive->name = src.name;
   archive->depth = depth;
   archive->parent = src.archive;
+  archive->file_row = file_row;
   archive->input = std::move(src.owned);  // null for the file, which the caller owns
   auto kind = format == TraceFormat::kZip ? ArchiveStream::Kind::kZip : ArchiveStream::Kind::kTar;
   archive->stream = std::make_unique<ArchiveStream>(kind, src.reader, head->data.get(), head->size);
@@ -269,6 +301,7 @@ void TraceLoader::PushPiece(const Source& parent, std::string name,
   s.reader = s.owned.get();
   s.depth = parent.depth;
   s.is_member = true;
+  s.piece = true;
   s.html_as_text = as_text;
   stack_.push_back(std::move(w));
 }

@@ -48,6 +48,7 @@ class TraceLoader {
     int depth = 0;  // 1: the outermost archive
     std::shared_ptr<OpenArchive> parent;
     std::unique_ptr<ChunkReader> input;
+    uint32_t file_row = 0;                  // its __intrinsic_trace_file row
     std::unique_ptr<ArchiveStream> stream;  // declared last: destroyed before `input`
   };
 
@@ -62,6 +63,8 @@ class TraceLoader {
     int depth = 0;  // archives around it
     bool is_member = false;
     bool html_as_text = false;  // an HTML page without trace-data blocks, or inflated atrace
+    bool piece = false;         // a piece of a container file (not a file of its own)
+    std::string member_name;    // an archive member's name inside its archive
   };
 
   // A stack entry: a source to read, or (archive set) the next member of an archive.
@@ -72,8 +75,12 @@ class TraceLoader {
 
   Status ReadAll();
   Status ReadSource(Source src);
+  // Adds the __intrinsic_trace_file row(s) of a file, archive member or
+  // wrapped stream; returns the row of its content.
+  uint32_t RecordTraceFile(const Source& src, TraceFormat format);
   void TakeNextMember(const std::shared_ptr<OpenArchive>& archive);
-  void OpenArchiveSource(Source src, TraceFormat format, std::unique_ptr<TraceBlob> head);
+  void OpenArchiveSource(Source src, TraceFormat format, std::unique_ptr<TraceBlob> head,
+                         uint32_t file_row);
   void SplitContainer(Source src, ChunkStream& stream, std::unique_ptr<TraceBlob> first,
                       std::optional<size_t> compressed_atrace);
   std::shared_ptr<std::vector<uint8_t>> ReadWhole(const Source& src, ChunkStream& stream,

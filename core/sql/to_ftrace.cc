@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <string_view>
+#include <vector>
 
 namespace fathom {
 namespace {
@@ -17,28 +19,72 @@ std::string FormatGfpFlags(uint64_t v) {
   return buf;
 }
 
-void AppendArgs(const TraceStorage& s, uint32_t set, std::string* out) {
+// Appends " label=value" for args row `row`.
+void AppendArg(const TraceStorage& s, uint32_t row, std::string_view label, std::string* out) {
+  const ArgsTable& args = s.args;
+  std::string_view key = s.GetString(args.key[row]);
+  std::string_view type = s.GetString(args.value_type[row]);
+  out->push_back(' ');
+  out->append(label);
+  out->push_back('=');
+  auto iv = args.int_value.Get(row);
+  if (key == "gfp_flags" && iv) {
+    out->append(FormatGfpFlags(static_cast<uint64_t>(*iv)));
+  } else if (iv && type == "uint") {
+    out->append(std::to_string(static_cast<uint64_t>(*iv)));
+  } else if (iv) {
+    out->append(std::to_string(*iv));
+  } else if (args.display_value[row] != kNullStringId) {
+    out->append(s.GetString(args.display_value[row]));
+  }
+}
+
+// Events whose kernel format orders or names fields unlike their proto
+// message: the fields printed (when present), in the kernel's order, with
+// the kernel's label. cgroup_attach_task has two kernel formats: older kernels
+// print the cgroup name (proto `cname`) as "cgroup", newer ones print
+// dst_level and dst_path instead; both print pid and comm last.
+struct FieldLabel {
+  std::string_view key;
+  std::string_view label;
+};
+struct EventFormat {
+  std::string_view event;
+  std::vector<FieldLabel> fields;
+};
+const std::vector<EventFormat>& EventFormats() {
+  static const std::vector<EventFormat> kFormats = {
+      {"cgroup_attach_task",
+       {{"dst_root", "dst_root"},
+        {"dst_id", "dst_id"},
+        {"cname", "cgroup"},
+        {"dst_level", "dst_level"},
+        {"dst_path", "dst_path"},
+        {"pid", "pid"},
+        {"comm", "comm"}}},
+  };
+  return kFormats;
+}
+
+void AppendArgs(const TraceStorage& s, std::string_view event, uint32_t set, std::string* out) {
   const ArgsTable& args = s.args;
   const auto& sets = args.arg_set_id.data();
   auto lo = std::lower_bound(sets.begin(), sets.end(), set);
-  for (auto it = lo; it != sets.end() && *it == set; ++it) {
-    uint32_t row = static_cast<uint32_t>(it - sets.begin());
-    std::string_view key = s.GetString(args.key[row]);
-    std::string_view type = s.GetString(args.value_type[row]);
-    out->push_back(' ');
-    out->append(key);
-    out->push_back('=');
-    auto iv = args.int_value.Get(row);
-    if (key == "gfp_flags" && iv) {
-      out->append(FormatGfpFlags(static_cast<uint64_t>(*iv)));
-    } else if (iv && type == "uint") {
-      out->append(std::to_string(static_cast<uint64_t>(*iv)));
-    } else if (iv) {
-      out->append(std::to_string(*iv));
-    } else if (args.display_value[row] != kNullStringId) {
-      out->append(s.GetString(args.display_value[row]));
+  auto hi = std::upper_bound(lo, sets.end(), set);
+  auto first = static_cast<uint32_t>(lo - sets.begin());
+  auto last = static_cast<uint32_t>(hi - sets.begin());
+  for (const EventFormat& format : EventFormats()) {
+    if (format.event != event) continue;
+    for (const FieldLabel& field : format.fields) {
+      for (uint32_t row = first; row < last; ++row) {
+        if (s.GetString(args.key[row]) != field.key) continue;
+        AppendArg(s, row, field.label, out);
+        break;
+      }
     }
+    return;
   }
+  for (uint32_t row = first; row < last; ++row) AppendArg(s, row, s.GetString(args.key[row]), out);
 }
 
 void ToFtrace(sqlite3_context* ctx, int, sqlite3_value** argv) {
@@ -86,7 +132,7 @@ std::string FormatFtraceEventLine(const TraceStorage& s, uint32_t row) {
            tgid.c_str(), static_cast<unsigned>(ev.cpu[row]), flags.c_str(), ts / 1000000000,
            (ts / 1000) % 1000000, std::string(s.GetString(ev.name[row])).c_str());
   std::string out = head;
-  if (auto set = ev.arg_set_id.Get(row)) AppendArgs(s, *set, &out);
+  if (auto set = ev.arg_set_id.Get(row)) AppendArgs(s, s.GetString(ev.name[row]), *set, &out);
   return out;
 }
 

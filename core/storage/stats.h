@@ -164,6 +164,8 @@ namespace fathom {
   F(kSliceSpillOverlappingComplete, "slice_spill_overlapping_complete_event", error, analysis,     \
     "Complete slices that partially overlap another on their thread, moved to an overflow track "  \
     "of that thread instead of being dropped.")                                                    \
+  F(kAndroidAflagsErrors, "android_aflags_errors", error, trace,                                   \
+    "The android.aflags data source reported that it could not collect the aconfig flags.")        \
   F(kSliceDropOverlappingComplete, "slice_drop_overlapping_complete_event", error, analysis,       \
     "Complete slices that partially overlap another on their track and were dropped.")             \
   F(kPacketsWithPreviousDropped, "traced_packet_loss_reported", data_loss, trace,                  \

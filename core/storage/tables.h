@@ -257,7 +257,8 @@ struct SliceTable : Table {
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
   Int64Column thread_ts{this, "thread_ts", kNullable};
   Int64Column thread_dur{this, "thread_dur", kNullable};
-  IdColumn slice_id{this, "slice_id"};  // upstream keeps this alias of id
+  MirrorColumn<StringColumn> cat{this, "cat", &category};  // upstream's alias of category
+  IdColumn slice_id{this, "slice_id"};                     // upstream keeps this alias of id
 
   uint32_t Insert(int64_t t, int64_t d, uint32_t track, StringId cat, StringId n, uint32_t dep,
                   optional<uint32_t> parent) {
@@ -757,6 +758,55 @@ struct TraceDiagnosticsTable : Table {
     remediation.Append(fix);
     confidence.Append(conf);
     trace_id.Append(trace);
+    return CommitRow();
+  }
+};
+
+// One row per problem an importer met with one event (upstream's
+// `_trace_import_logs`): the stat it counted (name, severity), when, and args
+// saying which event and why. Stats only count; this says which ones.
+struct TraceImportLogsTable : Table {
+  TraceImportLogsTable() : Table("_trace_import_logs") {}
+  IdColumn id{this, "id"};
+  UInt32Column trace_id{this, "trace_id"};
+  Int64Column ts{this, "ts"};
+  Int64Column byte_offset{this, "byte_offset", kNullable};
+  StringColumn severity{this, "severity"};
+  StringColumn name{this, "name"};
+  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+
+  uint32_t Insert(uint32_t trace, int64_t t, StringId sev, StringId n, optional<uint32_t> args) {
+    trace_id.Append(trace);
+    ts.Append(t);
+    byte_offset.AppendNull();
+    severity.Append(sev);
+    name.Append(n);
+    arg_set_id.Append(args);
+    return CommitRow();
+  }
+};
+
+// One row per file of the load (upstream's `__intrinsic_trace_file`): the
+// file itself, each archive member and what a gzip/zstd wrapper holds, with
+// its container (parent_id), detected trace type and the order upstream
+// processes them in.
+struct TraceFileTable : Table {
+  TraceFileTable() : Table("__intrinsic_trace_file") {}
+  IdColumn id{this, "id"};
+  UInt32Column parent_id{this, "parent_id", kNullable};
+  StringColumn name{this, "name"};
+  Int64Column size{this, "size"};
+  StringColumn trace_type{this, "trace_type"};
+  Int64Column processing_order{this, "processing_order"};
+  UInt32Column is_container{this, "is_container"};
+
+  uint32_t Insert(optional<uint32_t> parent, StringId n, StringId type, bool container) {
+    parent_id.Append(parent);
+    name.Append(n);
+    size.Append(0);
+    trace_type.Append(type);
+    processing_order.Append(0);
+    is_container.Append(container ? 1 : 0);
     return CommitRow();
   }
 };

@@ -45,6 +45,8 @@ class TraceStorage {
   TraceBoundsTable trace_bounds;
   MachineTable machine;
   TraceDiagnosticsTable trace_diagnostics;
+  TraceImportLogsTable import_logs;
+  TraceFileTable trace_files;
   ProfileTables profile;  // heapprofd, perf, heap graphs (profile_tables.h)
   FrameTimelineSliceTable frame_timeline_slice;  // frame_timeline_tables.h
 

@@ -106,7 +106,7 @@ FILES = collections.OrderedDict([
       "AndroidEnergyConsumer"]),
     ("perfetto/trace/android/android_log.proto", ["AndroidLogPacket"]),
     ("perfetto/trace/android/android_misc.proto",
-     ["PackagesList", "InitialDisplayState", "AndroidSystemProperty",
+     ["PackagesList", "InitialDisplayState", "AndroidSystemProperty", "AndroidAflags",
       "GraphicsFrameEvent", "GpuMemTotalEvent"]),
     ("perfetto/trace/android/frame_timeline_event.proto",
      ["FrameTimelineEvent"]),

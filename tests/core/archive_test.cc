@@ -342,5 +342,40 @@ TEST(Archives, CompressedMembersAreInflated) {
   }
 }
 
+// __intrinsic_trace_file lists the archive and its members; processing_order
+// puts protobuf members first, then the rest by name. Expected rows from
+// upstream's trace_processor_shell (v58.2) on a zip of the same members.
+TEST(Archives, TraceFileRowsFollowUpstreamProcessingOrder) {
+  const std::string json =
+      R"({"traceEvents":[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1,"name":"x"}]})";
+  const std::string text =
+      "# tracer: nop\n#\n          <idle>-0     [000] ...1  1.000000: cpu_idle: state=1 "
+      "cpu_id=0\n";
+  // packet { timestamp: 10 trusted_packet_sequence_id: 1 }
+  const std::string proto("\x0a\x04\x40\x0a\x50\x01", 6);
+  std::string zip =
+      Zip({{"c.json", json}, {"a.systrace", text}, {"b.pb", proto}, {"e.json", json}}, true);
+  TraceProcessor tp;
+  ASSERT_TRUE(Load(tp, zip).ok());
+  auto it = tp.Query(
+      "select id, parent_id, name, size, trace_type, processing_order, is_container "
+      "from __intrinsic_trace_file order by id");
+  ASSERT_TRUE(it->NextResultSet()) << it->status().message();
+  std::string rows;
+  while (it->NextRow()) {
+    for (int c = 0; c < 7; ++c) {
+      auto v = it->Get(c);
+      rows += v.type == SqlValue::kNull     ? "NULL"
+              : v.type == SqlValue::kString ? std::string(v.s)
+                                            : std::to_string(v.i);
+      rows += c == 6 ? ";" : ",";
+    }
+  }
+  EXPECT_EQ(rows, "0,NULL,NULL," + std::to_string(zip.size()) +
+                      ",zip,0,1;"
+                      "1,0,c.json,70,json,3,0;2,0,a.systrace,88,systrace,2,0;"
+                      "3,0,b.pb,6,proto,1,0;4,0,e.json,70,json,4,0;");
+}
+
 }  // namespace
 }  // namespace fathom

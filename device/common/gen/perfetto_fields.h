@@ -810,6 +810,7 @@ struct TracePacket {
   static constexpr uint32_t kGenericKernelTaskRenameEventFieldNumber = 120;
   static constexpr uint32_t kGenericKernelProcessTreeFieldNumber = 122;
   static constexpr uint32_t kTraceAttributesFieldNumber = 126;
+  static constexpr uint32_t kAndroidAflagsFieldNumber = 127;
   static constexpr uint32_t kArtProcessMetadataFieldNumber = 131;
   static constexpr uint32_t kZstdCompressedPacketsFieldNumber = 133;
   static constexpr uint32_t kStackSampleFieldNumber = 135;
@@ -869,6 +870,9 @@ struct AndroidSystemProperty {
     static constexpr uint32_t kNameFieldNumber = 1;
     static constexpr uint32_t kValueFieldNumber = 2;
   };
+};
+struct AndroidAflags {
+  static constexpr uint32_t kErrorFieldNumber = 2;
 };
 struct GraphicsFrameEvent {
   static constexpr uint32_t kBufferEventFieldNumber = 1;
@@ -937,6 +941,20 @@ struct FrameTimelineEvent {
     static constexpr uint32_t kCookieFieldNumber = 1;
   };
 };
+struct AndroidFsDatareadEndFtraceEvent {
+  static constexpr uint32_t kBytesFieldNumber = 1;
+  static constexpr uint32_t kInoFieldNumber = 2;
+  static constexpr uint32_t kOffsetFieldNumber = 3;
+};
+struct AndroidFsDatareadStartFtraceEvent {
+  static constexpr uint32_t kBytesFieldNumber = 1;
+  static constexpr uint32_t kCmdlineFieldNumber = 2;
+  static constexpr uint32_t kISizeFieldNumber = 3;
+  static constexpr uint32_t kInoFieldNumber = 4;
+  static constexpr uint32_t kOffsetFieldNumber = 5;
+  static constexpr uint32_t kPathbufFieldNumber = 6;
+  static constexpr uint32_t kPidFieldNumber = 7;
+};
 struct BinderCommandFtraceEvent {
   static constexpr uint32_t kCmdFieldNumber = 1;
 };
@@ -977,9 +995,38 @@ struct BinderTransactionReceivedFtraceEvent {
 struct BinderUnlockFtraceEvent {
   static constexpr uint32_t kTagFieldNumber = 1;
 };
+struct BlockIoDoneFtraceEvent {
+  static constexpr uint32_t kDevFieldNumber = 1;
+  static constexpr uint32_t kSectorFieldNumber = 2;
+  static constexpr uint32_t kNrSectorFieldNumber = 3;
+  static constexpr uint32_t kBytesFieldNumber = 4;
+  static constexpr uint32_t kIoprioFieldNumber = 5;
+  static constexpr uint32_t kRwbsFieldNumber = 6;
+  static constexpr uint32_t kCommFieldNumber = 7;
+  static constexpr uint32_t kCmdFieldNumber = 8;
+};
+struct BlockIoStartFtraceEvent {
+  static constexpr uint32_t kDevFieldNumber = 1;
+  static constexpr uint32_t kSectorFieldNumber = 2;
+  static constexpr uint32_t kNrSectorFieldNumber = 3;
+  static constexpr uint32_t kBytesFieldNumber = 4;
+  static constexpr uint32_t kIoprioFieldNumber = 5;
+  static constexpr uint32_t kRwbsFieldNumber = 6;
+  static constexpr uint32_t kCommFieldNumber = 7;
+  static constexpr uint32_t kCmdFieldNumber = 8;
+};
 struct CdevUpdateFtraceEvent {
   static constexpr uint32_t kTargetFieldNumber = 1;
   static constexpr uint32_t kTypeFieldNumber = 2;
+};
+struct CgroupAttachTaskFtraceEvent {
+  static constexpr uint32_t kDstRootFieldNumber = 1;
+  static constexpr uint32_t kDstIdFieldNumber = 2;
+  static constexpr uint32_t kPidFieldNumber = 3;
+  static constexpr uint32_t kCommFieldNumber = 4;
+  static constexpr uint32_t kCnameFieldNumber = 5;
+  static constexpr uint32_t kDstLevelFieldNumber = 6;
+  static constexpr uint32_t kDstPathFieldNumber = 7;
 };
 struct ClockDisableFtraceEvent {
   static constexpr uint32_t kNameFieldNumber = 1;
@@ -1136,6 +1183,24 @@ struct KfreeSkbFtraceEvent {
   static constexpr uint32_t kProtocolFieldNumber = 2;
   static constexpr uint32_t kSkbaddrFieldNumber = 3;
 };
+struct KgslAdrenoCmdbatchQueuedFtraceEvent {
+  static constexpr uint32_t kIdFieldNumber = 1;
+  static constexpr uint32_t kTimestampFieldNumber = 2;
+  static constexpr uint32_t kPrioFieldNumber = 5;
+};
+struct KgslAdrenoCmdbatchRetiredFtraceEvent {
+  static constexpr uint32_t kIdFieldNumber = 1;
+  static constexpr uint32_t kTimestampFieldNumber = 2;
+  static constexpr uint32_t kStartFieldNumber = 6;
+  static constexpr uint32_t kRetireFieldNumber = 7;
+  static constexpr uint32_t kPrioFieldNumber = 8;
+};
+struct KgslAdrenoCmdbatchSyncFtraceEvent {
+  static constexpr uint32_t kIdFieldNumber = 1;
+  static constexpr uint32_t kTimestampFieldNumber = 2;
+  static constexpr uint32_t kTicksFieldNumber = 3;
+  static constexpr uint32_t kPrioFieldNumber = 4;
+};
 struct KmallocFtraceEvent {
   static constexpr uint32_t kBytesAllocFieldNumber = 1;
   static constexpr uint32_t kBytesReqFieldNumber = 2;
@@ -1172,6 +1237,13 @@ struct MmEventRecordFtraceEvent {
   static constexpr uint32_t kCountFieldNumber = 2;
   static constexpr uint32_t kMaxLatFieldNumber = 3;
   static constexpr uint32_t kTypeFieldNumber = 4;
+};
+struct NapiGroReceiveEntryFtraceEvent {
+  static constexpr uint32_t kLenFieldNumber = 7;
+  static constexpr uint32_t kNameFieldNumber = 10;
+};
+struct NapiGroReceiveExitFtraceEvent {
+  static constexpr uint32_t kRetFieldNumber = 1;
 };
 struct NetDevXmitFtraceEvent {
   static constexpr uint32_t kLenFieldNumber = 1;
@@ -1509,6 +1581,7 @@ struct FtraceEvent {
   static constexpr uint32_t kWorkqueueExecuteEndFieldNumber = 57;
   static constexpr uint32_t kWorkqueueExecuteStartFieldNumber = 58;
   static constexpr uint32_t kWorkqueueQueueWorkFieldNumber = 59;
+  static constexpr uint32_t kCgroupAttachTaskFieldNumber = 67;
   static constexpr uint32_t kTracingMarkWriteFieldNumber = 80;
   static constexpr uint32_t kSuspendResumeFieldNumber = 113;
   static constexpr uint32_t kSchedWakeupNewFieldNumber = 114;
@@ -1548,11 +1621,15 @@ struct FtraceEvent {
   static constexpr uint32_t kNetDevXmitFieldNumber = 361;
   static constexpr uint32_t kInetSockSetStateFieldNumber = 362;
   static constexpr uint32_t kTcpRetransmitSkbFieldNumber = 363;
+  static constexpr uint32_t kNapiGroReceiveEntryFieldNumber = 365;
+  static constexpr uint32_t kNapiGroReceiveExitFieldNumber = 366;
   static constexpr uint32_t kKfreeSkbFieldNumber = 367;
   static constexpr uint32_t kWakeupSourceActivateFieldNumber = 404;
   static constexpr uint32_t kWakeupSourceDeactivateFieldNumber = 405;
   static constexpr uint32_t kUfshcdCommandFieldNumber = 406;
   static constexpr uint32_t kSchedCpuUtilCfsFieldNumber = 421;
+  static constexpr uint32_t kAndroidFsDatareadEndFieldNumber = 431;
+  static constexpr uint32_t kAndroidFsDatareadStartFieldNumber = 432;
   static constexpr uint32_t kFuncgraphEntryFieldNumber = 437;
   static constexpr uint32_t kFuncgraphExitFieldNumber = 438;
   static constexpr uint32_t kCmaAllocStartFieldNumber = 465;
@@ -1563,7 +1640,12 @@ struct FtraceEvent {
   static constexpr uint32_t kSchedMigrateTaskFieldNumber = 491;
   static constexpr uint32_t kThermalExynosAcpmBulkFieldNumber = 506;
   static constexpr uint32_t kThermalExynosAcpmHighOverheadFieldNumber = 507;
+  static constexpr uint32_t kKgslAdrenoCmdbatchQueuedFieldNumber = 534;
+  static constexpr uint32_t kKgslAdrenoCmdbatchSyncFieldNumber = 536;
+  static constexpr uint32_t kKgslAdrenoCmdbatchRetiredFieldNumber = 537;
   static constexpr uint32_t kKprobeEventFieldNumber = 542;
+  static constexpr uint32_t kBlockIoStartFieldNumber = 546;
+  static constexpr uint32_t kBlockIoDoneFieldNumber = 547;
   static constexpr uint32_t kCmaAllocFinishFieldNumber = 576;
   static constexpr uint32_t kMmAllocContigMigrateRangeInfoFieldNumber = 577;
 };

@@ -1,0 +1,45 @@
+#include "core/import/track_compressor.h"
+
+namespace fathom {
+
+uint32_t TrackCompressor::NewSlot(const Factory& create) {
+  uint32_t idx = static_cast<uint32_t>(slots_.size());
+  slots_.push_back({create(idx)});
+  return idx;
+}
+
+uint32_t TrackCompressor::BeginTrack(int64_t cookie, const Factory& create) {
+  std::optional<uint32_t> free;
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = slots_[i];
+    if (slot.open > 0 && slot.cookie == cookie) {
+      ++slot.open;
+      return slot.track;
+    }
+    if (slot.open == 0 && !free) free = i;
+  }
+  uint32_t idx = free ? *free : NewSlot(create);
+  slots_[idx].cookie = cookie;
+  slots_[idx].open = 1;
+  return slots_[idx].track;
+}
+
+std::optional<uint32_t> TrackCompressor::EndTrack(int64_t cookie) {
+  for (Slot& slot : slots_) {
+    if (slot.open > 0 && slot.cookie == cookie) {
+      --slot.open;
+      return slot.track;
+    }
+  }
+  return std::nullopt;
+}
+
+uint32_t TrackCompressor::CompleteTrack(int64_t ts, int64_t dur, const Factory& create) {
+  uint32_t idx = 0;
+  while (idx < slots_.size() && slots_[idx].end > ts) ++idx;
+  if (idx == slots_.size()) NewSlot(create);
+  slots_[idx].end = ts + dur;
+  return slots_[idx].track;
+}
+
+}  // namespace fathom

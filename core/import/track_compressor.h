@@ -1,0 +1,47 @@
+// A group of interchangeable slice tracks, as upstream "compresses" tracks:
+// the slices of one group (e.g. every android_fs read, or the command batches
+// of one GPU context) are spread over the fewest tracks that keep unrelated
+// slices from overlapping. Each track of the group carries its index in the
+// group as the dimension arg `track_compressor_idx` (the caller's factory
+// creates it).
+//
+// Two ways of placing slices (a group uses one of them):
+//  - begin/end slices owned by a cookie (e.g. the reading thread): a cookie
+//    with open slices keeps its track, so its slices nest; any other begin
+//    takes the lowest-index track with no open slice, else a new one;
+//  - complete slices: the lowest-index track whose slices all end by the new
+//    slice's start, else a new one.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace fathom {
+
+class TrackCompressor {
+ public:
+  // Creates the group's track number `idx` (0, 1, ... in order of need).
+  using Factory = std::function<uint32_t(uint32_t idx)>;
+
+  // The track for a new begin of `cookie`.
+  uint32_t BeginTrack(int64_t cookie, const Factory& create);
+  // The track holding `cookie`'s open slices, one of which ends now;
+  // nullopt when the cookie has none open.
+  std::optional<uint32_t> EndTrack(int64_t cookie);
+  // The track for a complete slice [ts, ts + dur).
+  uint32_t CompleteTrack(int64_t ts, int64_t dur, const Factory& create);
+
+ private:
+  struct Slot {
+    uint32_t track;
+    int64_t cookie = 0;
+    uint32_t open = 0;        // begin/end: open slices of `cookie`
+    int64_t end = INT64_MIN;  // complete: end of the latest slice
+  };
+  uint32_t NewSlot(const Factory& create);
+  std::vector<Slot> slots_;
+};
+
+}  // namespace fathom
