@@ -71,6 +71,14 @@ uint32_t ProcessTracker::GetOrCreateThread(int64_t tid) {
 
 uint32_t ProcessTracker::UpdateThread(int64_t tid, int64_t pid) {
   auto opt_utid = GetThreadOrNull(tid, pid);
+  if (!opt_utid) {
+    // A thread first seen together with its pid: the process, and with it
+    // its main thread, is numbered before the new thread (as upstream does;
+    // a thread seen earlier without a pid keeps its lower utid). When tid
+    // == pid the main thread is the one asked for.
+    GetOrCreateProcess(pid);
+    opt_utid = GetThreadOrNull(tid, pid);
+  }
   uint32_t utid = opt_utid ? *opt_utid : StartNewThread(std::nullopt, tid);
   if (!GetUpidOfThread(utid)) AssociateThreadToProcess(utid, GetOrCreateProcess(pid));
   ResolvePendingAssociations(utid, *GetUpidOfThread(utid));

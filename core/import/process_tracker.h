@@ -43,7 +43,8 @@ class ProcessTracker {
   std::optional<uint32_t> GetThreadOrNull(int64_t tid) const;
   std::optional<uint32_t> GetThreadOrNull(int64_t tid, std::optional<int64_t> pid) const;
   // The thread `tid` of process `pid`: reuses a matching alive thread, else
-  // creates one; creates the process if unknown.
+  // creates the process if unknown (and so its main thread first), then the
+  // thread.
   uint32_t UpdateThread(int64_t tid, int64_t pid);
   // A new thread row for `tid` (task_newtask, or a reused tid).
   uint32_t StartNewThread(std::optional<int64_t> ts, int64_t tid);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/import/clock_tracker.h"
+#include "core/import/native_symbol_args.h"
 #include "core/import/process_tracker.h"
 #include "core/import/proto_tokenizer.h"
 #include "core/import/sequence_state.h"
@@ -468,16 +469,9 @@ void ProfileParser::ApplyModuleSymbols(proto::Bytes payload) {
     if (f.id == ModuleSymbols::kBuildIdFieldNumber) build_id = f.as_string();
     if (f.id == ModuleSymbols::kAddressSymbolsFieldNumber) addresses.push_back(f.bytes);
   }
-  StringId path_id = s->strings.Find(path);
-  StringId build_id_id = build_id.empty() ? kNullStringId : s->strings.Find(BuildIdToHex(build_id));
-  auto& mappings = s->profile.stack_profile_mapping;
   auto& frames = s->profile.stack_profile_frame;
   auto& symbols = s->profile.stack_profile_symbol;
-  for (uint32_t m = 0; m < mappings.row_count(); ++m) {
-    bool match = build_id_id != kNullStringId
-                     ? mappings.build_id[m] == build_id_id
-                     : (path_id != kNullStringId && mappings.name[m] == path_id);
-    if (!match) continue;
+  for (uint32_t m : MappingsOfModule(*s, path, build_id)) {
     // By rel_pc: a library can have many thousands of frames and addresses.
     std::unordered_map<int64_t, std::vector<uint32_t>> frames_at;
     for (uint32_t frame : stacks_.FramesOfMapping(m))
@@ -596,6 +590,10 @@ void ProfileParser::OnImportFinished() {
   }
   for (const std::string& m : module_symbols_)
     ApplyModuleSymbols({reinterpret_cast<const uint8_t*>(m.data()), m.size()});
+}
+
+void ProfileParser::OnArgsFinished() {
+  TranslateNativeSymbolArgs(ctx_->storage.get(), module_symbols_);
   module_symbols_.clear();
 }
 

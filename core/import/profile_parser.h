@@ -48,6 +48,9 @@ class ProfileParser {
   void ParseModuleSymbols(proto::Bytes payload);
   void ParseArtProcessMetadata(int64_t ts, proto::Bytes payload);
   void OnImportFinished();
+  // After every arg set is written (open slices' included): translates the
+  // args that name native symbols (native_symbol_args.h).
+  void OnArgsFinished();
 
   StackProfileTracker* stack_tracker() { return &stacks_; }
 

@@ -51,6 +51,12 @@ class StackProfileTracker {
   // Same for an inline Callstack message (StackSample.callstack).
   std::optional<uint32_t> ResolveCallstackMessage(const ProfileIdSource& ids, const void* cache_key,
                                                   proto::Bytes callstack);
+  // stack_profile_mapping row of interned mapping `iid` (nullopt, counted,
+  // when unknown).
+  std::optional<uint32_t> ResolveMappingIid(const ProfileIdSource& ids, const void* cache_key,
+                                            uint64_t iid) {
+    return ResolveMapping(ids, caches_[cache_key], iid);
+  }
   // Forget cached ids of `cache_key` (its tables were redefined).
   void ClearCache(const void* cache_key);
 

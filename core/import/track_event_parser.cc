@@ -8,6 +8,7 @@
 #include "core/import/debug_annotation_parser.h"
 #include "core/import/parse_problems.h"
 #include "core/import/process_tracker.h"
+#include "core/import/profile_parser.h"
 #include "core/import/sequence_state.h"
 #include "core/import/slice_tracker.h"
 #include "core/import/track_event_tracks.h"
@@ -552,7 +553,8 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   for (Bytes a : ev.debug_annotations)
     if (!annotations.Parse(a, &args)) storage->stats.Increment(Stat::kTrackEventParserErrors);
   for (const auto& [field, msg] : ev.typed_args)
-    if (!AddTypedArgs(field, msg, gen, *ctx_->translation_table, &args))
+    if (!AddTypedArgs(field, msg, gen, *ctx_->translation_table,
+                      ctx_->profile_parser->stack_tracker(), &args))
       storage->stats.Increment(Stat::kTrackEventParserErrors);
   if (annotations.truncated())
     AddParseProblem(ctx_, "debug_annotations", ts,

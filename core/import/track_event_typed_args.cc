@@ -3,6 +3,8 @@
 #include <optional>
 #include <string_view>
 
+#include "core/import/native_symbol_args.h"
+#include "core/import/profile_stack_tracker.h"
 #include "core/import/sequence_state.h"
 #include "core/import/translation_table.h"
 #include "perfetto/trace/trace.pb.h"
@@ -11,6 +13,7 @@ namespace fathom {
 namespace {
 
 using perfetto::protos::ChromeHistogramSample;
+using perfetto::protos::ChromeMojoEventInfo;
 using perfetto::protos::ChromeUserEvent;
 using perfetto::protos::HistogramName;
 using perfetto::protos::InternedData;
@@ -132,17 +135,82 @@ bool AddPerformanceMark(Bytes msg, const TranslationTable& translation,
   return !d.error() && !e.error();
 }
 
+// The method's native symbol is resolved when the import ends (its
+// ModuleSymbols usually follow the events): until then it is the mapping row
+// and rel_pc of its interned source location.
+void AddMojoMethod(uint64_t iid, const SequenceGeneration& gen, StackProfileTracker* stacks,
+                   ArgsTracker::Builder* args) {
+  const Bytes* loc = gen.GetInterned(InternedData::kUnsymbolizedSourceLocationsFieldNumber, iid);
+  std::optional<uint32_t> mapping;
+  uint64_t mapping_iid = 0, rel_pc = 0;
+  if (loc) {
+    using L = perfetto::protos::UnsymbolizedSourceLocation;
+    Decoder d(*loc);
+    for (Field f = d.Next(); f.valid(); f = d.Next()) {
+      if (f.id == L::kMappingIdFieldNumber) mapping_iid = f.int_value;
+      if (f.id == L::kRelPcFieldNumber) rel_pc = f.int_value;
+    }
+    mapping = stacks->ResolveMappingIid(InternedProfileIds(gen), &gen, mapping_iid);
+  }
+  if (!mapping) {
+    args->AddUint("chrome_mojo_event_info.mojo_interface_method_iid", iid);
+    return;
+  }
+  args->AddUint(kMojoMethodMappingKey, *mapping);
+  args->AddUint(kMojoMethodRelPcKey, rel_pc);
+}
+
+bool AddMojoEventInfo(Bytes msg, const SequenceGeneration& gen, StackProfileTracker* stacks,
+                      ArgsTracker::Builder* args) {
+  using M = ChromeMojoEventInfo;
+  constexpr std::string_view kPrefix = "chrome_mojo_event_info.";
+  auto key = [&](std::string_view field) { return std::string(kPrefix) + std::string(field); };
+  Decoder d(msg);
+  for (Field f = d.Next(); f.valid(); f = d.Next()) {
+    switch (f.id) {
+      case M::kWatcherNotifyInterfaceTagFieldNumber:
+        args->AddString(key("watcher_notify_interface_tag"), f.as_string());
+        break;
+      case M::kIpcHashFieldNumber:
+        args->AddUint(key("ipc_hash"), f.as_uint32());
+        break;
+      case M::kMojoInterfaceTagFieldNumber:
+        args->AddString(key("mojo_interface_tag"), f.as_string());
+        break;
+      case M::kMojoInterfaceMethodIidFieldNumber:
+        AddMojoMethod(f.int_value, gen, stacks, args);
+        break;
+      case M::kIsReplyFieldNumber:
+        args->AddBool(key("is_reply"), f.int_value != 0);
+        break;
+      case M::kPayloadSizeFieldNumber:
+        args->AddUint(key("payload_size"), f.int_value);
+        break;
+      case M::kDataNumBytesFieldNumber:
+        args->AddUint(key("data_num_bytes"), f.int_value);
+        break;
+      default:
+        break;
+    }
+  }
+  return !d.error();
+}
+
 }  // namespace
 
 bool IsTypedArgsField(uint32_t field_id) {
   return field_id == TrackEvent::kChromeHistogramSampleFieldNumber ||
          field_id == TrackEvent::kChromeUserEventFieldNumber ||
+         field_id == TrackEvent::kChromeMojoEventInfoFieldNumber ||
          field_id == kHashedPerformanceMarkField;
 }
 
 bool AddTypedArgs(uint32_t field_id, Bytes msg, const SequenceGeneration& gen,
-                  const TranslationTable& translation, ArgsTracker::Builder* args) {
+                  const TranslationTable& translation, StackProfileTracker* stacks,
+                  ArgsTracker::Builder* args) {
   switch (field_id) {
+    case TrackEvent::kChromeMojoEventInfoFieldNumber:
+      return AddMojoEventInfo(msg, gen, stacks, args);
     case TrackEvent::kChromeHistogramSampleFieldNumber:
       return AddHistogramSample(msg, gen, translation, args);
     case TrackEvent::kChromeUserEventFieldNumber:

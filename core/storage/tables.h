@@ -532,6 +532,18 @@ struct ArgsTable : Table {
     return CommitRow();
   }
 
+  // Turns written row `row` into the string arg `k` = `value` (`vt` the
+  // "string" type name), for args translated once the import ends. False
+  // (row unchanged) when the value would need a wide slot.
+  bool RewriteAsString(uint32_t row, StringId k, StringId value, StringId vt) {
+    if (static_cast<int64_t>(value) != static_cast<int32_t>(value)) return false;
+    key.Set(row, k);
+    if (!flat_key.differing_.empty()) flat_key.differing_[row] = kNullStringId;
+    slot_lo_[row] = static_cast<int32_t>(value);
+    type_[row] = TypeIndex(vt, kStringKind);  // drops kWide: the old wide entry is unused
+    return true;
+  }
+
   void Reserve(size_t n) {
     arg_set_id.v_.reserve(n);
     key.Reserve(n);
