@@ -70,14 +70,9 @@ std::vector<std::string> ListElements(std::string_view list) {
   return {CleanArg(list)};
 }
 
-std::string Quote(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
-}
+// As upstream: the argument's text between single quotes, its own quotes
+// left as they are (so `foo''` becomes the string foo').
+std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 bool Expand(std::string_view text, const MacroTable& macros, int depth, std::string* out,
             SqlError* err);

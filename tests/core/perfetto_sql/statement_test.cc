@@ -148,7 +148,9 @@ TEST(PerfettoSqlMacros, ExpandNestedAndIntrinsic) {
   EXPECT_EQ(Expand(macros, "select add!(f(1, 2), 'a,b')"), "select f(1, 2) + ('a,b') * 2");
   EXPECT_EQ(Expand(macros, "pick!(name, (select 1 as name))"),
             "SELECT name FROM (select 1 as name)");
-  EXPECT_EQ(Expand(macros, "select __intrinsic_stringify!(a 'b')"), "select 'a ''b'''");
+  // Quotes inside are not doubled (upstream's syntax/stringify: foo'' gives foo').
+  EXPECT_EQ(Expand(macros, "select __intrinsic_stringify!(foo'')"), "select 'foo'''");
+  EXPECT_EQ(Expand(macros, "select __intrinsic_stringify!(foo bar)"), "select 'foo bar'");
   EXPECT_EQ(Expand(macros, "select __intrinsic_token_apply!(add, (a, b), (c, d))"),
             "select a + (c) * 2 , b + (d) * 2");
   EXPECT_EQ(Expand(macros, "x __intrinsic_token_apply_and_prefix!(add, (a), (c))"),
