@@ -80,6 +80,10 @@ class TraceProcessor {
   TraceStorage& storage();
   const TraceStorage& storage() const;
 
+  // PerfettoSQL (core/sql/perfetto_sql): INCLUDE PERFETTO MODULE finds
+  // modules in these packages and standard library. Change them any time.
+  psql::SqlPackages& sql_packages() { return sql_->sql_packages(); }
+
   std::unique_ptr<QueryIterator> Query(std::string sql);
   // Stops the query running now (from any thread, e.g. a UI's Cancel).
   void Interrupt();

@@ -65,7 +65,8 @@ int RunQuery(const std::vector<std::string>& args) {
   if (format == ResultFormat::kTable) out = TerminalSafe(out, Newlines::kKeep);
   fwrite(out.data(), 1, out.size(), stdout);
   if (!st.ok()) {
-    fprintf(stderr, "fathom-cli: error: %s\n", TerminalSafe(st.message()).c_str());
+    // Multi-line: an error in an included module lists where it was included from.
+    fprintf(stderr, "fathom-cli: error: %s\n", TerminalSafe(st.message(), Newlines::kKeep).c_str());
     return 1;
   }
   return 0;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/cli/load_limit_flags.h"
+#include "app/cli/sql_package_flags.h"
 #include "app/cli/terminal_text.h"
 #include "core/trace_processor.h"
 
@@ -14,7 +15,8 @@ namespace fathom::cli {
 inline bool LoadOrReport(TraceProcessor* tp, const std::string& path) {
   tp->set_load_limits(CommandLineLoadLimits());
   tp->set_import_options(CommandLineImportOptions());
-  Status st = tp->LoadFile(path);
+  Status st = ApplySqlPackageFlags(CommandLineSqlPackages(), &tp->sql_packages());
+  if (st.ok()) st = tp->LoadFile(path);
   if (!st.ok()) {
     fprintf(stderr, "fathom-cli: error: %s\n", TerminalSafe(st.message()).c_str());
     return false;

@@ -6,6 +6,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/load_limit_flags.h"
+#include "app/cli/sql_package_flags.h"
 
 namespace {
 
@@ -38,8 +39,8 @@ void PrintUsage(FILE* out) {
       "  heapprofile [--interval BYTES] [--dump-interval MS] [--block] -o OUT\n"
       "         (-- PROGRAM ARGS... | --pid PID)  native heap profile of a program\n"
       "  --version                            print the version\n"
-      "\n%s",
-      fathom::cli::LoadLimitFlagsUsage());
+      "\n%s%s",
+      fathom::cli::LoadLimitFlagsUsage(), fathom::cli::SqlPackageFlagsUsage());
 }
 
 }  // namespace
@@ -59,6 +60,8 @@ int main(int argc, char** argv) {
   if (loads) st = fathom::cli::TakeLoadLimitFlags(&args, &fathom::cli::CommandLineLoadLimits());
   if (loads && st.ok())
     st = fathom::cli::TakeImportOptionFlags(&args, &fathom::cli::CommandLineImportOptions());
+  if (loads && st.ok())
+    st = fathom::cli::TakeSqlPackageFlags(&args, &fathom::cli::CommandLineSqlPackages());
   if (!st.ok()) {
     fprintf(stderr, "fathom-cli: %s\n", st.message().c_str());
     return 2;

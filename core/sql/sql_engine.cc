@@ -2,14 +2,18 @@
 
 #include <sqlite3.h>
 
+#include <cstdlib>
+
 #include "core/sql/flamegraph_vtab.h"
+#include "core/sql/perfetto_sql/engine.h"
 #include "core/sql/sql_functions.h"
 #include "core/sql/sql_views.h"
 #include "core/sql/table_vtab.h"
 
 namespace fathom {
 
-QueryIterator::QueryIterator(sqlite3* db, std::string sql) : db_(db), sql_(std::move(sql)) {}
+QueryIterator::QueryIterator(sqlite3* db, psql::PerfettoSqlEngine* engine, std::string sql)
+    : db_(db), engine_(engine), sql_(std::move(sql)), spans_(psql::SplitStatements(sql_)) {}
 
 QueryIterator::~QueryIterator() {
   if (stmt_) sqlite3_finalize(stmt_);
@@ -26,42 +30,28 @@ bool QueryIterator::PrepareNext() {
     sqlite3_finalize(stmt_);
     stmt_ = nullptr;
   }
-  while (offset_ < sql_.size()) {
-    const char* start = sql_.c_str() + offset_;
-    const char* tail = nullptr;
-    stmt_start_ = offset_;
-    int rc = sqlite3_prepare_v2(db_, start, static_cast<int>(sql_.size() - offset_), &stmt_, &tail);
-    offset_ = static_cast<size_t>(tail - sql_.c_str());
-    if (rc != SQLITE_OK) {
-      SetError();
+  if (!engine_ && next_span_ < spans_.size()) {
+    status_ = ErrorStatus("SQL error: the database is not open");
+    return false;
+  }
+  while (next_span_ < spans_.size()) {
+    const psql::StatementSpan span = spans_[next_span_++];
+    stmt_start_ = span.begin;
+    long error_offset = -1;
+    Status st = engine_->Prepare(sql_, span, &stmt_, &error_offset);
+    if (!st.ok()) {
+      status_ = ErrorStatus("SQL error: " + st.message());
+      error_offset_ = static_cast<int>(error_offset);
       stmt_ = nullptr;
       return false;
     }
-    if (!stmt_) continue;  // whitespace or comment only
+    if (!stmt_) continue;  // a PerfettoSQL statement, run already
     return true;
   }
   return false;
 }
 
-bool QueryIterator::HasMoreStatements() const {
-  size_t i = offset_;
-  while (i < sql_.size()) {
-    const char c = sql_[i];
-    if (c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
-      ++i;
-    } else if (sql_.compare(i, 2, "--") == 0) {
-      i = sql_.find('\n', i);
-      if (i == std::string::npos) return false;
-    } else if (sql_.compare(i, 2, "/*") == 0) {
-      i = sql_.find("*/", i + 2);
-      if (i == std::string::npos) return false;
-      i += 2;
-    } else {
-      return true;
-    }
-  }
-  return false;
-}
+bool QueryIterator::HasMoreStatements() const { return next_span_ < spans_.size(); }
 
 bool QueryIterator::NextResultSet() {
   if (!status_.ok()) return false;
@@ -127,11 +117,17 @@ SqlValue QueryIterator::Get(int i) const {
 SqlEngine::SqlEngine(TraceStorage* storage) : storage_(storage) {}
 
 SqlEngine::~SqlEngine() {
+  perfetto_sql_.reset();
   if (db_) sqlite3_close(db_);
 }
 
 Status SqlEngine::Init() {
   if (sqlite3_open(":memory:", &db_) != SQLITE_OK) return ErrorStatus("cannot open SQLite");
+  perfetto_sql_ = std::make_unique<psql::PerfettoSqlEngine>(db_, &packages_);
+  // The standard library from the environment; one that is not a folder is
+  // ignored here (INCLUDE then says how to point Fathom at the library).
+  if (const char* stdlib = std::getenv("FATHOM_STDLIB"); stdlib && *stdlib)
+    (void)packages_.SetStdlib(stdlib);
   for (Table* t : storage_->AllTables()) {
     Status st = RegisterTableVtab(db_, storage_, t);
     if (!st.ok()) return st;
@@ -154,7 +150,7 @@ void SqlEngine::Interrupt() {
 }
 
 std::unique_ptr<QueryIterator> SqlEngine::Query(std::string sql) {
-  return std::make_unique<QueryIterator>(db_, std::move(sql));
+  return std::make_unique<QueryIterator>(db_, perfetto_sql_.get(), std::move(sql));
 }
 
 }  // namespace fathom

@@ -9,12 +9,18 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/sql/perfetto_sql/packages.h"
+#include "core/sql/perfetto_sql/statement.h"
 #include "core/storage/trace_storage.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace fathom {
+
+namespace psql {
+class PerfettoSqlEngine;
+}
 
 struct SqlValue {
   enum Type { kNull, kInt, kDouble, kString, kBlob } type = kNull;
@@ -23,10 +29,13 @@ struct SqlValue {
   std::string_view s;  // valid until the iterator moves
 };
 
-// Walks the result sets of one or more SQL statements, row by row.
+// Walks the result sets of one or more SQL statements, row by row. The text
+// is PerfettoSQL: statements are split by core/sql/perfetto_sql, which runs
+// its own (INCLUDE PERFETTO MODULE, CREATE PERFETTO ...) and expands macros
+// in the rest before SQLite prepares them.
 class QueryIterator {
  public:
-  QueryIterator(sqlite3* db, std::string sql);
+  QueryIterator(sqlite3* db, psql::PerfettoSqlEngine* engine, std::string sql);
   ~QueryIterator();
   QueryIterator(const QueryIterator&) = delete;
   QueryIterator& operator=(const QueryIterator&) = delete;
@@ -53,8 +62,10 @@ class QueryIterator {
   void SetError();
   bool PrepareNext();
   sqlite3* db_;
+  psql::PerfettoSqlEngine* engine_;
   std::string sql_;
-  size_t offset_ = 0;
+  std::vector<psql::StatementSpan> spans_;
+  size_t next_span_ = 0;
   sqlite3_stmt* stmt_ = nullptr;
   int column_count_ = 0;
   bool first_row_pending_ = false;
@@ -74,6 +85,10 @@ class SqlEngine {
   Status Init();
   std::unique_ptr<QueryIterator> Query(std::string sql);
   sqlite3* db() { return db_; }
+  // Where INCLUDE PERFETTO MODULE looks (starts with $FATHOM_STDLIB as the
+  // standard library when that names a folder).
+  psql::SqlPackages& sql_packages() { return packages_; }
+  psql::PerfettoSqlEngine& perfetto_sql() { return *perfetto_sql_; }
   // Makes the statement running on this connection stop soon with an
   // "interrupted" error (sqlite3_interrupt). Safe from any thread; a no-op
   // when nothing runs.
@@ -82,6 +97,9 @@ class SqlEngine {
  private:
   TraceStorage* storage_;
   sqlite3* db_ = nullptr;
+  psql::SqlPackages packages_;
+  // Destroyed before db_ closes: it finalizes the statements its functions keep.
+  std::unique_ptr<psql::PerfettoSqlEngine> perfetto_sql_;
 };
 
 }  // namespace fathom
