@@ -433,7 +433,9 @@ StringId FtraceParser::TaskStateString(int64_t raw_state) {
 }
 
 void FtraceParser::OnTextLineTask(int64_t tid, std::string_view comm, std::optional<int64_t> tgid) {
-  if (tid != 0) UpdateThreadFromFtrace(tid, InternComm(Utid(tid), comm));
+  // "<...>" is the kernel's placeholder for a comm it no longer knows: it
+  // names nothing (upstream keeps the thread's name).
+  if (tid != 0 && comm != "<...>") UpdateThreadFromFtrace(tid, InternComm(Utid(tid), comm));
   if (tgid) UpdateThreadCached(tid, *tgid);
 }
 
