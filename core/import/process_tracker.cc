@@ -234,7 +234,9 @@ void ProcessTracker::SetProcessMetadata(uint32_t upid, std::optional<uint32_t> p
                                         std::string_view name, std::string_view cmdline) {
   if (parent_upid) storage_->process.parent_upid.Set(upid, *parent_upid);
   storage_->process.name.Set(upid, storage_->Intern(name));
-  storage_->process.cmdline.Set(upid, storage_->Intern(cmdline));
+  // No cmdline given (a TrackEvent descriptor with a name only) leaves it as
+  // it was: NULL if never set, as upstream.
+  if (!cmdline.empty()) storage_->process.cmdline.Set(upid, storage_->Intern(cmdline));
 }
 
 void ProcessTracker::SetProcessUid(uint32_t upid, int64_t uid) {

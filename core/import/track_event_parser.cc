@@ -284,13 +284,8 @@ void TrackEventParser::ParseProcessDescriptor(Bytes process, std::optional<uint3
   }
   if (!upid) return;
   if (name.empty() && cmdline.empty()) return;
-  auto& cmdlines = ctx_->storage->process.cmdline;
-  const StringId had_cmdline = cmdlines[*upid];
   ctx_->process_tracker->SetProcessMetadata(*upid, std::nullopt, name.empty() ? argv0 : name,
                                             cmdline);
-  // A descriptor without a cmdline names the process only: cmdline stays as
-  // it was (NULL if never given, as upstream).
-  if (cmdline.empty()) cmdlines.Set(*upid, had_cmdline);
 }
 
 bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,

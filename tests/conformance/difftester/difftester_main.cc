@@ -56,7 +56,7 @@ bool ParseRange(const std::string& s, uint64_t* a, uint64_t* b) {
 
 int main(int argc, char** argv) {
   RunOptions o;
-  std::string known_file = std::string(FATHOM_CONFORMANCE_SOURCE_DIR) + "/difftester_known.md";
+  std::string known_file;  // default: difftester_known.md, or real_traces_known.md with --trace
   std::string work = "/tmp/fathom-difftester";
   std::string reference = FindReferenceBinary(FATHOM_SHARED_DIR);
   std::string without;
@@ -101,8 +101,9 @@ int main(int argc, char** argv) {
     std::cerr << "no reference trace processor (set FATHOM_REFERENCE_TP)\n";
     return 2;
   }
-  if (!traces.empty() && known_file.ends_with("/difftester_known.md"))
-    known_file = std::string(FATHOM_CONFORMANCE_SOURCE_DIR) + "/real_traces_known.md";
+  if (known_file.empty())
+    known_file = std::string(FATHOM_CONFORMANCE_SOURCE_DIR) +
+                 (traces.empty() ? "/difftester_known.md" : "/real_traces_known.md");
   o.known = fathom::conformance::ReadKnownDifferences(known_file);
   DiffSession session(reference, work);
   std::string error;
@@ -110,7 +111,7 @@ int main(int argc, char** argv) {
     std::cerr << error << "\n";
     return 2;
   }
-  const RunSummary sum =
-      traces.empty() ? RunSeeds(&session, o, std::cout) : RunTraces(&session, traces, o.known, std::cout);
+  const RunSummary sum = traces.empty() ? RunSeeds(&session, o, std::cout)
+                                        : RunTraces(&session, traces, o.known, std::cout);
   return sum.unknown_classes ? 1 : 0;
 }
