@@ -106,7 +106,7 @@ void FtraceTableWriter::Apply(const Command& c) {
       break;
     case Op::kSchedSwitch:
       raw_args_->DeferSwitch(c.set, c.sw);
-      raw.Insert(c.ts, c.name, c.cpu, c.utid, c.has_set, c.set, true, 0);
+      raw.Insert(c.ts, c.name, c.cpu, c.utid, c.has_set, c.set, false, 0);
       thread_state_.PushSchedSwitch(c.ts, c.cpu, c.utid, c.state, c.other);
       break;
     case Op::kCompactWaking:
@@ -144,8 +144,7 @@ FtraceTableWriter::Command RawRow(FtraceTableWriter::Command::Op op, int64_t ts,
   c.utid = utid;
   c.has_set = set.has_value();
   c.set = set.value_or(0);
-  // An ftrace event without common_flags reads as 0, as upstream.
-  c.has_flags = true;
+  c.has_flags = common_flags.has_value();
   c.flags = common_flags.value_or(0);
   return c;
 }

@@ -49,9 +49,10 @@ void FtraceThreadStateTracker::PushWaking(int64_t ts, uint32_t utid, uint32_t wa
                                  ? rows_[waker_utid].last
                                  : kNone;
   Open(ts, utid, runnable_, kNone, waker_utid);
-  const uint32_t row = rows_[utid].last;
-  if (waker_row != kNone) storage_->thread_state.waker_id.Set(row, waker_row);
-  if (irq_context >= 0) storage_->thread_state.irq_context.Set(row, irq_context);
+  // The R row just opened is the table's last: the sparse columns take it.
+  if (waker_row != kNone) storage_->thread_state.waker_id.SetLast(waker_row);
+  if (irq_context >= 0)
+    storage_->thread_state.irq_context.SetLast(static_cast<uint32_t>(irq_context));
 }
 
 void FtraceThreadStateTracker::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,

@@ -197,20 +197,36 @@ class NumericColumn final : public ColumnBase {
 // non-NULL values are stored, densely; a bitmap says which rows have one and
 // a running count per 64 rows finds a row's value (its rank). A 4-byte column
 // then costs 0.2 B per row plus 4 B per value, not 4.1 B per row. Values are
-// given as rows are appended; there is no Set.
+// given as rows are appended (or, with SetLast, just after); there is no Set.
+//
+// kAbsentIsZero: for a column upstream never leaves NULL but that is mostly 0
+// (ftrace_event.common_flags), a row without a value reads as 0 in SQL, while
+// Get() still tells the importer's readers that no value was given.
 template <typename T>
 class SparseColumn final : public ColumnBase {
  public:
   static constexpr SqlType kType = std::is_floating_point_v<T> ? SqlType::kDouble : SqlType::kInt;
+  enum AbsentReads { kAbsentIsNull, kAbsentIsZero };
 
-  SparseColumn(Table* table, std::string name)
-      : ColumnBase(table, std::move(name), kType, kNullable) {}
+  SparseColumn(Table* table, std::string name, AbsentReads absent = kAbsentIsNull)
+      : ColumnBase(table, std::move(name), kType,
+                   absent == kAbsentIsNull ? uint32_t{kNullable} : uint32_t{0}),
+        absent_is_zero_(absent == kAbsentIsZero) {}
 
   void Append(T v) {
     PushBit(true);
     values_.push_back(v);
   }
   void AppendNull() { PushBit(false); }
+  // Gives the last appended row its value, if it has none yet: its bit is in
+  // the last word, whose rank (values before the word) does not change.
+  void SetLast(T v) {
+    if (rows_ == 0) return;
+    const uint32_t row = static_cast<uint32_t>(rows_ - 1);
+    if (!HasNoValue(row)) return;
+    bits_.back() |= uint64_t{1} << (row & 63);
+    values_.push_back(v);
+  }
   void Append(std::optional<T> v) {
     if (v) {
       Append(*v);
@@ -220,10 +236,10 @@ class SparseColumn final : public ColumnBase {
   }
 
   std::optional<T> Get(uint32_t row) const {
-    if (IsNull(row)) return std::nullopt;
+    if (HasNoValue(row)) return std::nullopt;
     return values_[Rank(row)];
   }
-  T operator[](uint32_t row) const { return IsNull(row) ? T{} : values_[Rank(row)]; }
+  T operator[](uint32_t row) const { return HasNoValue(row) ? T{} : values_[Rank(row)]; }
   size_t size() const { return rows_; }
   size_t non_null_count() const { return values_.size(); }
   void Reserve(size_t n) override {
@@ -236,7 +252,8 @@ class SparseColumn final : public ColumnBase {
     values_.shrink_to_fit();
   }
 
-  bool IsNull(uint32_t row) const override { return !((bits_[row >> 6] >> (row & 63)) & 1); }
+  bool HasNoValue(uint32_t row) const { return !((bits_[row >> 6] >> (row & 63)) & 1); }
+  bool IsNull(uint32_t row) const override { return !absent_is_zero_ && HasNoValue(row); }
   int64_t GetInt(uint32_t row) const override { return static_cast<int64_t>((*this)[row]); }
   double GetDouble(uint32_t row) const override { return static_cast<double>((*this)[row]); }
 
@@ -256,6 +273,7 @@ class SparseColumn final : public ColumnBase {
     ++rows_;
   }
 
+  bool absent_is_zero_;
   size_t rows_ = 0;
   ColumnVector<uint64_t> bits_;   // bit `row & 63` of word `row >> 6`: has a value
   ColumnVector<uint32_t> ranks_;  // per word: values in the rows before it

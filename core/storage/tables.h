@@ -128,8 +128,9 @@ struct ThreadStateTable : Table {
   Int64Column io_wait{this, "io_wait", kNullable};
   StringColumn blocked_function{this, "blocked_function"};
   SparseUInt32Column waker_utid{this, "waker_utid"};
-  UInt32Column waker_id{this, "waker_id", kNullable};
-  Int64Column irq_context{this, "irq_context", kNullable};
+  // Set (SetLast) on the R rows of wakings only: sparse.
+  SparseUInt32Column waker_id{this, "waker_id"};
+  SparseUInt32Column irq_context{this, "irq_context"};
   MirrorColumn<SparseUInt32Column> ucpu{this, "ucpu", &cpu};
 
   uint32_t Insert(int64_t t, int64_t d, optional<uint32_t> c, uint32_t u, StringId st) {
@@ -305,8 +306,9 @@ struct FtraceEventTable : Table {
   UInt16Column cpu{this, "cpu"};         // 2 bytes: see UInt16Column
   SmallUInt32Column utid{this, "utid"};  // 2 bytes while utids fit
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
-  // Sparse: compact_sched wakings carry flags, its switches (half the rows) do not.
-  SparseUInt32Column common_flags{this, "common_flags"};
+  // Sparse: only given flags are stored (compact_sched wakings carry them);
+  // a row without reads as 0 in SQL, as upstream's never-NULL column.
+  SparseUInt32Column common_flags{this, "common_flags", SparseUInt32Column::kAbsentIsZero};
   MirrorColumn<UInt16Column> ucpu{this, "ucpu", &cpu};
 
   uint32_t Insert(int64_t t, StringId n, uint32_t c, uint32_t u, optional<uint32_t> args,
