@@ -9,6 +9,7 @@
 #include <QSignalBlocker>
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "widgets/common/format.h"
 #include "widgets/flamegraph/caller_model.h"
@@ -31,6 +32,10 @@ Flamegraph apply(Flamegraph fg, Op op, std::string* error) {
 // What one build job hands back to the UI thread.
 struct FlamegraphPanel::Built {
   std::shared_ptr<const Flamegraph> raw, rawBase, shown;
+  // The top-down tree behind a bottom-up view: callers and callees are read
+  // from it, since an inverted tree's parents are callees and its values are
+  // self values. Null when the shown tree is top-down.
+  std::shared_ptr<const Flamegraph> calls;
   std::shared_ptr<const FlameTree> tree;
   std::string error;
 };
@@ -225,7 +230,7 @@ void FlamegraphPanel::rebuild() {
         b->raw = raw ? raw : build(source);
         if (compare) b->rawBase = rawBase ? rawBase : build(*compare);
         // Focus, hide, collapse, then invert: the core's operations.
-        auto transform = [&](const Flamegraph& in) {
+        auto topDown = [&](const Flamegraph& in) {
           Flamegraph t = in;
           if (!focus.empty())
             t = apply(
@@ -234,10 +239,17 @@ void FlamegraphPanel::rebuild() {
             t = apply(
                 std::move(t), [&](const Flamegraph& g) { return g.Hide(hide); }, &b->error);
           if (collapse) t = t.CollapseRecursion();
-          return bottomUp ? t.Inverted() : t;
+          return t;
         };
-        Flamegraph shown = transform(*b->raw);
-        if (b->rawBase) shown = Flamegraph::Diff(transform(*b->rawBase), shown);
+        Flamegraph calls = topDown(*b->raw);
+        std::optional<Flamegraph> baseCalls;
+        if (b->rawBase) baseCalls = topDown(*b->rawBase);
+        Flamegraph shown = bottomUp ? calls.Inverted() : calls;
+        if (baseCalls)
+          shown = Flamegraph::Diff(bottomUp ? baseCalls->Inverted() : *baseCalls, shown);
+        if (bottomUp)
+          b->calls = std::make_shared<const Flamegraph>(
+              baseCalls ? Flamegraph::Diff(*baseCalls, calls) : std::move(calls));
         if (min_share > 0) {
           // Relative to what is shown (the focused tree, or the larger side of a diff).
           const Metric m = MetricOf(view);
@@ -263,6 +275,7 @@ void FlamegraphPanel::applyBuilt(std::shared_ptr<Built> b, quint64 gen) {
   raw_base_ = b->rawBase;
   if (compare_) raw_base_source_ = *compare_;
   shown_core_ = b->shown;
+  calls_core_ = b->calls ? b->calls : b->shown;
   shown_ = b->tree;
   last_error_ = QString::fromStdString(b->error);
   // A program that freed everything before the dump (most do at exit) has nothing
@@ -408,11 +421,11 @@ void FlamegraphPanel::selectNode(int node) {
   const QString name = shown_->node(node).name;
   const quint64 gen = ++select_generation_;
   ++pending_;
-  auto core = shown_core_;
+  auto core = shown_core_, calls = calls_core_;
   const Metric metric = MetricOf(view_kind_);
   using Rows = std::pair<std::vector<CallerRow>, std::vector<CallerRow>>;
   session_->query<std::shared_ptr<Rows>>(
-      [core, metric, n = name.toStdString()](Core&) {
+      [calls, metric, n = name.toStdString()](Core&) {
         auto toRows = [](const std::vector<FrameNeighbour>& in) {
           std::vector<CallerRow> out;
           for (const FrameNeighbour& f : in)
@@ -420,8 +433,8 @@ void FlamegraphPanel::selectNode(int node) {
                            double(f.value)});
           return out;
         };
-        return std::make_shared<Rows>(toRows(core->Callers(n, metric)),
-                                      toRows(core->Callees(n, metric)));
+        return std::make_shared<Rows>(toRows(calls->Callers(n, metric)),
+                                      toRows(calls->Callees(n, metric)));
       },
       this,
       [this, gen, core, name](std::shared_ptr<Rows> rows) {

@@ -123,7 +123,7 @@ class FlamegraphPanel : public QWidget {
   bool dumps_loaded_ = false;
 
   // Raw top-down trees, cached so toggles do not rebuild from the core.
-  std::shared_ptr<const Flamegraph> raw_, raw_base_, shown_core_;
+  std::shared_ptr<const Flamegraph> raw_, raw_base_, shown_core_, calls_core_;
   FlameSource raw_source_, raw_base_source_;
   FlamegraphView raw_view_ = FlamegraphView::kSamples;
   std::shared_ptr<const FlameTree> shown_;

@@ -220,6 +220,37 @@ void FlamegraphPanelTest::searchZoomInvertFocusHide() {
   settle(o.panel.get());
   QCOMPARE(o.panel->tree()->total(), total);
   QCOMPARE(childNames(o.panel->tree(), 0), selfFrames);
+  // Bottom-up, a frame's callers are still its real callers (the frames that
+  // call it in the top-down tree, recursion counted once), and its callers
+  // add up to its total, not its self value.
+  const FlameTree* up = o.panel->tree();
+  int busy = -1;  // a root of the inverted tree that has callers
+  for (int c : up->node(0).children)
+    if (!up->node(c).children.empty() && (busy < 0 || up->node(c).total > up->node(busy).total))
+      busy = c;
+  QVERIFY(busy > 0);
+  const QString busyName = up->node(busy).name;
+  QSet<QString> realCallers;
+  for (int i = 1; i < t->size(); ++i) {
+    if (t->node(i).name != busyName) continue;
+    bool nested = false;
+    for (int a = t->node(i).parent; a > 0 && !nested; a = t->node(a).parent)
+      nested = t->node(a).name == busyName;
+    if (!nested)
+      realCallers.insert(t->node(i).parent > 0 ? t->node(t->node(i).parent).name
+                                               : QStringLiteral("<root>"));
+  }
+  o.panel->selectNode(busy);
+  settle(o.panel.get());
+  QSet<QString> shownCallers;
+  double callersSum = 0;
+  for (int r = 0; r < o.panel->callersModel()->rowCount(); ++r) {
+    shownCallers.insert(o.panel->callersModel()->row(r).name);
+    callersSum += o.panel->callersModel()->row(r).value;
+  }
+  QCOMPARE(shownCallers, realCallers);
+  QCOMPARE(callersSum, outermostTotal(t, busyName));
+  QVERIFY(childNames(up, busy).subtract(shownCallers).isEmpty());
   o.panel->setBottomUp(false);
   settle(o.panel.get());
 
