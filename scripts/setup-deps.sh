@@ -15,7 +15,7 @@ PACKAGES=(
   xvfb xauth
   adb
   openjdk-17-jdk-headless
-  desktop-file-utils shared-mime-info libxml2-utils
+  desktop-file-utils shared-mime-info libxml2-utils librsvg2-bin
   libunwind8 libjemalloc2 heaptrack python3
   g++-aarch64-linux-gnu
   llvm

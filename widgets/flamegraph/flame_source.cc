@@ -111,13 +111,13 @@ std::vector<DumpInfo> listDumps(Core& core) {
       info.preferred = d.default_sample_type;
       info.sample_type = d.sample_type;
       info.sample_unit = d.sample_unit;
-      const QString amount = info.source.bytes ? formatBytes(info.value)
-                                               : formatCount(int64_t(info.value)) +
-                                                     QLatin1Char(' ') +
-                                                     QString::fromStdString(d.sample_unit);
-      info.label = QStringLiteral("%1 · %2 · %3")
-                       .arg(QString::fromStdString(d.process_name),
-                            QString::fromStdString(d.sample_type), amount);
+      const QString amount = info.source.bytes
+                                 ? formatBytes(info.value)
+                                 : formatCount(int64_t(info.value)) + QLatin1Char(' ') +
+                                       QString::fromStdString(d.sample_unit);
+      info.heading = QStringLiteral("%1 · %2").arg(QString::fromStdString(d.process_name),
+                                                   QString::fromStdString(d.sample_type));
+      info.label = info.heading + QStringLiteral(" · ") + amount;
       out.push_back(std::move(info));
       continue;
     }
@@ -129,6 +129,7 @@ std::vector<DumpInfo> listDumps(Core& core) {
       what += QLatin1Char(' ') + QString::fromStdString(d.heap);
     const QString amount =
         ViewIsBytes(view) ? formatBytes(info.value) : formatCount(int64_t(info.value));
+    info.heading = QStringLiteral("%1 · %2 @ +%3").arg(process, what, formatDuration(d.ts - start));
     info.label = QStringLiteral("%1 · %2 · %3 @ +%4")
                      .arg(process, what, amount, formatDuration(d.ts - start));
     out.push_back(std::move(info));

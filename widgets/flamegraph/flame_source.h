@@ -33,8 +33,9 @@ struct FlameSource {
 // A dump ("diamond") with what the profile combo shows.
 struct DumpInfo {
   FlameSource source;
-  QString label;     // "system_server [1234] · native malloc · 12.3 MiB @ 1.250 s"
-  double value = 0;  // default view's total
+  QString label;           // "system_server [1234] · native malloc · 12.3 MiB @ 1.250 s"
+  QString heading;         // the label without the amount, which depends on the view
+  double value = 0;        // default view's total
   bool preferred = false;  // aggregate: the file's default sample type
   std::string sample_type, sample_unit;  // aggregate: "alloc_space", "bytes"
 };

@@ -371,13 +371,17 @@ void FlamegraphPanel::exportTo(const QString& path, const QString& format) {
   ExportOptions opt;
   opt.kind = source_.kind;
   opt.view = view_kind_;
-  opt.title = profile_combo_->currentText().toStdString();
+  // The combo's label carries the default view's amount; the title names the
+  // view the export shows instead (the SVG adds that view's own total).
+  QString heading = profile_combo_->currentText();
   opt.time_nanos = source_.ts;
   for (const DumpInfo& d : dumps_)  // pprof: keep the sample type's name and unit
     if (d.source == source_) {
+      heading = d.heading;
       opt.sample_type = d.sample_type;
       opt.sample_unit = d.sample_unit;
     }
+  opt.title = (heading + QStringLiteral(" · ") + viewTitle(view_kind_)).toStdString();
   ++pending_;
   auto tree = shown_core_;
   session_->query<QString>(
