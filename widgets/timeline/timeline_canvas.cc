@@ -12,6 +12,7 @@
 #include "widgets/common/format.h"
 #include "widgets/common/theme.h"
 #include "widgets/timeline/counter_plot.h"
+#include "widgets/timeline/ruler_ticks.h"
 
 namespace fathom::gui {
 namespace {
@@ -27,32 +28,6 @@ QString formatValue(double v) {
   return QString::number(v, 'g', 4);
 }
 
-// Ruler labels: in the unit of the tick step. Near the trace start every tick
-// shows its offset ("20 us"); deep inside a long trace the first tick shows
-// the full offset and the others the distance from it ("+20 us"), so labels
-// stay short and distinct at any zoom.
-QString rulerLabel(qint64 offset, qint64 base, qint64 step) {
-  struct Unit {
-    qint64 ns;
-    const char* name;
-  };
-  static const Unit kUnits[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
-  const Unit* u = &kUnits[3];
-  for (const Unit& c : kUnits)
-    if (step >= c.ns / 10 * 2 || (c.ns == 1)) {
-      u = &c;
-      break;
-    }
-  int decimals = 0;
-  for (qint64 d = u->ns; d > step && decimals < 3; d /= 10) ++decimals;
-  auto fmt = [&](qint64 v) {
-    return QString::number(static_cast<double>(v) / u->ns, 'f', decimals) + QLatin1Char(' ') +
-           QLatin1String(u->name);
-  };
-  if (offset / u->ns < 10000) return fmt(offset);
-  if (offset == base) return formatTimestamp(offset, step);
-  return QLatin1Char('+') + fmt(offset - base);
-}
 }  // namespace
 
 TimelineCanvas::TimelineCanvas(TraceSession* session, TrackListModel* model, QWidget* parent)
@@ -400,32 +375,19 @@ void TimelineCanvas::paintRuler(QPainter& p) {
   p.fillRect(ruler, pal.color(QPalette::Window));
   p.setPen(pal.color(QPalette::Mid));
   p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
-  const double ns_per_px = static_cast<double>(t1_ - t0_) / std::max(1, width() - kLabelWidth);
-  // 1-2-5 steps, labels at least ~110 px apart so they never overlap.
-  double target = ns_per_px * 110;
-  double step = 1;
-  while (step < target) {
-    if (step * 2 >= target) {
-      step *= 2;
-      break;
-    }
-    if (step * 5 >= target) {
-      step *= 5;
-      break;
-    }
-    step *= 10;
-  }
-  qint64 istep = std::max<qint64>(1, static_cast<qint64>(step));
-  qint64 first = start_ + ((t0_ - start_) / istep) * istep;
+  // Ticks over the canvas part of the ruler; the label column's part names
+  // the anchor the tick labels count from, when they count from one.
+  const RulerTicks ticks = computeRulerTicks(start_, t0_, t1_, std::max(1, width() - kLabelWidth));
+  const qint64 istep = ticks.step;
   p.setPen(pal.color(QPalette::WindowText));
-  qint64 base = -1;
-  for (qint64 t = first; t <= t1_; t += istep) {
-    double x = xAt(t);
-    if (x < kLabelWidth) continue;
-    if (base < 0) base = t - start_;
+  for (const RulerTick& tick : ticks.ticks) {
+    const double x = xAt(tick.ts);
     p.drawLine(QPointF(x, kRulerHeight - 8), QPointF(x, kRulerHeight - 1));
-    p.drawText(QPointF(x + 3, kRulerHeight - 10), rulerLabel(t - start_, base, istep));
+    p.drawText(QPointF(x + 3, kRulerHeight - 10), tick.label);
   }
+  if (!ticks.anchor.isEmpty())
+    p.drawText(QRect(4, 0, kLabelWidth - 10, kRulerHeight - 4), Qt::AlignRight | Qt::AlignVCenter,
+               ticks.anchor);
   QString info = QStringLiteral("span %1").arg(formatDuration(t1_ - t0_));
   if (sel_t1_ > sel_t0_) {
     double x0 = std::max<double>(kLabelWidth, xAt(sel_t0_)),
@@ -653,10 +615,28 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) {
     row = s->row;
   } else if (info.kind == TrackKind::kCpuSched || info.kind == TrackKind::kThreadState) {
     const PaintSpan* s = spanAt(track, 0, t, 3);
-    if (!s) return;
+    if (!s) {
+      if (showsUtilization(track)) zoomToCpuSlicesAt(t);
+      return;
+    }
     row = s->row;
   }
   emit clicked(track, row, t);
+}
+
+bool TimelineCanvas::showsUtilization(int track) const {
+  auto it = frame_.tracks.constFind(track);
+  return it != frame_.tracks.cend() && !it->utilization.isEmpty();
+}
+
+// A click on a utilisation bar zooms around it to where the CPU tracks draw
+// their slices, a typical slice a few pixels wide.
+void TimelineCanvas::zoomToCpuSlicesAt(qint64 t) {
+  const double typical = model_->layout().cpu_typical_slice_ns;
+  const int px = std::max(1, width() - kLabelWidth);
+  qint64 span = static_cast<qint64>(typical * px / 4);
+  span = std::clamp<qint64>(span, 1000, std::max<qint64>(1000, (t1_ - t0_) / 4));
+  setRange(t - span / 2, t + span / 2);
 }
 
 void TimelineCanvas::wheelEvent(QWheelEvent* e) {

@@ -97,6 +97,8 @@ class TimelineCanvas : public QWidget {
   void paintFlows(QPainter& p);
   void paintTrack(QPainter& p, const Row& r, const QRect& area);
   const PaintSpan* spanAt(int track, int depth, qint64 t, double slop_px) const;
+  bool showsUtilization(int track) const;
+  void zoomToCpuSlicesAt(qint64 t);
 
   TraceSession* session_;
   TrackListModel* model_;

@@ -74,6 +74,10 @@ QRgb threadStateColor(QStringView state) {
   return qRgb(0x90, 0xa4, 0xae);
 }
 
+bool cpuSlicesVisible(const TrackLayout& layout, double ns_per_px) {
+  return layout.cpu_typical_slice_ns >= ns_per_px;
+}
+
 FrameData fetchFrame(const TraceStorage& s, const TimelineIndex& index, const TrackLayout& layout,
                      const FrameRequest& req) {
   FrameData out;
@@ -90,9 +94,10 @@ FrameData fetchFrame(const TraceStorage& s, const TimelineIndex& index, const Tr
     TrackPaint p;
     switch (t.kind) {
       case TrackKind::kCpuSched: {
-        // Zoomed out (slices under ~3 px on average): a utilisation bar graph
+        // Zoomed out (a typical slice under a pixel): a utilisation bar graph
         // from the busy-time prefix sums; zoomed in: the slices themselves.
-        if (index.SchedCountInRange(t.cpu, req.t0, req.t1) * 3 > px) {
+        // One rule for every CPU at this zoom.
+        if (!cpuSlicesVisible(layout, ns_per_px)) {
           auto u = index.CpuUtilization(t.cpu, req.t0, req.t1, px);
           p.utilization = QVector<float>(u.begin(), u.end());
           break;

@@ -40,6 +40,10 @@ struct FrameData {
   QHash<int, TrackPaint> tracks;
 };
 
+// Whether CPU tracks draw slices (else utilisation bars) at this zoom: the
+// same answer for every CPU.
+bool cpuSlicesVisible(const TrackLayout& layout, double ns_per_px);
+
 FrameData fetchFrame(const TraceStorage& storage, const TimelineIndex& index,
                      const TrackLayout& layout, const FrameRequest& request);
 

@@ -52,6 +52,10 @@ struct TrackGroup {
 struct TrackLayout {
   QVector<TrackGroup> groups;
   QVector<TrackInfo> tracks;
+  // Median duration of a scheduling slice over all CPUs (idle excluded):
+  // the CPU tracks draw slices once a typical one is a pixel wide, the same
+  // rule for every CPU at a given zoom (cpuSlicesVisible).
+  double cpu_typical_slice_ns = 0;
   int countKind(TrackKind kind) const;
   int findGroup(GroupKind kind) const;  // -1 when absent
 };

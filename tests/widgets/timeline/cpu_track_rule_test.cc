@@ -1,0 +1,106 @@
+// CPU tracks (issue 29 item 4): at any zoom every CPU track draws the same
+// thing, slices or utilisation bars, and a click on a bar zooms to where the
+// slices show.
+#include <QtTest>
+#include <memory>
+
+#include "core/storage/timeline_index.h"
+#include "core/trace_processor.h"
+#include "widgets/common/trace_session.h"
+#include "widgets/timeline/timeline_canvas.h"
+#include "widgets/timeline/timeline_data.h"
+#include "widgets/timeline/timeline_view.h"
+#include "widgets/timeline/track_layout.h"
+#include "widgets/timeline/track_model.h"
+
+using namespace fathom;
+using namespace fathom::gui;
+
+namespace {
+const QString kTestdata = QStringLiteral(FATHOM_SHARED_DIR "/testdata/");
+}  // namespace
+
+class CpuTrackRuleTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void oneRuleForAllCpusAtEveryZoom_data();
+  void oneRuleForAllCpusAtEveryZoom();
+  void clickOnABarZoomsToSlices();
+};
+
+void CpuTrackRuleTest::oneRuleForAllCpusAtEveryZoom_data() {
+  QTest::addColumn<QString>("name");
+  // The test data's traces that schedule on several CPUs.
+  for (const char* t :
+       {"android_sched_binder_10s.perfetto-trace", "linux_compact_sched_perf_samples.pftrace"})
+    QTest::newRow(t) << QString::fromLatin1(t);
+}
+
+void CpuTrackRuleTest::oneRuleForAllCpusAtEveryZoom() {
+  QFETCH(QString, name);
+  TraceProcessor tp;
+  QVERIFY(tp.LoadFile((kTestdata + name).toStdString()).ok());
+  const TraceStorage& s = tp.storage();
+  TimelineIndex index(s);
+  const TrackLayout layout = buildTrackLayout(s, index);
+  QVector<int> cpus;
+  for (int i = 0; i < layout.tracks.size(); ++i)
+    if (layout.tracks[i].kind == TrackKind::kCpuSched) cpus.push_back(i);
+  QVERIFY2(cpus.size() >= 2, "the trace should schedule on several CPUs");
+  QVERIFY(layout.cpu_typical_slice_ns > 0);
+  auto bounds = tp.Query("select start_ts, end_ts from trace_bounds");
+  QVERIFY(bounds->NextResultSet() && bounds->NextRow());
+  const int64_t start = bounds->Get(0).i, end = bounds->Get(1).i;
+  int barsSeen = 0, slicesSeen = 0;
+  // From the whole trace down to a few microseconds, around its middle.
+  for (int64_t span = end - start; span > 2000; span /= 3) {
+    FrameRequest req;
+    req.t0 = start + (end - start) / 2 - span / 2;
+    req.t1 = req.t0 + span;
+    req.pixels = 1000;
+    req.tracks = cpus;
+    const FrameData f = fetchFrame(s, index, layout, req);
+    int bars = 0;
+    for (int t : cpus) bars += !f.tracks.value(t).utilization.isEmpty();
+    QVERIFY2(bars == 0 || bars == cpus.size(),
+             qPrintable(QStringLiteral("span %1 ns: %2 of %3 CPUs as bars")
+                            .arg(span)
+                            .arg(bars)
+                            .arg(cpus.size())));
+    (bars ? barsSeen : slicesSeen)++;
+    // The rule is the typical slice against the pixel.
+    QCOMPARE(bars == 0, cpuSlicesVisible(layout, double(span) / req.pixels));
+  }
+  QVERIFY(barsSeen > 0 && slicesSeen > 0);
+}
+
+void CpuTrackRuleTest::clickOnABarZoomsToSlices() {
+  TraceSession session;
+  session.open(kTestdata + QStringLiteral("android_sched_binder_10s.perfetto-trace"));
+  QVERIFY(QTest::qWaitFor([&] { return session.isLoaded(); }, 30000));
+  TimelineView view(&session);
+  view.resize(1400, 900);
+  view.show();
+  QVERIFY(
+      QTest::qWaitFor([&] { return view.trackModel()->rowCount() > 0 && !view.isBusy(); }, 20000));
+  TimelineCanvas* canvas = view.canvas();
+  const TrackLayout& layout = view.trackModel()->layout();
+  int cpu = -1;
+  for (int i = 0; i < layout.tracks.size() && cpu < 0; ++i)
+    if (layout.tracks[i].kind == TrackKind::kCpuSched) cpu = i;
+  QVERIFY(cpu >= 0);
+  const int px = canvas->width() - TimelineCanvas::kLabelWidth;
+  const double before = double(canvas->rangeEnd() - canvas->rangeStart()) / px;
+  QVERIFY2(!cpuSlicesVisible(layout, before), "the whole 10 s trace should start as bars");
+  const QRect r = canvas->trackRect(cpu);
+  const QPoint at(TimelineCanvas::kLabelWidth + px / 2, r.center().y());
+  const qint64 clickedTime = canvas->timeAt(at.x());
+  QTest::mouseClick(canvas, Qt::LeftButton, {}, at);
+  QVERIFY(QTest::qWaitFor([&] { return !view.isBusy(); }, 10000));
+  const double after = double(canvas->rangeEnd() - canvas->rangeStart()) / px;
+  QVERIFY2(cpuSlicesVisible(layout, after), qPrintable(QString::number(after)));
+  QVERIFY(canvas->rangeStart() <= clickedTime && clickedTime <= canvas->rangeEnd());
+}
+
+QTEST_MAIN(CpuTrackRuleTest)
+#include "cpu_track_rule_test.moc"
