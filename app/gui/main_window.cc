@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -20,6 +21,7 @@
 #include <QStatusBar>
 #include <utility>
 
+#include "app/gui/recent_files.h"
 #include "app/gui/trace_workspace.h"
 #include "app/gui/welcome_page.h"
 #include "widgets/common/format.h"
@@ -181,6 +183,13 @@ void MainWindow::showOpenDialog() {
 }
 
 void MainWindow::openTrace(const QString& path) {
+  // Check before anything is torn down: a recent entry whose file is gone
+  // must leave the open trace as it is.
+  const QFileInfo info(path);
+  if (!info.isFile() || !info.isReadable()) {
+    reportUnopenable(path, info.exists() ? tr("it cannot be read") : tr("it no longer exists"));
+    return;
+  }
   if (workspace_) {
     stack_->removeWidget(workspace_);
     workspace_->deleteLater();
@@ -299,12 +308,38 @@ void MainWindow::addRecentFile(const QString& path) {
   rebuildRecentMenu();
 }
 
+void MainWindow::reportUnopenable(const QString& path, const QString& why) {
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open trace"),
+                              tr("Cannot open %1: %2.").arg(QFileInfo(path).fileName(), why),
+                              QMessageBox::Close, this);
+  box->setObjectName(QStringLiteral("unopenableBox"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setInformativeText(QDir::toNativeSeparators(path));
+  const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+  if (recent.contains(path)) {
+    QPushButton* remove = box->addButton(tr("Remove from Recent"), QMessageBox::ActionRole);
+    connect(remove, &QPushButton::clicked, this, [this, path] { removeRecentFile(path); });
+  }
+  status_->setText(tr("Cannot open %1").arg(QDir::toNativeSeparators(path)));
+  box->open();
+}
+
+void MainWindow::removeRecentFile(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+  recent.removeAll(path);
+  settings.setValue(QLatin1String(kRecentKey), recent);
+  rebuildRecentMenu();
+}
+
 void MainWindow::rebuildRecentMenu() {
   const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+  const QStringList labels = recentFileLabels(recent);
   recent_menu_->clear();
-  for (const QString& path : recent) {
-    recent_menu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openTrace(path); })
-        ->setToolTip(path);
+  for (int i = 0; i < recent.size(); ++i) {
+    const QString path = recent[i];
+    recent_menu_->addAction(labels[i], this, [this, path] { openTrace(path); })
+        ->setToolTip(QDir::toNativeSeparators(path));
   }
   recent_menu_->setEnabled(!recent.isEmpty());
   welcome_->setRecentFiles(recent);

@@ -45,6 +45,10 @@ class MainWindow : public QMainWindow {
   void showOpenDialog();
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();
+  void removeRecentFile(const QString& path);
+  // A file that cannot be opened: say so, offer to drop it from Recent, and
+  // leave whatever is open untouched.
+  void reportUnopenable(const QString& path, const QString& why);
   void onLoaded();
   void onLoadFailed();
   void onProgress(quint64 bytes, quint64 total, quint64 events, int phase);
@@ -54,6 +58,7 @@ class MainWindow : public QMainWindow {
 
  public:
   RecordPage* recordPage() const { return record_page_; }
+  QMenu* recentMenu() const { return recent_menu_; }
   // The Record page (File → Record…); created on first use.
   Q_INVOKABLE void showRecordPage();
 

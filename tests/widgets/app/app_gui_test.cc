@@ -6,8 +6,11 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QListView>
+#include <QMenu>
+#include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -125,6 +128,59 @@ class AppGuiTest : public QObject {
   // under Fathom's own heap profiler, the trace opens in the window with a heap-dump
   // diamond, and a click on the diamond opens a flamegraph with the interpreter's frames
   // whose total is what SQL says the dump holds.
+  // Issue 29 item 11: a recent entry whose file is gone leaves the open
+  // trace open and offers to forget the entry; two recent files with one
+  // name are told apart by their folders.
+  void recentFilesMissingAndSameName() {
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString sample = QStringLiteral(FATHOM_SHARED_DIR "/testdata/") +
+                           QDir(QStringLiteral(FATHOM_SHARED_DIR "/testdata"))
+                               .entryList({QStringLiteral("*.pftrace")}, QDir::Files, QDir::Name)
+                               .first();
+    QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("a"))));
+    QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("b"))));
+    const QString a = tmp.filePath(QStringLiteral("a/sample.pftrace"));
+    const QString b = tmp.filePath(QStringLiteral("b/sample.pftrace"));
+    const QString gone = tmp.filePath(QStringLiteral("gone.pftrace"));
+    QVERIFY(QFile::copy(sample, a));
+    QVERIFY(QFile::copy(sample, b));
+    QSettings().setValue(QStringLiteral("recentFiles"), QStringList{gone});
+
+    MainWindow w;
+    w.show();
+    QVERIFY(OpenAndWait(w, b));
+    QVERIFY(OpenAndWait(w, a));
+    TraceSession* open = w.session();
+    TraceWorkspace* shown = w.workspace();
+    QStringList labels;
+    for (QAction* act : w.recentMenu()->actions()) labels << act->text();
+    QCOMPARE(labels.size(), 3);
+    QVERIFY2(labels[0] != labels[1], qPrintable(labels.join('|')));
+    QVERIFY2(labels[0].startsWith(QStringLiteral("sample.pftrace \u2014 ")) &&
+                 labels[0].endsWith(QDir::toNativeSeparators(QFileInfo(a).absolutePath())),
+             qPrintable(labels[0]));
+    QVERIFY2(labels[2].endsWith(QStringLiteral("(missing)")), qPrintable(labels[2]));
+
+    // Activating the missing entry: same session, same workspace, still loaded.
+    w.recentMenu()->actions()[2]->trigger();
+    QCoreApplication::processEvents();
+    QCOMPARE(w.session(), open);
+    QCOMPARE(w.workspace(), shown);
+    QVERIFY(open->isLoaded());
+    auto* box = w.findChild<QMessageBox*>(QStringLiteral("unopenableBox"));
+    QVERIFY(box);
+    QPushButton* remove = nullptr;
+    for (QAbstractButton* button : box->buttons())
+      if (button->text() == QStringLiteral("Remove from Recent"))
+        remove = qobject_cast<QPushButton*>(button);
+    QVERIFY(remove);
+    remove->click();
+    QCoreApplication::processEvents();
+    QVERIFY(!QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(gone));
+    QCOMPARE(w.recentMenu()->actions().size(), 2);
+  }
+
   void heapProfileOfARealProgramOpensFromItsDiamond() {
     if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty()) QSKIP("no python3");
     QTemporaryDir out;
