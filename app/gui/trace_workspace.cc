@@ -11,6 +11,7 @@
 #include "widgets/flamegraph/flamegraph_panel.h"
 #include "widgets/logs/log_panel.h"
 #include "widgets/query/query_page.h"
+#include "widgets/query/query_results_panel.h"
 #include "widgets/search/search_box.h"
 #include "widgets/search/search_link.h"
 #include "widgets/timeline/timeline_view.h"
@@ -49,6 +50,8 @@ TraceWorkspace::TraceWorkspace(TraceSession* session, QWidget* parent)
   panels_->addTab(details_, QIcon(QStringLiteral(":/icons/timeline.svg")), tr("Details"));
   panels_->addTab(flamegraph_, QIcon(QStringLiteral(":/icons/flamegraph.svg")), tr("Flamegraph"));
   panels_->addTab(logs_, QIcon(QStringLiteral(":/icons/logs.svg")), tr("Logs"));
+  results_ = new QueryResultsPanel(session, this);
+  panels_->addTab(results_, QIcon(QStringLiteral(":/icons/query.svg")), tr("Query results"));
 
   split_ = new QSplitter(Qt::Vertical);
   split_->addWidget(timeline_);
@@ -81,14 +84,21 @@ void TraceWorkspace::buildSearch() {
   bar->insertWidget(first, search_);
   bar->insertSeparator(first);
   linkSearchToTimeline(search_, timeline_);
+  // ':' SQL answers under the timeline, which stays in view; the Query page gets the text
+  // too, for editing.
   connect(search_, &SearchBox::sqlEntered, this, [this](const QString& sql) {
     query_->setQuery(sql);
+    results_->run(sql);
+    panels_->reveal(results_);
+  });
+  connect(results_, &QueryResultsPanel::editRequested, this, [this](const QString& sql) {
+    query_->setQuery(sql);
     setView(View::kQuery);
-    query_->runQuery();
   });
   // Ctrl+F and '/' anywhere on the timeline page but the flamegraph tab, which has its own
   // Ctrl+F (a shortcut on both would be ambiguous and fire neither).
-  for (QWidget* w : {static_cast<QWidget*>(timeline_), details_, static_cast<QWidget*>(logs_)}) {
+  for (QWidget* w : {static_cast<QWidget*>(timeline_), details_, static_cast<QWidget*>(logs_),
+                     static_cast<QWidget*>(results_)}) {
     for (const QKeySequence& keys :
          {QKeySequence(QKeySequence::Find), QKeySequence(Qt::Key_Slash)}) {
       auto* sc = new QShortcut(keys, w);

@@ -1,7 +1,7 @@
 // Everything shown for one open trace: the timeline (with the omnibox in its
-// toolbar) above one bottom panel of tabs (Details, Flamegraph, Logs), and the
-// query page. Wires the widgets together: a search match is revealed on the
-// timeline, ':' SQL runs on the query page, a diamond click opens its
+// toolbar) above one bottom panel of tabs (Details, Flamegraph, Logs, Query
+// results), and the query page. Wires the widgets together: a search match is
+// revealed on the timeline, ':' SQL runs into the Query results tab, a diamond click opens its
 // flamegraph, a time selection filters the logs and feeds the CPU-sample
 // flamegraph, a click shows its details below.
 #pragma once
@@ -20,6 +20,7 @@ class LogPanel;
 class QueryPage;
 class SearchBox;
 class BottomPanel;
+class QueryResultsPanel;
 
 class TraceWorkspace : public QWidget {
   Q_OBJECT
@@ -36,6 +37,7 @@ class TraceWorkspace : public QWidget {
   SearchBox* search() const { return search_; }
   BottomPanel* bottomPanel() const { return panels_; }
   QWidget* details() const { return details_; }
+  QueryResultsPanel* queryResults() const { return results_; }
   // True once the load-time check of what the bottom panel has to show has answered.
   bool panelChecked() const { return panel_checked_; }
 
@@ -50,12 +52,13 @@ class TraceWorkspace : public QWidget {
   TraceSession* session_;
   QTabWidget* pages_ = nullptr;    // Timeline | Query
   QSplitter* split_ = nullptr;     // timeline above, panels below
-  BottomPanel* panels_ = nullptr;  // Details | Flamegraph | Logs
+  BottomPanel* panels_ = nullptr;  // Details | Flamegraph | Logs | Query results
   TimelineView* timeline_ = nullptr;
   QWidget* details_ = nullptr;
   FlamegraphPanel* flamegraph_ = nullptr;
   LogPanel* logs_ = nullptr;
   QueryPage* query_ = nullptr;
+  QueryResultsPanel* results_ = nullptr;
   SearchBox* search_ = nullptr;
   bool panel_checked_ = false;
 };

@@ -20,6 +20,7 @@
 #include "widgets/flamegraph/flamegraph_panel.h"
 #include "widgets/query/query_page.h"
 #include "widgets/query/query_result_model.h"
+#include "widgets/query/query_results_panel.h"
 #include "widgets/search/search_box.h"
 #include "widgets/timeline/timeline_canvas.h"
 #include "widgets/timeline/timeline_view.h"
@@ -151,11 +152,16 @@ class WorkspaceTest : public QObject {
     box->activate();
     QTest::keyClicks(box->edit(), QStringLiteral(":select 6 * 7 as answer"));
     QTest::keyClick(box->edit(), Qt::Key_Return);
-    QueryPage* q = w.workspace()->query();
-    QTRY_VERIFY(q->isVisible());
-    QTRY_COMPARE_WITH_TIMEOUT(q->model()->rowCount(), 1, 10000);
-    QCOMPARE(q->model()->index(0, 0).data().toString(), QStringLiteral("42"));
-    QCOMPARE(q->query(), QStringLiteral("select 6 * 7 as answer"));
+    // The answer shows in the bottom panel's Query results tab; the timeline stays.
+    QueryResultsPanel* results = w.workspace()->queryResults();
+    QTRY_COMPARE_WITH_TIMEOUT(results->model()->rowCount(), 1, 10000);
+    QCOMPARE(results->model()->index(0, 0).data().toString(), QStringLiteral("42"));
+    QCOMPARE(w.workspace()->bottomPanel()->currentWidget(), static_cast<QWidget*>(results));
+    QVERIFY(!w.workspace()->bottomPanel()->isCollapsed());
+    QVERIFY(w.workspace()->timeline()->isVisible());
+    QTRY_VERIFY(results->statusText().contains(QStringLiteral("1 row")));
+    // The Query page has the statement for editing.
+    QCOMPARE(w.workspace()->query()->query(), QStringLiteral("select 6 * 7 as answer"));
   }
 
   void panelFoldsAndStartsFolded() {
