@@ -67,6 +67,12 @@ void BottomPanel::reveal(QWidget* w) {
   if (collapsed_) setCollapsed(false, false);
 }
 
+void BottomPanel::expandTo(int h) {
+  expanded_height_ = std::max(collapsedHeight() + 8, h);
+  setCollapsed(false, false);
+  applySizes();
+}
+
 void BottomPanel::applySizes() {
   if (!split_) return;
   const int total = split_->height() - split_->handleWidth();

@@ -24,6 +24,8 @@ class BottomPanel : public QTabWidget {
   void toggle() { setCollapsed(!collapsed_); }
   // Shows tab `w`, expanding the panel when it is collapsed.
   void reveal(QWidget* w);
+  // Unfolds the panel at height `h` (not remembered: the user's own height stays the default).
+  void expandTo(int h);
   // The height of the panel when collapsed: its tab bar.
   int collapsedHeight() const;
   static bool rememberedCollapsed();

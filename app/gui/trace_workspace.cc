@@ -144,7 +144,9 @@ void TraceWorkspace::checkPanelContent() {
   session_->query<QPair<qint64, qint64>>(
       &panelContentRows, this, [this](QPair<qint64, qint64> rows) {
         panel_checked_ = true;
-        if (rows.first + rows.second > 0 && !BottomPanel::rememberedCollapsed()) {
+        // Something opened the panel already (a click, a View menu choice): leave it as is.
+        if (panels_->isCollapsed() && rows.first + rows.second > 0 &&
+            !BottomPanel::rememberedCollapsed()) {
           panels_->setCurrentWidget(rows.first > 0 ? static_cast<QWidget*>(flamegraph_) : logs_);
           panels_->setCollapsed(false, false);
         }
@@ -159,9 +161,9 @@ void TraceWorkspace::setView(View view) {
       break;
     case View::kFlamegraph:
       pages_->setCurrentWidget(split_);
-      panels_->reveal(flamegraph_);
+      panels_->setCurrentWidget(flamegraph_);
       // Give the flamegraph most of the height; the timeline stays for context.
-      split_->setSizes({split_->height() / 4, split_->height() * 3 / 4});
+      panels_->expandTo(split_->height() * 3 / 4);
       break;
     case View::kLogs:
       pages_->setCurrentWidget(split_);
