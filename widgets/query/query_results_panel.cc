@@ -17,7 +17,6 @@ QueryResultsPanel::QueryResultsPanel(TraceSession* session, QWidget* parent)
   view_ = new QTableView(this);
   view_->setModel(model_);
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 4);
-  view_->horizontalHeader()->setStretchLastSection(true);
   status_ = new QLabel(tr("Type ':' and SQL in the search box (e.g. :select * from process)"));
   status_->setTextFormat(Qt::PlainText);
   auto* edit = new QToolButton(this);
@@ -39,7 +38,21 @@ QueryResultsPanel::QueryResultsPanel(TraceSession* session, QWidget* parent)
   connect(model_, &QueryResultModel::rowsFetched, this, &QueryResultsPanel::updateStatus);
 }
 
-void QueryResultsPanel::run(const QString& sql) { model_->run(sql); }
+void QueryResultsPanel::run(const QString& sql) {
+  fitted_ = false;
+  model_->run(sql);
+}
+
+void QueryResultsPanel::fitColumns() {
+  // Once per query, from the rows fetched so far; a long text column stays readable but
+  // never pushes the others out of the panel.
+  if (fitted_) return;
+  fitted_ = true;
+  view_->resizeColumnsToContents();
+  const int cap = std::max(120, view_->viewport()->width() / 2);
+  for (int c = 0; c < model_->columnCount(); ++c)
+    if (view_->columnWidth(c) > cap) view_->setColumnWidth(c, cap);
+}
 
 QString QueryResultsPanel::statusText() const { return status_->text(); }
 
@@ -55,6 +68,7 @@ void QueryResultsPanel::updateStatus() {
       status_->setText(tr("%1 — running… %2 rows").arg(sql, rows));
       break;
     case S::kDone:
+      fitColumns();
       status_->setText(tr("%1 — %2 %3 in %4")
                            .arg(sql, rows, model_->rowCount() == 1 ? tr("row") : tr("rows"),
                                 formatDuration(model_->elapsedNs())));

@@ -29,10 +29,12 @@ class QueryResultsPanel : public QWidget {
 
  private:
   void updateStatus();
+  void fitColumns();
 
   QueryResultModel* model_;
   QTableView* view_;
   QLabel* status_;
+  bool fitted_ = false;
 };
 
 }  // namespace fathom::gui

@@ -134,7 +134,9 @@ void SearchBox::updateLabel() {
   label_->setToolTip(result_.truncated ? tr("Only the first %1 matches are listed").arg(n)
                                        : QString());
   const QString total = result_.truncated ? QStringLiteral("%1+").arg(n) : QString::number(n);
-  if (result_.query.text.isEmpty())
+  if (result_.query.text.startsWith(QLatin1Char(':')))
+    label_->setText(tr("Enter: run SQL"));
+  else if (result_.query.text.isEmpty())
     label_->clear();
   else if (n == 0)
     label_->setText(tr("no matches"));
