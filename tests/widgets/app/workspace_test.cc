@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardItemModel>
 #include <QTabBar>
 #include <QTableView>
@@ -237,6 +238,35 @@ class WorkspaceTest : public QObject {
     QTest::keyClick(w.workspace()->timeline(), Qt::Key_J, Qt::ControlModifier);
     QVERIFY(!panel->isCollapsed());
     QVERIFY(!BottomPanel::rememberedCollapsed());
+    QTRY_VERIFY(panel->height() > 100);
+
+    // Dragging the splitter handle up resizes it freely, and the height is remembered.
+    auto* split = qobject_cast<QSplitter*>(panel->parentWidget());
+    QVERIFY(split);
+    QSplitterHandle* handle = split->handle(1);
+    const int before = panel->height();
+    const QPoint grip = handle->rect().center();
+    QTest::mousePress(handle, Qt::LeftButton, {}, grip);
+    QTest::mouseMove(handle, grip - QPoint(0, 120));
+    QTest::mouseRelease(handle, Qt::LeftButton, {}, grip - QPoint(0, 120));
+    QTRY_VERIFY(panel->height() > before + 60);
+    const int dragged = panel->height();
+    QCOMPARE(QSettings().value(QStringLiteral("workspace/bottomPanelHeight")).toInt(), dragged);
+    // ... down to the tab bar folds it.
+    QTest::mousePress(handle, Qt::LeftButton, {}, grip);
+    QTest::mouseMove(handle, grip + QPoint(0, 1000));
+    QTest::mouseRelease(handle, Qt::LeftButton, {}, grip + QPoint(0, 1000));
+    QTRY_VERIFY(panel->isCollapsed());
+    QVERIFY(BottomPanel::rememberedCollapsed());
+    QVERIFY(w.workspace()->timeline()->canvas()->height() > 450);
+    // The next window unfolds it at the dragged height.
+    QSettings().setValue(QStringLiteral("workspace/bottomPanelCollapsed"), false);
+    MainWindow next;
+    next.resize(1024, 700);
+    next.show();
+    QVERIFY(openAndWait(next, kBinderTrace));
+    next.workspace()->bottomPanel()->setCollapsed(false);
+    QTRY_COMPARE(next.workspace()->bottomPanel()->height(), dragged);
   }
 
   void flamegraphToolbarFitsAt1024x700() {
