@@ -16,7 +16,9 @@ const char kCollapsedKey[] = "workspace/bottomPanelCollapsed";
 BottomPanel::BottomPanel(QWidget* parent) : QTabWidget(parent) {
   setObjectName(QStringLiteral("bottomPanel"));
   setDocumentMode(true);
-  expanded_height_ = std::max(80, QSettings().value(kHeightKey, 220).toInt());
+  // -1 until the user sizes it: then a share of the window, so a 4K screen gets a usable
+  // flamegraph and 1024×700 keeps most rows for the timeline.
+  expanded_height_ = QSettings().value(kHeightKey, -1).toInt();
   chevron_ = new QToolButton(this);
   chevron_->setObjectName(QStringLiteral("bottomPanelChevron"));
   chevron_->setAutoRaise(true);
@@ -76,7 +78,8 @@ void BottomPanel::expandTo(int h) {
 void BottomPanel::applySizes() {
   if (!split_) return;
   const int total = split_->height() - split_->handleWidth();
-  const int h = collapsed_ ? collapsedHeight() : std::min(expanded_height_, total * 3 / 4);
+  const int open = expanded_height_ > 0 ? expanded_height_ : std::max(200, total * 35 / 100);
+  const int h = collapsed_ ? collapsedHeight() : std::min(open, total * 3 / 4);
   if (total <= 0) return;
   split_->setSizes({std::max(0, total - h), h});
 }

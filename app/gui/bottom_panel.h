@@ -43,7 +43,7 @@ class BottomPanel : public QTabWidget {
   QSplitter* split_ = nullptr;
   QToolButton* chevron_ = nullptr;
   bool collapsed_ = false;
-  int expanded_height_ = 220;
+  int expanded_height_ = -1;  // -1: not sized by the user yet
 };
 
 }  // namespace fathom::gui

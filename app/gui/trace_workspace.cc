@@ -83,6 +83,9 @@ void TraceWorkspace::buildSearch() {
   search_->setMaximumWidth(520);
   bar->insertWidget(first, search_);
   bar->insertSeparator(first);
+  // The Details tab opens before the timeline scrolls to a match, so the match is placed in
+  // the timeline's final height.
+  connect(search_, &SearchBox::matchSelected, this, [this] { panels_->reveal(details_); });
   linkSearchToTimeline(search_, timeline_);
   // ':' SQL answers under the timeline, which stays in view; the Query page gets the text
   // too, for editing.
@@ -128,6 +131,7 @@ void TraceWorkspace::wirePanels() {
           [this](qint64 upid, qint64 ts, const QString& kind) {
             flamegraph_->showHeapProfile(upid, ts, kind);
             panels_->reveal(flamegraph_);
+            flame_clicked_ = true;
           });
   connect(timeline_, &TimelineView::selectionChanged, this,
           [this](qint64 t0, qint64 t1, const QList<int>& cpus) {
@@ -135,7 +139,13 @@ void TraceWorkspace::wirePanels() {
             if (t1 > t0 && !cpus.isEmpty()) flamegraph_->showCpuSamples(t0, t1, cpus);
           });
   // A click or a search match shows its details; an area selection its aggregates.
-  connect(timeline_, &TimelineView::detailsReady, this, [this] { panels_->reveal(details_); });
+  connect(timeline_, &TimelineView::detailsReady, this, [this] {
+    // A diamond's details follow its flamegraph: that tab stays in front.
+    panels_->reveal(flame_clicked_ ? static_cast<QWidget*>(flamegraph_) : details_);
+    flame_clicked_ = false;
+    // Opening the panel shortens the timeline: keep the clicked event on screen.
+    timeline_->keepHighlightInView();
+  });
   connect(timeline_, &TimelineView::selectionStatsReady, this,
           [this] { panels_->reveal(details_); });
 }

@@ -61,6 +61,7 @@ class TraceWorkspace : public QWidget {
   QueryResultsPanel* results_ = nullptr;
   SearchBox* search_ = nullptr;
   bool panel_checked_ = false;
+  bool flame_clicked_ = false;  // a heap diamond was clicked; its details are on their way
 };
 
 }  // namespace fathom::gui

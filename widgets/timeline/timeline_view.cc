@@ -410,11 +410,17 @@ void TimelineView::centreOn(int track, qint64 ts, qint64 dur) {
   len = std::max<qint64>(len, 10);
   const qint64 mid = ts + d / 2;
   navigate(mid - len / 2, mid + len / 2, true);
+  scrollTrackIntoView(track);
+}
+
+void TimelineView::scrollTrackIntoView(int track) {
   if (track < 0) return;
   const QRect r = canvas_->trackRect(track);
   if (r.isValid() && (r.top() < TimelineCanvas::kRulerHeight || r.bottom() > canvas_->height()))
     canvas_->setScrollY(canvas_->scrollY() + r.top() - canvas_->height() / 3);
 }
+
+void TimelineView::keepHighlightInView() { scrollTrackIntoView(canvas_->highlightTrack()); }
 
 void TimelineView::revealEvent(TrackKind kind, quint32 ref, quint32 row, qint64 ts, qint64 dur) {
   const int track = trackIndexOf(kind, ref);

@@ -46,6 +46,9 @@ class TimelineView : public QWidget {
   // so it is visible and reasonably wide, centres it, highlights it and shows its details.
   // kind: kSlices (ref = track_id) or kCpuSched (ref = cpu); row: its table row.
   void revealEvent(TrackKind kind, quint32 ref, quint32 row, qint64 ts, qint64 dur);
+  // Scrolls the outlined event's track back into view (after the canvas got shorter, e.g.
+  // when a panel opened below it).
+  void keepHighlightInView();
   // Start times of search matches, drawn as ticks under the ruler (sorted; empty: none).
   void setSearchMarks(QVector<qint64> ts);
   // The toolbar (the workspace adds the omnibox to it).
@@ -79,6 +82,7 @@ class TimelineView : public QWidget {
   void showStats(const SelectionStats& stats);
   int trackIndexOf(TrackKind kind, quint32 ref) const;  // -1 when not laid out
   void centreOn(int track, qint64 ts, qint64 dur);
+  void scrollTrackIntoView(int track);
 
   TraceSession* session_;
   TrackListModel* model_;
