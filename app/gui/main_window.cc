@@ -149,7 +149,9 @@ void MainWindow::showShortcuts() {
          "<tr><td><b>Drag</b></td><td>Select a time range (aggregates below)</td></tr>"
          "<tr><td><b>F</b></td><td>Fit the selection</td></tr>"
          "<tr><td><b>Alt+Left / Alt+Right</b></td><td>Zoom history back / forward</td></tr>"
-         "<tr><td><b>Ctrl+F</b></td><td>Filter tracks / search the flamegraph</td></tr>"
+         "<tr><td><b>Ctrl+F, /</b></td><td>Search slices, threads, args (the flamegraph tab: "
+         "its own search); Enter / Shift+Enter: next / previous; ':' runs SQL</td></tr>"
+         "<tr><td><b>Ctrl+J</b></td><td>Fold / unfold the bottom panel</td></tr>"
          "<tr><td><b>Ctrl+Enter</b></td><td>Run the query</td></tr>"
          "</table>"));
   box.exec();

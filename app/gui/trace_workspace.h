@@ -1,7 +1,9 @@
-// Everything shown for one open trace: the timeline with the flamegraph and
-// log panels under it, and the query page. Wires the widgets together: a
-// diamond click opens its flamegraph, a time selection filters the logs and
-// feeds the CPU-sample flamegraph.
+// Everything shown for one open trace: the timeline (with the omnibox in its
+// toolbar) above one bottom panel of tabs (Details, Flamegraph, Logs, Query
+// results), and the query page. Wires the widgets together: a search match is
+// revealed on the timeline, ':' SQL runs into the Query results tab, a diamond click opens its
+// flamegraph, a time selection filters the logs and feeds the CPU-sample
+// flamegraph, a click shows its details below.
 #pragma once
 
 #include <QWidget>
@@ -16,11 +18,14 @@ class TimelineView;
 class FlamegraphPanel;
 class LogPanel;
 class QueryPage;
+class SearchBox;
+class BottomPanel;
+class QueryResultsPanel;
 
 class TraceWorkspace : public QWidget {
   Q_OBJECT
  public:
-  enum class View { kTimeline, kFlamegraph, kQuery, kLogs };
+  enum class View { kTimeline, kFlamegraph, kQuery, kLogs, kDetails };
 
   TraceWorkspace(TraceSession* session, QWidget* parent = nullptr);
   void setView(View view);
@@ -29,16 +34,34 @@ class TraceWorkspace : public QWidget {
   FlamegraphPanel* flamegraph() const { return flamegraph_; }
   LogPanel* logs() const { return logs_; }
   QueryPage* query() const { return query_; }
+  SearchBox* search() const { return search_; }
+  BottomPanel* bottomPanel() const { return panels_; }
+  QWidget* details() const { return details_; }
+  QueryResultsPanel* queryResults() const { return results_; }
+  // True once the load-time check of what the bottom panel has to show has answered.
+  bool panelChecked() const { return panel_checked_; }
+
+ signals:
+  void panelCheckDone();
 
  private:
+  void buildSearch();
+  void wirePanels();
+  void checkPanelContent();
+
   TraceSession* session_;
-  QTabWidget* pages_ = nullptr;   // Timeline | Query
-  QSplitter* split_ = nullptr;    // timeline above, panels below
-  QTabWidget* panels_ = nullptr;  // Flamegraph | Logs
+  QTabWidget* pages_ = nullptr;    // Timeline | Query
+  QSplitter* split_ = nullptr;     // timeline above, panels below
+  BottomPanel* panels_ = nullptr;  // Details | Flamegraph | Logs | Query results
   TimelineView* timeline_ = nullptr;
+  QWidget* details_ = nullptr;
   FlamegraphPanel* flamegraph_ = nullptr;
   LogPanel* logs_ = nullptr;
   QueryPage* query_ = nullptr;
+  QueryResultsPanel* results_ = nullptr;
+  SearchBox* search_ = nullptr;
+  bool panel_checked_ = false;
+  bool flame_clicked_ = false;  // a heap diamond was clicked; its details are on their way
 };
 
 }  // namespace fathom::gui

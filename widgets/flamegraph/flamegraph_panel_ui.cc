@@ -90,7 +90,7 @@ void FlamegraphPanel::buildUi() {
 
   profile_combo_ = new QComboBox;
   profile_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  profile_combo_->setMinimumContentsLength(44);
+  profile_combo_->setMinimumContentsLength(26);
   profile_combo_->setToolTip(tr("Heap dump or CPU samples to show"));
   bar->addWidget(profile_combo_);
   connect(profile_combo_, &QComboBox::activated, this, [this](int i) {
@@ -146,7 +146,7 @@ void FlamegraphPanel::buildUi() {
 
   compare_combo_ = new QComboBox;
   compare_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  compare_combo_->setMinimumContentsLength(24);
+  compare_combo_->setMinimumContentsLength(14);
   compare_combo_->setToolTip(tr("Compare with another dump of the same kind (diff colours)"));
   bar->addWidget(compare_combo_);
   connect(compare_combo_, &QComboBox::activated, this, [this](int i) {

@@ -369,6 +369,26 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
   paintRuler(p);
 }
 
+void TimelineCanvas::setSearchMarks(QVector<qint64> ts) {
+  search_marks_ = std::move(ts);
+  update();
+}
+
+void TimelineCanvas::paintSearchMarks(QPainter& p) {
+  if (search_marks_.isEmpty()) return;
+  // One tick per pixel at most: a million matches cost a binary search and a pass over
+  // those in view.
+  const QColor tick(0xf5, 0x9e, 0x0b);
+  auto it = std::lower_bound(search_marks_.begin(), search_marks_.end(), t0_);
+  int last_x = -1;
+  for (; it != search_marks_.end() && *it <= t1_; ++it) {
+    const int x = static_cast<int>(xAt(*it));
+    if (x < kLabelWidth || x == last_x) continue;
+    last_x = x;
+    p.fillRect(QRect(x, kRulerHeight - 5, 1, 4), tick);
+  }
+}
+
 void TimelineCanvas::paintRuler(QPainter& p) {
   const QPalette& pal = palette();
   QRect ruler(0, 0, width(), kRulerHeight);
@@ -396,6 +416,7 @@ void TimelineCanvas::paintRuler(QPainter& p) {
     p.fillRect(QRectF(x0, kRulerHeight - 6, std::max(2.0, x1 - x0), 5), sel);
     info = QStringLiteral("selection %1").arg(formatDuration(sel_t1_ - sel_t0_));
   }
+  paintSearchMarks(p);
   if (cursor_x_ >= kLabelWidth) {
     QString at = formatTimestamp(timeAt(cursor_x_) - start_, std::max<qint64>(1, istep / 100));
     QRect box = p.fontMetrics().boundingRect(at).adjusted(-4, -2, 4, 2);

@@ -39,9 +39,13 @@ class TimelineCanvas : public QWidget {
   bool isFetching() const { return in_flight_ || dirty_; }
   // Outlines the span of `row` on `track` (the clicked event); -1: none.
   void setHighlight(int track, quint32 row);
+  int highlightTrack() const { return highlight_track_; }
   // Flow arrows of the clicked slice, drawn from the end of the source slice to the start
   // of the destination; an end whose track is collapsed points at its group header.
   void setFlows(QVector<FlowLink> flows);
+  // Search matches' start times (sorted), drawn as ticks along the bottom of the ruler.
+  void setSearchMarks(QVector<qint64> ts);
+  const QVector<qint64>& searchMarks() const { return search_marks_; }
   const QVector<FlowLink>& flows() const { return flows_; }
   // Where a flow end is drawn (widget coordinates); null when its track is not laid out.
   QPointF flowPoint(const FlowEnd& end) const;
@@ -95,6 +99,7 @@ class TimelineCanvas : public QWidget {
   int trackHeight(const TrackInfo& t) const;
   void paintRuler(QPainter& p);
   void paintFlows(QPainter& p);
+  void paintSearchMarks(QPainter& p);
   void paintTrack(QPainter& p, const Row& r, const QRect& area);
   const PaintSpan* spanAt(int track, int depth, qint64 t, double slop_px) const;
   bool showsUtilization(int track) const;
@@ -116,6 +121,7 @@ class TimelineCanvas : public QWidget {
   int highlight_track_ = -1;
   quint32 highlight_row_ = 0;
   QVector<FlowLink> flows_;
+  QVector<qint64> search_marks_;
   // Mouse gestures: select (left drag on tracks), pan (ruler / middle / shift).
   enum class Drag { kNone, kSelect, kPan } drag_ = Drag::kNone;
   QPoint press_pos_;

@@ -73,7 +73,7 @@ TimelineView::TimelineView(TraceSession* session, QWidget* parent)
   canvas_ = new TimelineCanvas(session, model_, this);
   vscroll_ = new QScrollBar(Qt::Vertical, this);
 
-  auto* bar = new QToolBar(this);
+  auto* bar = bar_ = new QToolBar(this);
   bar->setIconSize(QSize(16, 16));
   back_ = bar->addAction(tr("Back"), this, &TimelineView::goBack);
   back_->setToolTip(tr("Previous view (Alt+Left)"));
@@ -87,7 +87,8 @@ TimelineView::TimelineView(TraceSession* session, QWidget* parent)
   filter_ = new QLineEdit(this);
   filter_->setPlaceholderText(tr("Filter tracks (regex)"));
   filter_->setClearButtonEnabled(true);
-  filter_->setMaximumWidth(260);
+  filter_->setMaximumWidth(200);
+  filter_->setMinimumWidth(90);
   bar->addWidget(filter_);
   connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
     QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
@@ -385,13 +386,62 @@ void TimelineView::showDetails(int track, quint32 row, qint64 ts) {
       });
 }
 
-void TimelineView::goToSlice(quint32 track_id, quint32 slice) {
+int TimelineView::trackIndexOf(TrackKind kind, quint32 ref) const {
   const TrackLayout& L = model_->layout();
-  int track = -1;
-  for (int i = 0; i < L.tracks.size() && track < 0; ++i)
-    if (L.tracks[i].kind == TrackKind::kSlices && L.tracks[i].track_id == track_id) track = i;
+  for (int i = 0; i < L.tracks.size(); ++i) {
+    const TrackInfo& t = L.tracks[i];
+    if (t.kind != kind) continue;
+    if ((kind == TrackKind::kCpuSched && t.cpu == ref) ||
+        (kind != TrackKind::kCpuSched && t.track_id == ref))
+      return i;
+  }
+  return -1;
+}
+
+void TimelineView::centreOn(int track, qint64 ts, qint64 dur) {
+  // Keep the zoom when the event is at least ~2 % of the view and fits with margins; else
+  // zoom so it takes about a fifth of the width (instants: a 20 us window).
+  const qint64 d = std::max<qint64>(dur, 0);
+  qint64 len = canvas_->rangeEnd() - canvas_->rangeStart();
+  if (d == 0)
+    len = std::min<qint64>(len, 20000);
+  else if (len < d * 3 / 2 || len > d * 50)
+    len = d * 5;
+  len = std::max<qint64>(len, 10);
+  const qint64 mid = ts + d / 2;
+  navigate(mid - len / 2, mid + len / 2, true);
+  scrollTrackIntoView(track);
+}
+
+void TimelineView::scrollTrackIntoView(int track) {
   if (track < 0) return;
-  model_->setExpanded(L.tracks[track].group, true);
+  const QRect r = canvas_->trackRect(track);
+  if (r.isValid() && (r.top() < TimelineCanvas::kRulerHeight || r.bottom() > canvas_->height()))
+    canvas_->setScrollY(canvas_->scrollY() + r.top() - canvas_->height() / 3);
+}
+
+void TimelineView::keepHighlightInView() { scrollTrackIntoView(canvas_->highlightTrack()); }
+
+void TimelineView::revealEvent(TrackKind kind, quint32 ref, quint32 row, qint64 ts, qint64 dur) {
+  const int track = trackIndexOf(kind, ref);
+  if (track >= 0) {
+    const TrackInfo& info = model_->layout().tracks[track];
+    model_->setExpanded(info.group, true);
+    // A track hidden by hand would leave the match invisible.
+    model_->setHidden(track, false);
+  }
+  centreOn(track, ts, dur);
+  if (track >= 0) showDetails(track, row, ts);
+}
+
+void TimelineView::setSearchMarks(QVector<qint64> ts) { canvas_->setSearchMarks(std::move(ts)); }
+
+QWidget* TimelineView::takeDetailsPanel() {
+  details_->setParent(nullptr);
+  return details_;
+}
+
+void TimelineView::goToSlice(quint32 track_id, quint32 slice) {
   ++pending_;
   session_->query<QPair<qint64, qint64>>(
       [slice](Core& c) {
@@ -400,18 +450,10 @@ void TimelineView::goToSlice(quint32 track_id, quint32 slice) {
         return QPair<qint64, qint64>{sl.ts[slice], sl.dur[slice]};
       },
       this,
-      [this, track, slice](QPair<qint64, qint64> span) {
+      [this, track_id, slice](QPair<qint64, qint64> span) {
         --pending_;
         if (span.first < 0) return;
-        // Keep the zoom when the slice fits in it, else show it with margins either side.
-        const qint64 len = std::max(canvas_->rangeEnd() - canvas_->rangeStart(), span.second * 3);
-        const qint64 mid = span.first + std::max<qint64>(span.second, 0) / 2;
-        navigate(mid - len / 2, mid + len / 2, true);
-        const QRect r = canvas_->trackRect(track);
-        if (r.isValid() &&
-            (r.top() < TimelineCanvas::kRulerHeight || r.bottom() > canvas_->height()))
-          canvas_->setScrollY(canvas_->scrollY() + r.top() - canvas_->height() / 3);
-        showDetails(track, slice, span.first);
+        revealEvent(TrackKind::kSlices, track_id, slice, span.first, span.second);
       });
 }
 

@@ -17,6 +17,7 @@ class QScrollBar;
 class QStandardItemModel;
 class QTreeView;
 class QAction;
+class QToolBar;
 
 namespace fathom::gui {
 
@@ -41,6 +42,20 @@ class TimelineView : public QWidget {
   void showDetails(int track, quint32 row, qint64 ts);
   // Expands, scrolls and pans to slice row `slice` of slice track `track_id`, and selects it.
   void goToSlice(quint32 track_id, quint32 slice);
+  // Reveals an event found by a search: expands its group, scrolls its track into view, zooms
+  // so it is visible and reasonably wide, centres it, highlights it and shows its details.
+  // kind: kSlices (ref = track_id) or kCpuSched (ref = cpu); row: its table row.
+  void revealEvent(TrackKind kind, quint32 ref, quint32 row, qint64 ts, qint64 dur);
+  // Scrolls the outlined event's track back into view (after the canvas got shorter, e.g.
+  // when a panel opened below it).
+  void keepHighlightInView();
+  // Start times of search matches, drawn as ticks under the ruler (sorted; empty: none).
+  void setSearchMarks(QVector<qint64> ts);
+  // The toolbar (the workspace adds the omnibox to it).
+  QToolBar* toolBar() const { return bar_; }
+  // The details / aggregates tree. Shown under the canvas until a host takes it (the
+  // workspace puts it into its bottom panel); the view keeps filling it.
+  QWidget* takeDetailsPanel();
   bool isBusy() const;
   void goBack();
   void goForward();
@@ -65,11 +80,15 @@ class TimelineView : public QWidget {
   void pushHistory();
   void navigate(qint64 t0, qint64 t1, bool record);
   void showStats(const SelectionStats& stats);
+  int trackIndexOf(TrackKind kind, quint32 ref) const;  // -1 when not laid out
+  void centreOn(int track, qint64 ts, qint64 dur);
+  void scrollTrackIntoView(int track);
 
   TraceSession* session_;
   TrackListModel* model_;
   TimelineCanvas* canvas_;
   QScrollBar* vscroll_;
+  QToolBar* bar_;
   QLineEdit* filter_;
   QTreeView* details_;
   QStandardItemModel* details_model_;

@@ -243,10 +243,15 @@ class AppGuiTest : public QObject {
     QVERIFY(row.isValid());
     FlamegraphPanel* flame = w.workspace()->flamegraph();
     QSignalSpy ready(flame, &FlamegraphPanel::treeReady);
+    QSignalSpy details(timeline, &TimelineView::detailsReady);
     QTest::mouseClick(canvas, Qt::LeftButton, {},
                       QPoint(int(canvas->xAt(diamond->ts)), row.center().y()));
     QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() && !flame->isBusy(), 30000);
     QCOMPARE(flame->source().upid.value_or(-1), python_upid);
+    // The bottom panel shows the flamegraph, not the diamond's details.
+    QTRY_VERIFY_WITH_TIMEOUT(!details.isEmpty(), 10000);
+    QCoreApplication::processEvents();
+    QVERIFY(flame->isVisible());
     QCOMPARE(flame->source().ts, diamond->ts);
     const FlameTree* tree = flame->tree();
     QVERIFY(tree);
