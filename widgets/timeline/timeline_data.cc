@@ -122,7 +122,8 @@ FrameData fetchFrame(const TraceStorage& s, const TimelineIndex& index, const Tr
         for (const TimelineSpan& sp : index.ThreadStateSpans(t.utid, req.t0, req.t1, px)) {
           QString state = str(s, s.thread_state.state[sp.row]);
           PaintSpan ps{sp.start, sp.end, sp.row, sp.merged, threadStateColor(state), {}};
-          if (wide(s.thread_state.ts[sp.row], s.thread_state.dur[sp.row])) ps.label = state;
+          if (wide(s.thread_state.ts[sp.row], s.thread_state.dur[sp.row]))
+            ps.label = threadStateLabel(state);
           level.push_back(std::move(ps));
         }
         p.levels.push_back(std::move(level));
@@ -211,7 +212,21 @@ QString threadStateLabel(const QString& code) {
       {"N", "No Load"},
   };
   auto it = kLabels.find(code);
-  return it != kLabels.end() ? it.value() : code;
+  if (it != kLabels.end()) return it.value();
+  // Combined kernel states ("D|K", "S|W", "R+|K"): each letter spelled out,
+  // joined, "+" as "(Preempted)" after the state it marks. Unknown letters
+  // stay as they are, so nothing the trace says is hidden.
+  QStringList parts;
+  for (QChar c : code) {
+    if (c == QLatin1Char('|')) continue;
+    if (c == QLatin1Char('+') && !parts.isEmpty()) {
+      parts.last() += QStringLiteral(" (Preempted)");
+      continue;
+    }
+    auto one = kLabels.find(QString(c));
+    parts << (one != kLabels.end() ? one.value() : QString(c));
+  }
+  return parts.isEmpty() ? code : parts.join(QStringLiteral(" + "));
 }
 
 SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& index,
@@ -359,7 +374,9 @@ Details computeDetails(const TraceStorage& s, const TimelineIndex& index, const 
       int64_t dur = s.sched.dur[row];
       d.fields.push_back({QStringLiteral("Duration"),
                           dur < 0 ? QStringLiteral("(did not end)") : formatDuration(dur)});
-      d.fields.push_back({QStringLiteral("End state"), str(s, s.sched.end_state[row])});
+      if (QString end = str(s, s.sched.end_state[row]); !end.isEmpty())
+        d.fields.push_back({QStringLiteral("End state"),
+                            threadStateLabel(end) + QStringLiteral("  (") + end + ')'});
       d.fields.push_back({QStringLiteral("Priority"), QString::number(s.sched.priority[row])});
       addWaker(utid, s.sched.ts[row]);
       break;
@@ -367,7 +384,11 @@ Details computeDetails(const TraceStorage& s, const TimelineIndex& index, const 
     case TrackKind::kThreadState: {
       if (row >= s.thread_state.row_count()) break;
       const ThreadStateTable& st = s.thread_state;
-      d.title = QStringLiteral("Thread state: ") + str(s, st.state[row]);
+      const QString code = str(s, st.state[row]);
+      QString name = threadStateLabel(code);
+      if (st.io_wait.Get(row).value_or(0) != 0) name += QStringLiteral(" (IO)");
+      d.title = QStringLiteral("Thread state: ") + name;
+      d.fields.push_back({QStringLiteral("State"), name + QStringLiteral("  (") + code + ')'});
       addThread(st.utid[row]);
       d.fields.push_back({QStringLiteral("Start"), when(st.ts[row])});
       d.fields.push_back({QStringLiteral("Duration"), st.dur[row] < 0

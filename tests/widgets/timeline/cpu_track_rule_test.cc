@@ -1,6 +1,6 @@
-// CPU tracks (issue 29 item 4): at any zoom every CPU track draws the same
-// thing, slices or utilisation bars, and a click on a bar zooms to where the
-// slices show.
+// CPU and thread-state tracks (issue 29 items 4 and 12): at any zoom every
+// CPU track draws the same thing, slices or utilisation bars, a click on a
+// bar zooms to where the slices show, and states are spelled out.
 #include <QtTest>
 #include <memory>
 
@@ -26,6 +26,7 @@ class CpuTrackRuleTest : public QObject {
   void oneRuleForAllCpusAtEveryZoom_data();
   void oneRuleForAllCpusAtEveryZoom();
   void clickOnABarZoomsToSlices();
+  void statesAreSpelledOut();
 };
 
 void CpuTrackRuleTest::oneRuleForAllCpusAtEveryZoom_data() {
@@ -100,6 +101,44 @@ void CpuTrackRuleTest::clickOnABarZoomsToSlices() {
   const double after = double(canvas->rangeEnd() - canvas->rangeStart()) / px;
   QVERIFY2(cpuSlicesVisible(layout, after), qPrintable(QString::number(after)));
   QVERIFY(canvas->rangeStart() <= clickedTime && clickedTime <= canvas->rangeEnd());
+}
+
+// Details name a state in words, with the kernel's letters beside them, for
+// every state the real trace has; combined states spell each letter.
+void CpuTrackRuleTest::statesAreSpelledOut() {
+  QCOMPARE(threadStateLabel(QStringLiteral("D|K")),
+           QStringLiteral("Uninterruptible Sleep + Wake Kill"));
+  QCOMPARE(threadStateLabel(QStringLiteral("R+")), QStringLiteral("Runnable (Preempted)"));
+  QCOMPARE(threadStateLabel(QStringLiteral("S|W")), QStringLiteral("Sleeping + Waking"));
+  TraceProcessor tp;
+  QVERIFY(tp.LoadFile((kTestdata + "android_sched_binder_10s.perfetto-trace").toStdString()).ok());
+  const TraceStorage& s = tp.storage();
+  TimelineIndex index(s);
+  const TrackLayout layout = buildTrackLayout(s, index);
+  auto it = tp.Query(
+      "select min(id), utid, state from thread_state where state != 'Running' group by state");
+  QVERIFY(it->NextResultSet());
+  int states = 0;
+  while (it->NextRow()) {
+    const auto row = static_cast<quint32>(it->Get(0).i);
+    const auto utid = static_cast<uint32_t>(it->Get(1).i);
+    const QString code = QString::fromStdString(std::string(it->Get(2).s));
+    int track = -1;
+    for (int i = 0; i < layout.tracks.size() && track < 0; ++i)
+      if (layout.tracks[i].kind == TrackKind::kThreadState && layout.tracks[i].utid == utid)
+        track = i;
+    QVERIFY(track >= 0);
+    const Details d = computeDetails(s, index, layout.tracks[track], row, 0, 0);
+    const QString name = threadStateLabel(code);
+    QVERIFY2(name != code, qPrintable(code));  // every state of this trace has a name
+    QVERIFY2(d.title.startsWith(QStringLiteral("Thread state: ") + name), qPrintable(d.title));
+    bool listed = false;
+    for (const auto& [key, value] : d.fields)
+      listed |= key == QStringLiteral("State") && value.endsWith('(' + code + ')');
+    QVERIFY2(listed, qPrintable(code));
+    ++states;
+  }
+  QVERIFY(states >= 3);
 }
 
 QTEST_MAIN(CpuTrackRuleTest)
