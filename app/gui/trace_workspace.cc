@@ -94,6 +94,9 @@ void TraceWorkspace::buildSearch() {
     results_->run(sql);
     panels_->reveal(results_);
   });
+  // A result row that names a slice, a thread, a process or a time: shown on the timeline.
+  connect(results_, &QueryResultsPanel::revealRequested, this, &TraceWorkspace::revealRow);
+  connect(query_, &QueryPage::revealRequested, this, &TraceWorkspace::revealRow);
   connect(results_, &QueryResultsPanel::editRequested, this, [this](const QString& sql) {
     query_->setQuery(sql);
     setView(View::kQuery);
@@ -112,6 +115,45 @@ void TraceWorkspace::buildSearch() {
   auto* fold = new QShortcut(QKeySequence(QStringLiteral("Ctrl+J")), this);
   fold->setContext(Qt::WidgetWithChildrenShortcut);
   connect(fold, &QShortcut::activated, panels_, &BottomPanel::toggle);
+}
+
+void TraceWorkspace::revealRow(const RowTarget& t) {
+  using K = RowTarget::Kind;
+  setView(View::kTimeline);
+  switch (t.kind) {
+    case K::kSlice:
+      // The track comes from the slice table when the row did not carry it.
+      session_->query<qint64>(
+          [id = t.id](Core& c) -> qint64 {
+            const SliceTable& sl = c.storage().slice;
+            return id >= 0 && id < qint64(sl.row_count()) ? qint64(sl.track_id[uint32_t(id)]) : -1;
+          },
+          this,
+          [this, id = t.id](qint64 track) {
+            if (track >= 0) timeline_->goToSlice(quint32(track), quint32(id));
+          });
+      break;
+    case K::kSched:
+      timeline_->revealEvent(TrackKind::kCpuSched, quint32(t.cpu), quint32(t.id), t.ts, t.dur);
+      break;
+    case K::kThreadState:
+      timeline_->revealEvent(TrackKind::kThreadState, quint32(t.utid), quint32(t.id), t.ts, t.dur);
+      break;
+    case K::kThread:
+      timeline_->revealThread(quint32(t.utid));
+      if (t.ts >= 0) timeline_->revealTime(t.ts, std::max<qint64>(t.dur, 0));
+      break;
+    case K::kProcess:
+      timeline_->revealProcess(t.upid);
+      if (t.ts >= 0) timeline_->revealTime(t.ts, std::max<qint64>(t.dur, 0));
+      break;
+    case K::kTime:
+      timeline_->revealTime(t.ts, std::max<qint64>(t.dur, 0));
+      break;
+    case K::kNone:
+      break;
+  }
+  emit rowRevealed();
 }
 
 void TraceWorkspace::wirePanels() {

@@ -21,6 +21,7 @@ class QueryPage;
 class SearchBox;
 class BottomPanel;
 class QueryResultsPanel;
+struct RowTarget;
 
 class TraceWorkspace : public QWidget {
   Q_OBJECT
@@ -43,9 +44,12 @@ class TraceWorkspace : public QWidget {
 
  signals:
   void panelCheckDone();
+  // A query row was sent to the timeline (tests wait on it).
+  void rowRevealed();
 
  private:
   void buildSearch();
+  void revealRow(const RowTarget& target);
   void wirePanels();
   void checkPanelContent();
 

@@ -94,6 +94,7 @@ QueryPage::QueryPage(TraceSession* session, QWidget* parent)
 
   view_ = new QTableView;
   view_->setModel(model_);
+  installResultActions(view_, model_, [this](const RowTarget& t) { emit revealRequested(t); });
   view_->setFont(mono);
   view_->setAlternatingRowColors(true);
   view_->setWordWrap(false);

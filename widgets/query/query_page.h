@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "widgets/common/trace_session.h"
+#include "widgets/query/result_actions.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -40,6 +41,10 @@ class QueryPage : public QWidget {
 
   static QStringList history();
   static constexpr int kMaxHistory = 100;
+
+ signals:
+  // A result row was double-clicked or "Show on timeline" chosen.
+  void revealRequested(const fathom::gui::RowTarget& target);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

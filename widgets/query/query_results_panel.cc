@@ -16,6 +16,7 @@ QueryResultsPanel::QueryResultsPanel(TraceSession* session, QWidget* parent)
     : QWidget(parent), model_(new QueryResultModel(session, this)) {
   view_ = new QTableView(this);
   view_->setModel(model_);
+  installResultActions(view_, model_, [this](const RowTarget& t) { emit revealRequested(t); });
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 4);
   status_ = new QLabel(tr("Type ':' and SQL in the search box (e.g. :select * from process)"));
   status_->setTextFormat(Qt::PlainText);

@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include "widgets/query/result_actions.h"
+
 class QLabel;
 class QTableView;
 
@@ -26,6 +28,8 @@ class QueryResultsPanel : public QWidget {
 
  signals:
   void editRequested(const QString& sql);
+  // A result row was double-clicked or "Show on timeline" chosen.
+  void revealRequested(const fathom::gui::RowTarget& target);
 
  private:
   void updateStatus();

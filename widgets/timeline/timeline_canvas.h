@@ -40,6 +40,7 @@ class TimelineCanvas : public QWidget {
   // Outlines the span of `row` on `track` (the clicked event); -1: none.
   void setHighlight(int track, quint32 row);
   int highlightTrack() const { return highlight_track_; }
+  quint32 highlightRow() const { return highlight_row_; }
   // Flow arrows of the clicked slice, drawn from the end of the source slice to the start
   // of the destination; an end whose track is collapsed points at its group header.
   void setFlows(QVector<FlowLink> flows);

@@ -392,7 +392,8 @@ int TimelineView::trackIndexOf(TrackKind kind, quint32 ref) const {
     const TrackInfo& t = L.tracks[i];
     if (t.kind != kind) continue;
     if ((kind == TrackKind::kCpuSched && t.cpu == ref) ||
-        (kind != TrackKind::kCpuSched && t.track_id == ref))
+        (kind == TrackKind::kThreadState && t.utid == ref) ||
+        (kind != TrackKind::kCpuSched && kind != TrackKind::kThreadState && t.track_id == ref))
       return i;
   }
   return -1;
@@ -432,6 +433,29 @@ void TimelineView::revealEvent(TrackKind kind, quint32 ref, quint32 row, qint64 
   }
   centreOn(track, ts, dur);
   if (track >= 0) showDetails(track, row, ts);
+}
+
+void TimelineView::revealThread(quint32 utid) {
+  const int track = trackIndexOf(TrackKind::kThreadState, utid);
+  if (track < 0) return;
+  model_->setExpanded(model_->layout().tracks[track].group, true);
+  model_->setHidden(track, false);
+  scrollTrackIntoView(track);
+}
+
+void TimelineView::revealProcess(qint64 upid) {
+  const TrackLayout& L = model_->layout();
+  for (int g = 0; g < L.groups.size(); ++g) {
+    if (L.groups[g].upid != upid) continue;
+    model_->setExpanded(g, true);
+    if (!L.groups[g].tracks.isEmpty()) scrollTrackIntoView(L.groups[g].tracks.front());
+    return;
+  }
+}
+
+void TimelineView::revealTime(qint64 ts, qint64 dur) {
+  centreOn(-1, ts, dur);
+  if (dur > 0) setSelection(ts, ts + dur);
 }
 
 void TimelineView::setSearchMarks(QVector<qint64> ts) { canvas_->setSearchMarks(std::move(ts)); }

@@ -46,6 +46,11 @@ class TimelineView : public QWidget {
   // so it is visible and reasonably wide, centres it, highlights it and shows its details.
   // kind: kSlices (ref = track_id) or kCpuSched (ref = cpu); row: its table row.
   void revealEvent(TrackKind kind, quint32 ref, quint32 row, qint64 ts, qint64 dur);
+  // Expands and scrolls to a thread's tracks, or a process's group.
+  void revealThread(quint32 utid);
+  void revealProcess(qint64 upid);
+  // Centres [ts, ts + dur] (zooming as revealEvent does) and selects it.
+  void revealTime(qint64 ts, qint64 dur);
   // Scrolls the outlined event's track back into view (after the canvas got shorter, e.g.
   // when a panel opened below it).
   void keepHighlightInView();

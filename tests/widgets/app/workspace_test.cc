@@ -4,6 +4,7 @@
 // in time order and select each on the timeline, ':' runs SQL on the query page,
 // the bottom panel folds and unfolds (and starts folded on a trace with nothing
 // to show there), and at 1024×700 the flamegraph's toolbar stays in the window.
+#include <QClipboard>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -210,6 +211,75 @@ class WorkspaceTest : public QObject {
     QTRY_VERIFY(results->statusText().contains(QStringLiteral("1 row")));
     // The Query page has the statement for editing.
     QCOMPARE(w.workspace()->query()->query(), QStringLiteral("select 6 * 7 as answer"));
+  }
+
+  // Issue 29 item 13: a double-click on a result row that names a slice
+  // selects that slice on the timeline; a thread row brings its tracks into
+  // view; Ctrl+C copies the selected cells.
+  void queryRowsLeadToTheTimeline() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openAndWait(w, kBinderTrace));
+    TraceWorkspace* ws = w.workspace();
+    QueryPage* page = ws->query();
+    ws->setView(TraceWorkspace::View::kQuery);
+    page->setQuery(
+        QStringLiteral("select id, ts, dur, track_id, name from slice where name = 'binder reply' "
+                       "order by ts limit 3 offset 5"));
+    page->runQuery();
+    QTRY_VERIFY_WITH_TIMEOUT(page->model()->isComplete(), 10000);
+    QCOMPARE(page->model()->rowCount(), 3);
+    const qint64 id = page->model()->value(1, 0).toLongLong();
+    const qint64 ts = page->model()->value(1, 1).toLongLong();
+    const qint64 track = page->model()->value(1, 3).toLongLong();
+    QTableView* view = page->resultView();
+    const QRect cell = view->visualRect(page->model()->index(1, 4));
+    TimelineView* timeline = ws->timeline();
+    QSignalSpy details(timeline, &TimelineView::detailsReady);
+    // A real double-click: press and release, then the double-click event.
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    QVERIFY(details.wait(10000));
+    QTRY_VERIFY(!timeline->isBusy());
+    QVERIFY(timeline->isVisible());
+    QVERIFY2(detailsTitle(timeline).contains(QStringLiteral("binder reply")),
+             qPrintable(detailsTitle(timeline)));
+    TimelineCanvas* c = timeline->canvas();
+    const TrackLayout& L = timeline->trackModel()->layout();
+    QVERIFY(c->highlightTrack() >= 0);
+    QCOMPARE(qint64(L.tracks[c->highlightTrack()].track_id), track);
+    QCOMPARE(qint64(c->highlightRow()), id);
+    QVERIFY(c->rangeStart() <= ts && ts <= c->rangeEnd());
+
+    // A thread row: its state track is laid out and in view.
+    ws->setView(TraceWorkspace::View::kQuery);
+    page->setQuery(
+        QStringLiteral("select utid, tid, name from thread where name = 'SensorService' limit 1"));
+    page->runQuery();
+    QTRY_VERIFY_WITH_TIMEOUT(page->model()->isComplete(), 10000);
+    QCOMPARE(page->model()->rowCount(), 1);
+    const quint32 utid = quint32(page->model()->value(0, 0).toLongLong());
+    QSignalSpy revealed(ws, &TraceWorkspace::rowRevealed);
+    const QPoint name = view->visualRect(page->model()->index(0, 2)).center();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, name);
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, name);
+    QVERIFY(revealed.count() == 1 || revealed.wait(5000));
+    QTRY_VERIFY(!timeline->isBusy());
+    int stateTrack = -1;
+    for (int i = 0; i < L.tracks.size(); ++i)
+      if (L.tracks[i].kind == TrackKind::kThreadState && L.tracks[i].utid == utid) stateTrack = i;
+    QVERIFY(stateTrack >= 0);
+    const QRect r = c->trackRect(stateTrack);
+    QVERIFY(r.isValid());
+    QVERIFY(r.top() >= TimelineCanvas::kRulerHeight && r.bottom() <= c->height());
+
+    // Ctrl+C on a selected cell copies its value.
+    ws->setView(TraceWorkspace::View::kQuery);
+    view->setCurrentIndex(page->model()->index(0, 1));
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_C, Qt::ControlModifier);
+    QCOMPARE(QApplication::clipboard()->text(), page->model()->value(0, 1).toString());
   }
 
   void panelFoldsAndStartsFolded() {
