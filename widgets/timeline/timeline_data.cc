@@ -9,6 +9,7 @@
 #include "widgets/common/format.h"
 #include "widgets/common/storage_text.h"
 #include "widgets/common/theme.h"
+#include "widgets/timeline/frame_timeline_style.h"
 
 namespace fathom::gui {
 namespace {
@@ -134,7 +135,10 @@ FrameData fetchFrame(const TraceStorage& s, const TimelineIndex& index, const Tr
           QVector<PaintSpan> level;
           for (const TimelineSpan& sp : index.SliceSpans(t.track_id, d, req.t0, req.t1, px)) {
             QString name = str(s, s.slice.name[sp.row]);
-            PaintSpan ps{sp.start, sp.end, sp.row, sp.merged, colorForName(name).rgb(), {}};
+            auto frame = layout.frame_rows.constFind(sp.row);
+            const QRgb color = frame != layout.frame_rows.cend() ? frameSliceColor(s, frame.value())
+                                                                 : colorForName(name).rgb();
+            PaintSpan ps{sp.start, sp.end, sp.row, sp.merged, color, {}};
             if (wide(s.slice.ts[sp.row], s.slice.dur[sp.row])) ps.label = name;
             level.push_back(std::move(ps));
           }
@@ -418,6 +422,7 @@ Details computeDetails(const TraceStorage& s, const TimelineIndex& index, const 
                                                           ? QStringLiteral("(did not end)")
                                                           : formatDuration(sl.dur[row])});
       d.fields.push_back({QStringLiteral("Depth"), QString::number(sl.depth[row])});
+      if (auto frame = frameRowOfSlice(s, row)) addFrameDetails(s, *frame, d);
       addArgs(s, sl.arg_set_id.Get(row), d);
       addFlows(s, row, d);
       break;

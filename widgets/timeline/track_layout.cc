@@ -9,6 +9,7 @@
 #include "core/storage/timeline_index.h"
 #include "core/storage/trace_storage.h"
 #include "widgets/common/storage_text.h"
+#include "widgets/timeline/frame_timeline_style.h"
 
 namespace fathom::gui {
 namespace {
@@ -96,6 +97,7 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
   }
 
   out.cpu_typical_slice_ns = typicalSchedSliceNs(s);
+  out.frame_rows = frameRowsBySlice(s);
 
   // Counter tracks by owner.
   const TrackTable& tr = s.track;

@@ -5,6 +5,7 @@
 // UI thread only reads the finished layout.
 #pragma once
 
+#include <QHash>
 #include <QString>
 #include <QVector>
 #include <cstdint>
@@ -56,6 +57,9 @@ struct TrackLayout {
   // the CPU tracks draw slices once a typical one is a pixel wide, the same
   // rule for every CPU at a given zoom (cpuSlicesVisible).
   double cpu_typical_slice_ns = 0;
+  // Slices that are Android FrameTimeline frames: slice row -> frame row
+  // (coloured by jank, with the frame's fields in details).
+  QHash<quint32, quint32> frame_rows;
   int countKind(TrackKind kind) const;
   int findGroup(GroupKind kind) const;  // -1 when absent
 };

@@ -7,6 +7,7 @@
 #include "core/storage/timeline_index.h"
 #include "core/trace_processor.h"
 #include "widgets/common/trace_session.h"
+#include "widgets/timeline/frame_timeline_style.h"
 #include "widgets/timeline/timeline_canvas.h"
 #include "widgets/timeline/timeline_data.h"
 #include "widgets/timeline/timeline_view.h"
@@ -20,16 +21,17 @@ namespace {
 const QString kTestdata = QStringLiteral(FATHOM_SHARED_DIR "/testdata/");
 }  // namespace
 
-class CpuTrackRuleTest : public QObject {
+class TimelineRulesTest : public QObject {
   Q_OBJECT
  private slots:
   void oneRuleForAllCpusAtEveryZoom_data();
   void oneRuleForAllCpusAtEveryZoom();
   void clickOnABarZoomsToSlices();
   void statesAreSpelledOut();
+  void framesColouredByJank();
 };
 
-void CpuTrackRuleTest::oneRuleForAllCpusAtEveryZoom_data() {
+void TimelineRulesTest::oneRuleForAllCpusAtEveryZoom_data() {
   QTest::addColumn<QString>("name");
   // The test data's traces that schedule on several CPUs.
   for (const char* t :
@@ -37,7 +39,7 @@ void CpuTrackRuleTest::oneRuleForAllCpusAtEveryZoom_data() {
     QTest::newRow(t) << QString::fromLatin1(t);
 }
 
-void CpuTrackRuleTest::oneRuleForAllCpusAtEveryZoom() {
+void TimelineRulesTest::oneRuleForAllCpusAtEveryZoom() {
   QFETCH(QString, name);
   TraceProcessor tp;
   QVERIFY(tp.LoadFile((kTestdata + name).toStdString()).ok());
@@ -75,7 +77,7 @@ void CpuTrackRuleTest::oneRuleForAllCpusAtEveryZoom() {
   QVERIFY(barsSeen > 0 && slicesSeen > 0);
 }
 
-void CpuTrackRuleTest::clickOnABarZoomsToSlices() {
+void TimelineRulesTest::clickOnABarZoomsToSlices() {
   TraceSession session;
   session.open(kTestdata + QStringLiteral("android_sched_binder_10s.perfetto-trace"));
   QVERIFY(QTest::qWaitFor([&] { return session.isLoaded(); }, 30000));
@@ -105,7 +107,7 @@ void CpuTrackRuleTest::clickOnABarZoomsToSlices() {
 
 // Details name a state in words, with the kernel's letters beside them, for
 // every state the real trace has; combined states spell each letter.
-void CpuTrackRuleTest::statesAreSpelledOut() {
+void TimelineRulesTest::statesAreSpelledOut() {
   QCOMPARE(threadStateLabel(QStringLiteral("D|K")),
            QStringLiteral("Uninterruptible Sleep + Wake Kill"));
   QCOMPARE(threadStateLabel(QStringLiteral("R+")), QStringLiteral("Runnable (Preempted)"));
@@ -141,5 +143,56 @@ void CpuTrackRuleTest::statesAreSpelledOut() {
   QVERIFY(states >= 3);
 }
 
-QTEST_MAIN(CpuTrackRuleTest)
-#include "cpu_track_rule_test.moc"
+// Android FrameTimeline (issue 29 item 3): every actual frame is coloured by
+// its jank tag (the tags as the oracle gives them for this trace), expected
+// frames green, and a janky frame's details name its jank and present type.
+void TimelineRulesTest::framesColouredByJank() {
+  TraceProcessor tp;
+  QVERIFY(tp.LoadFile((kTestdata + "android_frametimeline_atrace_log.perfetto-trace").toStdString())
+              .ok());
+  const TraceStorage& s = tp.storage();
+  TimelineIndex index(s);
+  const TrackLayout layout = buildTrackLayout(s, index);
+  const QHash<QString, QRgb> byTag = {{"No Jank", qRgb(0x4c, 0xaf, 0x50)},
+                                      {"Buffer Stuffing", qRgb(0xc0, 0xd5, 0x88)},
+                                      {"Self Jank", qRgb(0xf4, 0x43, 0x36)}};
+  auto it =
+      tp.Query("select id, jank_tag, jank_type, present_type from actual_frame_timeline_slice");
+  QVERIFY(it->NextResultSet());
+  int frames = 0, janky = 0;
+  while (it->NextRow()) {
+    const auto slice = quint32(it->Get(0).i);
+    const QString tag = QString::fromUtf8(it->Get(1).s.data(), qsizetype(it->Get(1).s.size()));
+    QVERIFY2(layout.frame_rows.contains(slice), qPrintable(QString::number(slice)));
+    QVERIFY2(byTag.contains(tag), qPrintable(tag));  // the tags this trace has
+    QCOMPARE(frameSliceColor(s, layout.frame_rows.value(slice)), byTag.value(tag));
+    ++frames;
+    if (tag != QLatin1String("Self Jank") || janky++) continue;
+    // The first janky frame's details.
+    int track = -1;
+    for (int i = 0; i < layout.tracks.size() && track < 0; ++i)
+      if (layout.tracks[i].kind == TrackKind::kSlices &&
+          layout.tracks[i].track_id == s.slice.track_id[slice])
+        track = i;
+    QVERIFY(track >= 0);
+    const Details d = computeDetails(s, index, layout.tracks[track], slice, 0, 0);
+    QHash<QString, QString> fields;
+    for (const auto& [k, v] : d.fields) fields.insert(k, v);
+    QCOMPARE(fields.value("Jank tag"), tag);
+    QCOMPARE(fields.value("Jank type"),
+             QString::fromUtf8(it->Get(2).s.data(), qsizetype(it->Get(2).s.size())));
+    QCOMPARE(fields.value("Present type"),
+             QString::fromUtf8(it->Get(3).s.data(), qsizetype(it->Get(3).s.size())));
+    QVERIFY(!fields.value("Layer").isEmpty());
+  }
+  // 1,869 actual frames in this trace, 17 of them the app's own jank (the oracle's counts).
+  QCOMPARE(frames, 1869);
+  QCOMPARE(janky, 17);
+  auto ex = tp.Query("select id from expected_frame_timeline_slice limit 1");
+  QVERIFY(ex->NextResultSet() && ex->NextRow());
+  QCOMPARE(frameSliceColor(s, layout.frame_rows.value(quint32(ex->Get(0).i))),
+           qRgb(0x4c, 0xaf, 0x50));
+}
+
+QTEST_MAIN(TimelineRulesTest)
+#include "timeline_rules_test.moc"
