@@ -162,14 +162,21 @@ void MainWindow::showRecordPage() {
   if (!record_page_) {
     record_page_ = new RecordPage;
     stack_->addWidget(record_page_);
+    connect(record_page_, &RecordPage::backRequested, this, &MainWindow::leaveRecordPage);
     connect(record_page_, &RecordPage::traceRecorded, this, [this](const QString& path) {
       openTrace(path);
       explain_recording_ = true;  // once loaded: what the recorded trace says went wrong
     });
   }
+  if (stack_->currentWidget() != record_page_) title_before_record_ = windowTitle();
   stack_->setCurrentWidget(record_page_);
   setWindowTitle(tr("Record — Fathom"));
 #endif
+}
+
+void MainWindow::leaveRecordPage() {
+  stack_->setCurrentWidget(workspace_ ? static_cast<QWidget*>(workspace_) : welcome_);
+  setWindowTitle(title_before_record_.isEmpty() ? QStringLiteral("Fathom") : title_before_record_);
 }
 
 void MainWindow::showOpenDialog() {

@@ -55,6 +55,7 @@ class MainWindow : public QMainWindow {
   void showLoadReport();
   void showShortcuts();
   void explainRecording();  // hints for a trace the Record page just recorded
+  void leaveRecordPage();   // back to the trace (or the welcome page)
 
  public:
   RecordPage* recordPage() const { return record_page_; }
@@ -68,6 +69,7 @@ class MainWindow : public QMainWindow {
   RecordPage* record_page_ = nullptr;
   TraceWorkspace* workspace_ = nullptr;
   QPointer<TraceSession> session_;
+  QString title_before_record_;
   QMenu* recent_menu_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;

@@ -11,6 +11,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QInputDialog>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -18,6 +19,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShortcut>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -163,10 +165,27 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
   rl->addWidget(status_);
   rl->addWidget(problem_);
 
-  auto* layout = new QHBoxLayout(this);
-  layout->addWidget(targets_box, 2);
-  layout->addWidget(sources, 3);
-  layout->addWidget(right, 3);
+  // The page is a place to visit, not a trap: a visible way back (and Esc)
+  // to the trace or the welcome page; a running recording carries on.
+  back_ = new QPushButton(QIcon(QStringLiteral(":/icons/back.svg")), tr("Back"));
+  back_->setObjectName(QStringLiteral("recordBack"));
+  back_->setToolTip(tr("Back to the open trace (Esc); a recording in progress continues"));
+  connect(back_, &QPushButton::clicked, this, &RecordPage::backRequested);
+  auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+  esc->setContext(Qt::WidgetWithChildrenShortcut);
+  connect(esc, &QShortcut::activated, this, &RecordPage::backRequested);
+  auto* top = new QHBoxLayout;
+  top->addWidget(back_);
+  auto* title = new QLabel(tr("<b>Record a trace</b>"));
+  top->addWidget(title);
+  top->addStretch(1);
+  auto* columns = new QHBoxLayout;
+  columns->addWidget(targets_box, 2);
+  columns->addWidget(sources, 3);
+  columns->addWidget(right, 3);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addLayout(columns, 1);
 
   connect(runner_, &RecordingRunner::probed, this,
           [this](bool ok, const QString& summary, const QString& strategy, const QString& command,

@@ -27,6 +27,7 @@ class RecordPage : public QWidget {
   Q_OBJECT
  public:
   explicit RecordPage(QWidget* parent = nullptr);
+  QPushButton* backButton() const { return back_; }
 
   // For tests and scripts: choose by serial ("" = this computer), preset, folder.
   bool selectTarget(const QString& serial_or_local);
@@ -55,6 +56,8 @@ class RecordPage : public QWidget {
 
  signals:
   void traceRecorded(const QString& path);
+  // Back (the button or Esc): the window returns to what was shown before.
+  void backRequested();
   void recordingFailed(const QString& error);
   void probeFinished();
 
@@ -75,6 +78,7 @@ class RecordPage : public QWidget {
   QLabel* command_;
   QLineEdit* folder_;
   QPushButton* record_;
+  QPushButton* back_;
   QPushButton* stop_;
   QPushButton* cancel_;
   QPushButton* dump_heap_;

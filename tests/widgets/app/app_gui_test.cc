@@ -276,6 +276,32 @@ class AppGuiTest : public QObject {
 #endif
 
 #if defined(FATHOM_GUI_HAVE_RECORD) && defined(FATHOM_HAVE_RECORDER)
+  // Issue 29 item 5: the Record page is not a trap. Esc and the visible Back
+  // button return to the open trace, with its title.
+  void escLeavesTheRecordPage() {
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    const QString trace = QStringLiteral(FATHOM_SHARED_DIR "/testdata/lmk_lmkd_atrace.pb");
+    QVERIFY(OpenAndWait(w, trace));
+    auto* stack = w.findChild<QStackedWidget*>();
+    const QString title = w.windowTitle();
+    w.showRecordPage();
+    RecordPage* page = w.recordPage();
+    QVERIFY(page);
+    QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(page));
+    page->setFocus();
+    QTest::keyClick(page, Qt::Key_Escape);
+    QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(w.workspace()));
+    QCOMPARE(w.windowTitle(), title);
+    w.showRecordPage();
+    QVERIFY(page->backButton()->isVisible());
+    QVERIFY(page->backButton()->geometry().right() < page->width());
+    QTest::mouseClick(page->backButton(), Qt::LeftButton);
+    QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(w.workspace()));
+    QVERIFY(w.session()->isLoaded());
+  }
+
   void recordsThisComputerFromTheRecordPage() {
     qputenv("FATHOM_DEVICE_DIR", FATHOM_BIN_DIR);
     QTemporaryDir out;
