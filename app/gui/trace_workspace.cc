@@ -176,9 +176,13 @@ void TraceWorkspace::wirePanels() {
             flame_clicked_ = true;
           });
   connect(timeline_, &TimelineView::selectionChanged, this,
-          [this](qint64 t0, qint64 t1, const QList<int>& cpus) {
+          [this](qint64 t0, qint64 t1, const QList<int>& cpus, const QList<int>& utids) {
             logs_->setTimeRange(t0, t1);
-            if (t1 > t0 && !cpus.isEmpty()) flamegraph_->showCpuSamples(t0, t1, cpus);
+            // Thread tracks in the selection: those threads' samples; else the CPUs'.
+            if (t1 > t0 && !utids.isEmpty())
+              flamegraph_->showCpuSamples(t0, t1, {}, utids);
+            else if (t1 > t0 && !cpus.isEmpty())
+              flamegraph_->showCpuSamples(t0, t1, cpus);
           });
   // A click or a search match shows its details; an area selection its aggregates.
   connect(timeline_, &TimelineView::detailsReady, this, [this] {

@@ -151,6 +151,18 @@ Result<Flamegraph> buildSource(Core& core, const FlameSource& src, FlamegraphVie
     req.start_ts = src.t0;
     req.end_ts = src.t1;
   }
+  if (src.kind == ProfileKind::kCpu && !src.utids.isEmpty()) {
+    // Threads chosen: each thread's samples on any CPU, merged.
+    Flamegraph merged;
+    for (int utid : src.utids) {
+      req.utid = uint32_t(utid);
+      Result<Flamegraph> one = BuildFlamegraph(core.storage(), req);
+      if (!one.ok()) return one.status();
+      mergeInto(*one, &merged);
+    }
+    merged.Finalize(MetricOf(view));
+    return merged;
+  }
   QList<int> cpus = src.cpus;
   if (src.kind == ProfileKind::kCpu && !cpus.isEmpty()) {
     // Some tracers (systing, simpleperf) leave perf_sample.cpu empty: a CPU

@@ -23,6 +23,7 @@ struct FlameSource {
   std::optional<std::string> heap;  // native: one heap (nullopt = all but ART)
   qint64 t0 = 0, t1 = 0;            // java samples, cpu: [t0, t1)
   QList<int> cpus;                  // cpu: empty = all
+  QList<int> utids;                 // cpu: only these threads' samples (empty = all)
   // aggregate (pprof): the sample type's profile row, and whether its unit
   // is bytes (values are then shown as sizes).
   std::optional<uint32_t> aggregate;

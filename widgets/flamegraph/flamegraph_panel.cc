@@ -100,7 +100,8 @@ void FlamegraphPanel::showHeapProfile(qint64 upid, qint64 ts, const QString& kin
   showSource(s);
 }
 
-void FlamegraphPanel::showCpuSamples(qint64 t0, qint64 t1, const QList<int>& cpus) {
+void FlamegraphPanel::showCpuSamples(qint64 t0, qint64 t1, const QList<int>& cpus,
+                                     const QList<int>& utids) {
   // A CPU-track selection in a trace without stack samples keeps the dump
   // on screen instead of replacing it with an empty graph.
   if (dumps_loaded_ && !hasCpuSamples() && has_source_) return;
@@ -109,7 +110,9 @@ void FlamegraphPanel::showCpuSamples(qint64 t0, qint64 t1, const QList<int>& cpu
   s.t0 = t0;
   s.t1 = t1;
   s.cpus = cpus;
+  s.utids = utids;
   std::sort(s.cpus.begin(), s.cpus.end());
+  std::sort(s.utids.begin(), s.utids.end());
   showSource(s);
 }
 

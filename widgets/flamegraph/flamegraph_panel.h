@@ -32,8 +32,8 @@ class FlamegraphPanel : public QWidget {
   ~FlamegraphPanel() override;
   // Opens the dump (upid, ts); kind as TimelineView::heapProfileActivated.
   void showHeapProfile(qint64 upid, qint64 ts, const QString& kind);
-  // CPU stack samples in [t0, t1) (all CPUs when cpus is empty).
-  void showCpuSamples(qint64 t0, qint64 t1, const QList<int>& cpus);
+  // CPU samples in [t0, t1) on `cpus` (empty: all), or of `utids` when given (any CPU).
+  void showCpuSamples(qint64 t0, qint64 t1, const QList<int>& cpus, const QList<int>& utids = {});
 
   // Everything below is also for tests and scripting.
   void showSource(const FlameSource& source);

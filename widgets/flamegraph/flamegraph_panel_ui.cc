@@ -296,8 +296,10 @@ void FlamegraphPanel::refillProfileCombo() {
     }
   }
   if (has_source_ && current < 0 && source_.kind == ProfileKind::kCpu) {
-    const QString cpus =
-        source_.cpus.isEmpty() ? tr("all CPUs") : tr("%n CPU(s)", "", int(source_.cpus.size()));
+    const QString cpus = !source_.utids.isEmpty()
+                             ? tr("%n thread(s)", "", int(source_.utids.size()))
+                         : source_.cpus.isEmpty() ? tr("all CPUs")
+                                                  : tr("%n CPU(s)", "", int(source_.cpus.size()));
     profile_combo_->addItem(tr("CPU samples · selection · %1").arg(cpus), -2);
     current = profile_combo_->count() - 1;
   }

@@ -260,6 +260,7 @@ SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& inde
         if (ns > 0) per_thread[utid] += ns;
       }
     } else if (t.kind == TrackKind::kThreadState) {
+      if (!out.utids.contains(int(t.utid))) out.utids.push_back(int(t.utid));
       ++out.stateTracks;
       const ThreadStateTable& st = s.thread_state;
       for (uint32_t row : index.ThreadStateRowsInRange(t.utid, t0, t1)) {
@@ -271,6 +272,8 @@ SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& inde
         agg.per_thread[st.utid[row]] += std::max<int64_t>(ns, 0);
       }
     } else if (t.kind == TrackKind::kSlices) {
+      if (auto utid = s.track.utid.Get(t.track_id); utid && !out.utids.contains(int(*utid)))
+        out.utids.push_back(int(*utid));
       ++out.sliceTracks;
       const SliceTable& sl = s.slice;
       for (uint32_t row : index.SliceRowsInRange(t.track_id, t0, t1)) {

@@ -51,6 +51,7 @@ FrameData fetchFrame(const TraceStorage& storage, const TimelineIndex& index,
 struct SelectionStats {
   qint64 t0 = 0, t1 = 0;
   QList<int> cpus;
+  QList<int> utids;  // threads whose state or slice tracks are selected
   struct ThreadTime {
     qint64 upid = -1, utid = 0;
     QString process, thread;

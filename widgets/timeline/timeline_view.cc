@@ -245,7 +245,7 @@ void TimelineView::selectArea(qint64 t0, qint64 t1, const QVector<int>& tracks) 
   if (t1 < t0) std::swap(t0, t1);
   canvas_->setSelection(t0, t1, tracks);
   if (t1 == t0) {
-    emit selectionChanged(t0, t1, {});
+    emit selectionChanged(t0, t1, {}, {});
     return;
   }
   ++pending_;
@@ -258,7 +258,7 @@ void TimelineView::selectArea(qint64 t0, qint64 t1, const QVector<int>& tracks) 
       [this](SelectionStats stats) {
         --pending_;
         showStats(stats);
-        emit selectionChanged(stats.t0, stats.t1, stats.cpus);
+        emit selectionChanged(stats.t0, stats.t1, stats.cpus, stats.utids);
         emit selectionStatsReady();
       });
 }

@@ -71,7 +71,8 @@ class TimelineView : public QWidget {
   // A heap-dump diamond was clicked. kind: "native" or "graph" (Java heap graph).
   void heapProfileActivated(qint64 upid, qint64 ts, const QString& kind);
   // The time selection changed (t0 == t1: cleared); cpus: CPU tracks inside it.
-  void selectionChanged(qint64 t0, qint64 t1, const QList<int>& cpus);
+  // cpus: the selected CPU tracks; utids: the threads of selected thread tracks.
+  void selectionChanged(qint64 t0, qint64 t1, const QList<int>& cpus, const QList<int>& utids);
   // The track layout was built (after load) / stats or details arrived.
   void tracksReady();
   void selectionStatsReady();

@@ -282,6 +282,31 @@ class WorkspaceTest : public QObject {
     QCOMPARE(QApplication::clipboard()->text(), page->model()->value(0, 1).toString());
   }
 
+  // Issue 29 item 14: selecting one thread's track filters the CPU-sample
+  // flamegraph to that thread (149 of the trace's 355 samples are
+  // rcu_preempt's, as the oracle counts them).
+  void threadSelectionFiltersCpuSamples() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openAndWait(
+        w, QStringLiteral(FATHOM_SHARED_DIR "/testdata/linux_compact_sched_perf_samples.pftrace")));
+    TraceWorkspace* ws = w.workspace();
+    TimelineView* timeline = ws->timeline();
+    FlamegraphPanel* flame = ws->flamegraph();
+    QTRY_VERIFY_WITH_TIMEOUT(flame->tree() && !flame->isBusy(), 20000);
+    QCOMPARE(flame->tree()->total(), 355.0);  // all samples at first
+    const TrackLayout& L = timeline->trackModel()->layout();
+    int track = -1;
+    for (int i = 0; i < L.tracks.size() && track < 0; ++i)
+      if (L.tracks[i].kind == TrackKind::kThreadState && L.tracks[i].utid == 98) track = i;
+    QVERIFY(track >= 0);
+    timeline->selectArea(w.session()->traceStart(), w.session()->traceEnd() + 1, {track});
+    QTRY_VERIFY_WITH_TIMEOUT(flame->tree() && !flame->isBusy() && flame->tree()->total() != 355.0,
+                             20000);
+    QCOMPARE(flame->tree()->total(), 149.0);
+  }
+
   void panelFoldsAndStartsFolded() {
     MainWindow w;
     w.resize(1024, 700);
