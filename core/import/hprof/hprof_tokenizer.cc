@@ -12,7 +12,9 @@ HprofTokenizer::HprofTokenizer(TraceContext* ctx, std::string name)
 
 Result<size_t> HprofTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) {
   size_t used = reader_.Feed(blob->data.get(), blob->size, stream_offset);
-  return blob->size - used;
+  // The loader copies the unread tail out of the blob after this returns.
+  last_ = std::move(blob);
+  return last_->size - used;
 }
 
 void HprofTokenizer::Finish(size_t tail_bytes, uint64_t end_offset,
@@ -30,13 +32,11 @@ void HprofTokenizer::Finish(size_t tail_bytes, uint64_t end_offset,
     s->stats.Increment(Stat::kHprofHeaderErrors);
   } else if (tail_bytes || reader_.skip_left() || reader_.inside_segment()) {
     // The file ends inside a record: what came before is loaded.
-    uint64_t missing =
-        reader_.skip_left() + (reader_.inside_segment() ? reader_.segment_left() : 0);
-    warnings->push_back(at(end_offset - tail_bytes) +
-                        "the heap dump is truncated inside a record (" +
-                        std::to_string(tail_bytes) + " bytes left unread, at least " +
-                        std::to_string(missing > tail_bytes ? missing - tail_bytes : 0) +
-                        " more expected); the objects before it are loaded");
+    std::string what = "the heap dump ends inside a record";
+    if (tail_bytes) what += " (its last " + std::to_string(tail_bytes) + " bytes are incomplete)";
+    if (uint64_t missing = reader_.skip_left())
+      what += " (" + std::to_string(missing) + " announced bytes are missing)";
+    warnings->push_back(at(end_offset - tail_bytes) + what + "; what came before it is loaded");
     s->stats.Increment(Stat::kTraceTruncated, static_cast<int64_t>(tail_bytes));
   }
   reader_.ResolvePending();

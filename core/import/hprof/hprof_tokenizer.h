@@ -20,7 +20,11 @@ class HprofTokenizer : public ChunkedTokenizer {
  public:
   HprofTokenizer(TraceContext* ctx, std::string name);
   Result<size_t> Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) override;
-  uint64_t units() const override { return dump_.objects.size(); }
+  // Records read: names and classes count, so a dump cut before its first
+  // object still loads (empty) with its warning.
+  uint64_t units() const override {
+    return static_cast<uint64_t>(dump_.string_count + dump_.class_count) + dump_.objects.size();
+  }
   size_t retained_bytes() const override { return 0; }
   // The file ended with `tail_bytes` unread: writes the tables and appends
   // what was damaged (with its byte offset) to `warnings`.
@@ -30,6 +34,7 @@ class HprofTokenizer : public ChunkedTokenizer {
   TraceContext* ctx_;
   std::string name_;
   hprof::Dump dump_;
+  std::unique_ptr<TraceBlob> last_;  // the blob fed last (its tail is read after Feed)
   hprof::Reader reader_{&dump_};
 };
 
