@@ -242,5 +242,113 @@ TEST_F(HprofJvmTest, TruncatedDumpLoadsUpToTheDamage) {
   }
 }
 
+// An ART-style dump made here byte by byte: 4-byte ids, HEAP_DUMP_INFO heap
+// records ("app", "zygote", "image"), ART's root kinds (0x89..0x8E), statics,
+// an object array and a primitive array; every value compared with the oracle.
+class ArtDump {
+ public:
+  ArtDump() {
+    Bytes("JAVA PROFILE 1.0.3", 19);  // with its NUL
+    U4(4);                            // id size
+    U4(0x18B), U4(0xCFE5A3C1);        // milliseconds
+  }
+  void U4(uint32_t v, std::string* to = nullptr) {
+    std::string& out = to ? *to : file_;
+    for (int s = 24; s >= 0; s -= 8) out += static_cast<char>((v >> s) & 0xFF);
+  }
+  void Bytes(const char* b, size_t n) { file_.append(b, n); }
+  void Record(uint8_t tag, const std::string& body) {
+    file_ += static_cast<char>(tag);
+    U4(0);
+    U4(static_cast<uint32_t>(body.size()));
+    file_ += body;
+  }
+  void String(uint32_t id, const std::string& s) {
+    std::string b;
+    U4(id, &b);
+    Record(0x01, b + s);
+  }
+  void LoadClass(uint32_t id, uint32_t name) {
+    std::string b;
+    U4(1, &b), U4(id, &b), U4(0, &b), U4(name, &b);
+    Record(0x02, b);
+  }
+  std::string seg;
+  void Sub(uint8_t tag, std::initializer_list<uint32_t> words, const std::string& tail = "") {
+    seg += static_cast<char>(tag);
+    for (uint32_t w : words) U4(w, &seg);
+    seg += tail;
+  }
+  std::string Finish() {
+    Record(0x1C, seg);
+    Record(0x2C, "");
+    return file_;
+  }
+
+ private:
+  std::string file_;
+};
+
+TEST(HprofArtTest, HeapsRootsAndStaticsMatchOracle) {
+  if (!fs::exists(Oracle())) GTEST_SKIP() << "no oracle at " << Oracle();
+  ArtDump d;
+  const char* names[] = {"",
+                         "java.lang.Object",
+                         "java.lang.Class",
+                         "com.example.Foo",
+                         "next",
+                         "app",
+                         "zygote",
+                         "image",
+                         "byte[]",
+                         "val",
+                         "java.lang.Object[]",
+                         "sfield",
+                         "int[]"};
+  for (uint32_t i = 1; i < std::size(names); ++i) d.String(i, names[i]);
+  uint32_t class_names[][2] = {{100, 1}, {101, 2}, {102, 3}, {103, 8}, {104, 10}, {105, 12}};
+  for (auto [id, name] : class_names) d.LoadClass(id, name);
+  auto class_dump = [&](uint32_t id, uint32_t super, uint32_t size, std::string statics,
+                        std::string fields) {
+    d.Sub(0x20, {id, 0, super, 0, 0, 0, 0, 0, size});
+    d.seg += std::string("\0\0", 2) + statics + fields;  // no constant pool
+  };
+  std::string none("\0\0", 2);
+  auto w = [&](std::initializer_list<uint32_t> v) {
+    std::string s;
+    for (uint32_t x : v) d.U4(x, &s);
+    return s;
+  };
+  d.Sub(0xFE, {1, 5});  // heap "app"
+  class_dump(100, 0, 8, none, none);
+  class_dump(101, 100, 120, none, none);
+  class_dump(102, 100, 16, std::string("\0\1", 2) + w({11}) + '\2' + w({300}),
+             std::string("\0\2", 2) + w({4}) + '\2' + w({9}) + '\x0A');
+  class_dump(103, 100, 12, none, none);
+  class_dump(104, 100, 12, none, none);
+  class_dump(105, 100, 12, none, none);
+  auto instance = [&](uint32_t id, uint32_t next, uint32_t val) {
+    d.Sub(0x21, {id, 0, 102, 8}, w({next, val}));
+  };
+  instance(300, 301, 7);
+  instance(301, 0, 8);
+  d.Sub(0xFE, {2, 6});  // "zygote"
+  instance(302, 300, 9);
+  d.Sub(0x22, {303, 0, 3, 104, 300, 0, 302});
+  d.Sub(0x23, {304, 0, 5}, std::string("\x08") + "abcde");
+  d.Sub(0xFE, {3, 7});  // "image"
+  instance(306, 0, 1);
+  instance(307, 306, 1);
+  instance(308, 0, 2);       // unreachable
+  d.Sub(0x89, {301});        // interned string
+  d.Sub(0x8D, {302});        // VM internal
+  d.Sub(0x8E, {303, 1, 2});  // JNI monitor
+  d.Sub(0x8B, {306});        // debugger
+  d.Sub(0x8A, {307});        // finalizing
+  d.Sub(0x8C, {304});        // reference cleanup
+  TempDir dir;
+  ExpectSameAsOracle(dir.Write("art.hprof", d.Finish()), dir);
+}
+
 }  // namespace
 }  // namespace fathom

@@ -77,8 +77,6 @@ const char* RootTypeName(uint8_t tag) {
       return "FINALIZING";
     case 0x8B:
       return "DEBUGGER";
-    case 0x8C:
-      return "REFERENCE_CLEANUP";
     case 0x8D:
       return "VM_INTERNAL";
     case 0x8E:

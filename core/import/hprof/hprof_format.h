@@ -48,7 +48,8 @@ size_t TypeSize(uint8_t type, uint32_t id_size);
 // Bytes after the object id of a GC root sub-record; -1 for a tag that is no root.
 int RootExtraBytes(uint8_t tag, uint32_t id_size);
 
-// The heap_graph_object.root_type spelling of a root tag.
+// The heap_graph_object.root_type spelling of a root tag (upstream names
+// ART's reference-cleanup roots, 0x8C, "UNKNOWN" too).
 const char* RootTypeName(uint8_t tag);
 
 // "[Ljava/lang/String;" -> "java.lang.String[]", "[B" -> "byte[]",

@@ -192,9 +192,12 @@ Reader::Step Reader::ReadSubRecord(const uint8_t* p, size_t n, size_t* used) {
       size_t len = 1 + dump_->id_size + static_cast<size_t>(extra);
       if (n < len) return Step::kMore;
       uint64_t id = ReadBE(p + 1, dump_->id_size);
-      // An object named by several roots reports the highest tag (as upstream).
-      uint8_t& root = dump_->roots[id];
-      root = std::max(root, tag);
+      // An object named by several roots: upstream reports the greatest tag
+      // read as a signed byte (ART's 0x89.. kinds rank below HotSpot's
+      // 0x01..0x08), as seen on JDK dumps and crafted ART ones; some ART-only
+      // pairs still differ (README).
+      auto [it, added] = dump_->roots.try_emplace(id, tag);
+      if (static_cast<int8_t>(tag) > static_cast<int8_t>(it->second)) it->second = tag;
       ++dump_->root_count;
       *used = len;
       step = Step::kDone;
