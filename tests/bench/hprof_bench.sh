@@ -71,8 +71,9 @@ measure() {  # name command...: prints name,seconds,rss_kb,rows
   echo "$name,$(echo "$t1 - $t0" | bc),$(grep -o 'RSS [0-9]*' "$BENCH_DIR/fathom_bench_hprof.err" | cut -d' ' -f2),$out"
 }
 size_mb=$(echo "scale=1; $(stat -c %s "$DUMP") / 1048576" | bc)
-rows=("$(measure fathom "$CLI" query "$DUMP" "select count(*) from heap_graph_object")")
-[ -x "$ORACLE" ] && rows+=("$(measure oracle "$ORACLE" query -f "$BENCH_DIR/fathom_bench_hprof.sql" "$DUMP")")
+rows=("$(measure fathom "$CLI" query "$DUMP" "select count(*) from heap_graph_object" --format csv)")
+# ORACLE= skips the oracle (it needs ~30x Fathom's memory on large dumps).
+[ -n "$ORACLE" ] && [ -x "$ORACLE" ] && rows+=("$(measure oracle "$ORACLE" query -f "$BENCH_DIR/fathom_bench_hprof.sql" "$DUMP")")
 printf '%-8s %-34s %8s %8s %8s %9s %12s\n' loader dump MB wall_s MB/s rss_MB objects
 for r in "${rows[@]}"; do
   IFS=, read -r name secs rss objs <<<"$r"
