@@ -20,7 +20,7 @@ set -euo pipefail
 source "$(dirname "$0")/sanitizer-build.sh"
 cd "$ROOT"
 
-ALL_TARGETS=(trace json systrace archive pprof adb_message adb_sync adb_client)
+ALL_TARGETS=(trace json systrace archive pprof hprof adb_message adb_sync adb_client)
 LONG=0
 TARGETS=()
 for arg in "$@"; do

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/import/collapsed_stacks.h"
+#include "core/import/hprof/hprof_format.h"
 #include "core/import/pprof_parser.h"
 #include "core/import/simpleperf_proto_parser.h"
 #include "core/import/strace_line.h"
@@ -124,6 +125,7 @@ TraceFormat DetectTraceFormat(const uint8_t* data, size_t size) {
   std::string_view s(reinterpret_cast<const char*>(data), size);
   if (size >= 4 && memcmp(data, "PK\x03\x04", 4) == 0) return TraceFormat::kZip;
   if (size >= 262 && memcmp(data + 257, "ustar", 5) == 0) return TraceFormat::kTar;
+  if (hprof::LooksLikeHprof(data, size)) return TraceFormat::kHprof;
   if (LooksLikeSimpleperfProto(data, size)) return TraceFormat::kSimpleperfProto;
   // Before the text checks: a Profile's first byte (0x0A) reads as whitespace.
   // LooksLikePprof tells it from a Perfetto Trace, which also starts with 0x0A.
@@ -183,6 +185,8 @@ const char* TraceFormatName(TraceFormat f) {
       return "simpleperf proto";
     case TraceFormat::kStrace:
       return "strace";
+    case TraceFormat::kHprof:
+      return "hprof";
     case TraceFormat::kZip:
       return "zip";
     case TraceFormat::kTar:

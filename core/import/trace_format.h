@@ -18,6 +18,7 @@ enum class TraceFormat {
   kPprof,            // pprof perftools.profiles.Profile
   kSimpleperfProto,  // simpleperf report-sample --protobuf output
   kStrace,           // strace -f -ttt text output
+  kHprof,            // Java heap dump (HPROF 1.0.x, HotSpot or ART)
   kZip,
   kTar,
   kEmpty,

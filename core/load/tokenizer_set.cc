@@ -4,6 +4,7 @@
 
 #include "core/import/art_alloc_log_tokenizer.h"
 #include "core/import/collapsed_stacks.h"
+#include "core/import/hprof/hprof_tokenizer.h"
 #include "core/import/json_tokenizer.h"
 #include "core/import/pprof_tokenizer.h"
 #include "core/import/process_tracker.h"
@@ -57,6 +58,9 @@ Result<SourceTokenizer> TokenizerSet::For(TraceFormat format, const std::string&
     case TraceFormat::kStrace:
       all_.emplace_back(t.tokenizer = t.strace = new StraceTokenizer(ctx_));
       return t;
+    case TraceFormat::kHprof:
+      all_.emplace_back(t.tokenizer = t.hprof = new HprofTokenizer(ctx_, source_name));
+      return t;
     default:
       return ErrorStatus(source_name + ": " + TraceFormatName(format) +
                          " traces are not supported by this build yet");
@@ -64,7 +68,7 @@ Result<SourceTokenizer> TokenizerSet::For(TraceFormat format, const std::string&
 }
 
 size_t TokenizerSet::Finish(const SourceTokenizer& t, const std::vector<uint8_t>& last,
-                            std::vector<std::string>* warnings) {
+                            uint64_t end_offset, std::vector<std::string>* warnings) {
   std::string_view last_line(reinterpret_cast<const char*>(last.data()), last.size());
   const std::string& name = t.name;
   if (t.text) {
@@ -83,6 +87,10 @@ size_t TokenizerSet::Finish(const SourceTokenizer& t, const std::vector<uint8_t>
     if (t.collapsed->capped_samples())
       warnings->push_back(name + ": " + std::to_string(t.collapsed->capped_samples()) +
                           " samples above the limit were not loaded");
+    return 0;
+  }
+  if (t.hprof) {  // rows are written once every record is read; reports its own damage
+    t.hprof->Finish(last.size(), end_offset, warnings);
     return 0;
   }
   if (t.pprof) {  // no timestamps to sort: rows are written here

@@ -25,6 +25,7 @@ class CollapsedStacksTokenizer;
 class PprofTokenizer;
 class SimpleperfProtoTokenizer;
 class StraceTokenizer;
+class HprofTokenizer;
 
 // The tokenizer of one source, with its concrete kind for finishing.
 struct SourceTokenizer {
@@ -38,6 +39,7 @@ struct SourceTokenizer {
   PprofTokenizer* pprof = nullptr;
   SimpleperfProtoTokenizer* simpleperf = nullptr;
   StraceTokenizer* strace = nullptr;
+  HprofTokenizer* hprof = nullptr;
 };
 
 class TokenizerSet {
@@ -54,7 +56,8 @@ class TokenizerSet {
   // The source ended; `last` holds its bytes that formed no whole unit.
   // Returns how many of them are still unexplained (a truncated tail), and
   // appends problems to `warnings`.
-  size_t Finish(const SourceTokenizer& t, const std::vector<uint8_t>& last,
+  // `end_offset`: the stream offset just past the source's last byte.
+  size_t Finish(const SourceTokenizer& t, const std::vector<uint8_t>& last, uint64_t end_offset,
                 std::vector<std::string>* warnings);
 
   ProtoTokenizer* proto() const { return proto_; }

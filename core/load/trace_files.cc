@@ -25,6 +25,8 @@ std::string_view TraceFileTypeName(TraceFormat format) {
       return "simpleperf_proto";
     case TraceFormat::kStrace:
       return "strace";
+    case TraceFormat::kHprof:
+      return "art_hprof";
     case TraceFormat::kZip:
       return "zip";
     case TraceFormat::kTar:

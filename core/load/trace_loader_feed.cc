@@ -86,7 +86,7 @@ void TraceLoader::FinishSource(const Source& src, const ChunkStream& stream,
                                const SourceTokenizer& t) {
   if (std::string w = src.reader->end_warning(); !w.empty()) Warn(src.name + ": " + w);
   uint64_t before = t.tokenizer->units();
-  size_t dropped = tokenizers_.Finish(t, stream.tail(), &report_->warnings);
+  size_t dropped = tokenizers_.Finish(t, stream.tail(), stream.offset(), &report_->warnings);
   units_ += t.tokenizer->units() - before;
   if (dropped == 0) return;
   Warn(At(src.name, stream.offset() - dropped) + "trace is truncated: the last " +

@@ -201,6 +201,34 @@ namespace fathom {
     "Gaps in a heap graph dump's packet index (indexed by upid).")                                 \
   F(kHeapGraphInvalidId, "heap_graph_invalid_string_id", error, trace,                             \
     "Heap graph type/field/location ids referenced but never defined (indexed by upid).")          \
+  /* HPROF heap dumps (core/import/hprof) */                                                       \
+  F(kHprofStrings, "hprof_string_counter", info, analysis, "Number of strings encountered.")       \
+  F(kHprofClasses, "hprof_class_counter", info, analysis, "Number of classes encountered.")        \
+  F(kHprofHeapDumps, "hprof_heap_dump_counter", info, analysis,                                    \
+    "Number of heap dumps encountered.")                                                           \
+  F(kHprofInstances, "hprof_instance_counter", info, analysis, "Number of instances encountered.") \
+  F(kHprofObjectArrays, "hprof_object_array_counter", info, analysis,                              \
+    "Number of object arrays encountered.")                                                        \
+  F(kHprofPrimitiveArrays, "hprof_primitive_array_counter", info, analysis,                        \
+    "Number of primitive arrays encountered.")                                                     \
+  F(kHprofRoots, "hprof_root_counter", info, analysis, "Number of roots encountered.")             \
+  F(kHprofReferences, "hprof_reference_counter", info, analysis,                                   \
+    "Number of references encountered.")                                                           \
+  F(kHprofRecords, "hprof_record_counter", info, analysis, "Total number of records parsed.")      \
+  F(kHprofSegmentOvershoots, "hprof_segment_overshoot_counter", info, analysis,                    \
+    "HEAP_DUMP_SEGMENTs whose last sub-record ran past the segment's declared end.")               \
+  F(kHprofFieldValueErrors, "hprof_field_value_errors", error, analysis,                           \
+    "Instance field values that could not be read (malformed HPROF).")                             \
+  F(kHprofClassErrors, "hprof_class_errors", error, analysis,                                      \
+    "Classes that could not be read or objects of unknown classes (malformed HPROF).")             \
+  F(kHprofHeaderErrors, "hprof_header_errors", error, analysis,                                    \
+    "HPROF headers that could not be read (no heap graph was loaded).")                            \
+  F(kHprofHeapDumpErrors, "hprof_heap_dump_errors", error, analysis,                               \
+    "Heap dump records that could not be read; the rest of the file was not loaded.")              \
+  F(kHprofPrimitiveArrayErrors, "hprof_primitive_array_parsing_errors", error, analysis,           \
+    "Primitive arrays whose array class was never loaded (malformed HPROF).")                      \
+  F(kHprofReferenceErrors, "hprof_reference_errors", error, analysis,                              \
+    "Object references that could not be read (malformed HPROF).")                                 \
   F(kStraceParseFailure, "strace_parse_failure", info, trace,                                      \
     "strace lines that are no syscall (signals, exits, other text); skipped.")                     \
   F(kStraceUnsupportedTimestampFormat, "strace_unsupported_timestamp_format", error, trace,        \
