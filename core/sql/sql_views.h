@@ -11,6 +11,7 @@ CREATE VIEW sched AS SELECT * FROM sched_slice;
 CREATE VIEW raw AS SELECT * FROM ftrace_event;
 CREATE VIEW cpu AS SELECT * FROM __intrinsic_cpu WHERE cpu IS NOT NULL;
 CREATE VIEW slices AS SELECT * FROM slice;
+CREATE VIEW logs AS SELECT * FROM android_logs;
 CREATE VIEW thread_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, utid
   FROM track WHERE event_type = 'slice' AND utid IS NOT NULL;

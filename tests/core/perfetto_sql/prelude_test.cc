@@ -1,0 +1,54 @@
+// What Fathom provides in place of upstream's stdlib prelude. Expected values
+// are trace_processor_shell v58.2's answers to the same queries.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/sql/result_printer.h"
+#include "core/trace_processor.h"
+#include "tests/core/trace_test_util.h"
+
+namespace fathom {
+namespace {
+
+std::string Csv(TraceProcessor& tp, const std::string& sql) {
+  auto it = tp.Query(sql);
+  std::string out;
+  Status st = PrintResults(it.get(), ResultFormat::kCsv, &out);
+  return st.ok() ? out : "ERROR: " + st.message();
+}
+
+TEST(Prelude, TraceBounds) {
+  const auto trace = testing::TestData("lmk_lmkd_atrace.pb");
+  if (!std::filesystem::exists(trace)) GTEST_SKIP() << "needs " << trace.string();
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadFile(trace.string()).ok());
+  EXPECT_EQ(Csv(tp, "select trace_start(), trace_end(), trace_dur()"),
+            "\"trace_start()\",\"trace_end()\",\"trace_dur()\"\n100,100001,99901\n");
+}
+
+TEST(Prelude, CastMacros) {
+  TraceProcessor tp;
+  EXPECT_EQ(Csv(tp,
+                "select cast_int!('12abc') a, cast_double!(1) b, typeof(cast_double!(1)) c, "
+                "cast_string!(1.5) d, typeof(cast_string!(2)) e, cast_int!(2.7) f"),
+            "\"a\",\"b\",\"c\",\"d\",\"e\",\"f\"\n12,1.000000,\"real\",\"1.5\",\"text\",2\n");
+}
+
+TEST(Prelude, HashAndStrSplit) {
+  TraceProcessor tp;
+  EXPECT_EQ(Csv(tp,
+                "select hash('a') h1, hash(1) h2, hash('a', 1) h3, hash('') h4, "
+                "str_split('a,b,c', ',', 1) s1, str_split('a,b', ',', 5) s2, "
+                "str_split('a,,b', ',', 1) s3, str_split(null, ',', 0) s4"),
+            "\"h1\",\"h2\",\"h3\",\"h4\",\"s1\",\"s2\",\"s3\",\"s4\"\n"
+            "-5808556873153909620,-8517097267634966620,-2387013801523068883,"
+            "-3750763034362895579,\"b\",\"[NULL]\",\"\",\"[NULL]\"\n");
+  EXPECT_NE(Csv(tp, "select hash(null)").find("HASH: arg 0 has unknown type"), std::string::npos);
+  EXPECT_NE(Csv(tp, "select str_split('abc', '', 0)")
+                .find("str_split: delimiter must be a non-empty string"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace fathom
