@@ -6,6 +6,8 @@
 
 #include "core/sql/flamegraph_vtab.h"
 #include "core/sql/perfetto_sql/engine.h"
+#include "core/sql/perfetto_sql/prelude.h"
+#include "core/sql/perfetto_sql/span_join.h"
 #include "core/sql/sql_functions.h"
 #include "core/sql/sql_views.h"
 #include "core/sql/table_vtab.h"
@@ -135,6 +137,10 @@ Status SqlEngine::Init() {
   Status st = RegisterSqlFunctions(db_, storage_);
   if (!st.ok()) return st;
   st = RegisterFlamegraphFunction(db_, storage_);
+  if (!st.ok()) return st;
+  st = psql::RegisterPrelude(db_, perfetto_sql_.get());
+  if (!st.ok()) return st;
+  st = psql::RegisterSpanJoin(db_);
   if (!st.ok()) return st;
   char* err = nullptr;
   if (sqlite3_exec(db_, kSqlViews, nullptr, nullptr, &err) != SQLITE_OK) {
