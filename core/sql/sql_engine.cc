@@ -131,16 +131,17 @@ Status SqlEngine::Init() {
   if (const char* stdlib = std::getenv("FATHOM_STDLIB"); stdlib && *stdlib)
     (void)packages_.SetStdlib(stdlib);
   for (Table* t : storage_->AllTables()) {
-    Status st = RegisterTableVtab(db_, storage_, t);
+    // A storage table whose SQL name is a view (kViewedTables) is served
+    // under an internal name for that view to read.
+    std::string name;
+    for (const char* viewed : kViewedTables)
+      if (t->name() == viewed) name = std::string("__intrinsic_") + viewed;
+    Status st = RegisterTableVtab(db_, storage_, t, name);
     if (!st.ok()) return st;
   }
   Status st = RegisterSqlFunctions(db_, storage_);
   if (!st.ok()) return st;
   st = RegisterFlamegraphFunction(db_, storage_);
-  if (!st.ok()) return st;
-  st = psql::RegisterPrelude(db_, perfetto_sql_.get());
-  if (!st.ok()) return st;
-  st = psql::RegisterSpanJoin(db_);
   if (!st.ok()) return st;
   char* err = nullptr;
   if (sqlite3_exec(db_, kSqlViews, nullptr, nullptr, &err) != SQLITE_OK) {
@@ -148,7 +149,10 @@ Status SqlEngine::Init() {
     sqlite3_free(err);
     return ErrorStatus(msg);
   }
-  return Status::Ok();
+  // The prelude's functions read the views (slice), so they come last.
+  st = psql::RegisterPrelude(db_, perfetto_sql_.get());
+  if (!st.ok()) return st;
+  return psql::RegisterSpanJoin(db_);
 }
 
 void SqlEngine::Interrupt() {

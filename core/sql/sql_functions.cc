@@ -13,6 +13,7 @@
 #include "core/sql/functions/regex_functions.h"
 #include "core/sql/functions/slice_ancestry.h"
 #include "core/sql/functions/slice_layout_vtab.h"
+#include "core/sql/functions/strip_hex.h"
 #include "core/sql/functions/table_ptr.h"
 #include "core/sql/functions/unhex.h"
 #include "core/sql/to_ftrace.h"
@@ -72,7 +73,7 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
         RegisterSliceAncestryFunctions(db, storage), RegisterArgSetToJsonFunction(db, storage),
         RegisterMetadataFunctions(db, storage), RegisterSliceLayoutFunction(db, storage),
         RegisterTablePtr(db), RegisterIntervalIntersect(db), RegisterIntervalCreate(db),
-        RegisterCounterIntervals(db)}) {
+        RegisterCounterIntervals(db), RegisterStripHexFunction(db)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();

@@ -90,6 +90,17 @@ void StrSplit(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_text(ctx, text.data() + begin, static_cast<int>(end - begin), SQLITE_TRANSIENT);
 }
 
+// IMPORT('a.b.c'): the older spelling of INCLUDE PERFETTO MODULE a.b.c, as
+// a function returning NULL.
+void Import(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  auto* engine = static_cast<PerfettoSqlEngine*>(sqlite3_user_data(ctx));
+  const unsigned char* key = sqlite3_value_text(argv[0]);
+  if (!key) return sqlite3_result_error(ctx, "IMPORT: expected a module name", -1);
+  Status st = engine->Include(reinterpret_cast<const char*>(key));
+  if (!st.ok()) return sqlite3_result_error(ctx, st.message().c_str(), -1);
+  sqlite3_result_null(ctx);
+}
+
 // The cast macros are one CAST each; the SQL type names are SQLite's.
 constexpr const char* kPreludeMacros[] = {
     "CREATE PERFETTO MACRO cast_int(value Expr) RETURNS Expr AS CAST($value AS INT)",
@@ -97,7 +108,7 @@ constexpr const char* kPreludeMacros[] = {
     "CREATE PERFETTO MACRO cast_string(value Expr) RETURNS Expr AS CAST($value AS TEXT)",
 };
 
-// ancestor_slice(id) and descendant_slice(id): the slice table's rows for
+// ancestor_slice(id) and descendant_slice(id): the slice view's rows for
 // the ids the C++ walks return (slice_ancestry.cc). Fathom does not count
 // instructions, so those two columns are NULL.
 constexpr const char* kSliceWalkColumns =
@@ -134,6 +145,9 @@ Status RegisterPrelude(sqlite3* db, PerfettoSqlEngine* engine) {
                                    nullptr) != SQLITE_OK)
       return ErrorStatus(std::string("cannot register ") + f.name);
   }
+  if (sqlite3_create_function_v2(db, "IMPORT", 1, SQLITE_UTF8, engine, Import, nullptr, nullptr,
+                                 nullptr) != SQLITE_OK)
+    return ErrorStatus("cannot register IMPORT");
   std::vector<std::string> statements(std::begin(kPreludeMacros), std::end(kPreludeMacros));
   statements.push_back(SliceWalk("ancestor_slice", "__intrinsic_slice_ancestor_ids"));
   statements.push_back(SliceWalk("descendant_slice", "__intrinsic_slice_descendant_ids"));
