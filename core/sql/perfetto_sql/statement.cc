@@ -264,6 +264,17 @@ ParseResult ParseStatement(std::string_view text) {
     r.statement = std::move(inc);
     return r;
   }
+  // `SELECT IMPORT('a.b.c');`, the older spelling, is an include too (it
+  // gives no result set, as upstream's).
+  if (c.Peek() && c.Peek()->IsWord("select") && c.Peek(1) && c.Peek(1)->IsWord("import") &&
+      c.Peek(2) && c.Peek(2)->Is("(") && c.Peek(3) && c.Peek(3)->kind == TokenKind::kString &&
+      c.Peek(4) && c.Peek(4)->Is(")") && (!c.Peek(5) || (c.Peek(5)->Is(";") && !c.Peek(6)))) {
+    std::string_view quoted = c.Peek(3)->text;
+    IncludeModule inc;
+    inc.module = std::string(quoted.substr(1, quoted.size() - 2));
+    r.statement = std::move(inc);
+    return r;
+  }
   if (c.TakeWord("create")) {
     bool replace = false;
     if (c.Peek() && c.Peek()->IsWord("or") && c.Peek(1) && c.Peek(1)->IsWord("replace") &&
