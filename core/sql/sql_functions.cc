@@ -5,6 +5,7 @@
 
 #include "core/sql/functions/arg_set_json.h"
 #include "core/sql/functions/counter_intervals.h"
+#include "core/sql/functions/graph_functions.h"
 #include "core/sql/functions/interval_create.h"
 #include "core/sql/functions/interval_intersect.h"
 #include "core/sql/functions/last_non_null.h"
@@ -73,7 +74,7 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
         RegisterSliceAncestryFunctions(db, storage), RegisterArgSetToJsonFunction(db, storage),
         RegisterMetadataFunctions(db, storage), RegisterSliceLayoutFunction(db, storage),
         RegisterTablePtr(db), RegisterIntervalIntersect(db), RegisterIntervalCreate(db),
-        RegisterCounterIntervals(db), RegisterStripHexFunction(db)}) {
+        RegisterCounterIntervals(db), RegisterStripHexFunction(db), RegisterGraphFunctions(db)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();

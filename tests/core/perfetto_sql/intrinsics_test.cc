@@ -82,6 +82,29 @@ SELECT * FROM counter_leading_intervals!(c);
             "8,70,99931,1,7.000000,\"[NULL]\",0.000000\n");
 }
 
+// DFS walks the last start first and visits on pop; BFS marks on queueing;
+// the dominator tree lists reachable nodes in depth-first preorder.
+TEST_F(Intrinsics, GraphWalksAndDominators) {
+  const std::string graph = R"sql(
+INCLUDE PERFETTO MODULE graphs.search;
+INCLUDE PERFETTO MODULE graphs.dominator_tree;
+CREATE PERFETTO TABLE e AS WITH d(source_node_id, dest_node_id) AS (VALUES (1, 3), (1, 2),
+  (2, 4), (3, 4), (4, 5), (5, 2), (3, 6), (6, 5), (7, 8), (2, 2)) SELECT * FROM d;
+CREATE PERFETTO TABLE s AS SELECT 1 AS node_id UNION ALL SELECT 7;
+)sql";
+  ASSERT_EQ(Csv(tp_, graph), "");
+  EXPECT_EQ(Csv(tp_, "SELECT * FROM graph_reachable_dfs!(e, s)"),
+            "\"node_id\",\"parent_node_id\"\n7,\"[NULL]\"\n8,7\n1,\"[NULL]\"\n3,1\n4,3\n5,4\n"
+            "2,5\n6,3\n");
+  EXPECT_EQ(Csv(tp_, "SELECT * FROM graph_reachable_bfs!(e, s)"),
+            "\"node_id\",\"parent_node_id\"\n1,\"[NULL]\"\n7,\"[NULL]\"\n3,1\n2,1\n8,7\n4,3\n"
+            "6,3\n5,4\n");
+  EXPECT_EQ(Csv(tp_,
+                "SELECT * FROM graph_dominator_tree!((SELECT * FROM e WHERE source_node_id < 7), "
+                "1)"),
+            "\"node_id\",\"dominator_node_id\"\n1,\"[NULL]\"\n3,1\n4,1\n5,1\n2,1\n6,3\n");
+}
+
 TEST(StripHex, MatchesUpstream) {
   EXPECT_EQ(StripHex("abc 0x1f2e foo", 1), "abc <num>x<num> foo");
   EXPECT_EQ(StripHex("deadbeef 123 a1b2c3", 1), "deadbeef <num> <num>");
