@@ -9,12 +9,13 @@
 # (baseline: load + the inputs), once with the SPAN_JOIN counted on top. The
 # join's time is the difference; rows/s is joined rows over that time. Peak
 # RSS is the whole process's (/usr/bin/time). BUILD_DIR, BENCH_DIR and
-# REFERENCE_TP (default ../shared/oracle/trace_processor_shell) can be set.
+# REFERENCE_TP (default $SHARED_DIR/oracle/trace_processor_shell, SHARED_DIR
+# defaulting to ../shared) can be set.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD_DIR="${BUILD_DIR:-build}"
 BENCH_DIR="${BENCH_DIR:-/tmp}"
-REFERENCE_TP="${REFERENCE_TP:-../shared/oracle/trace_processor_shell}"
+REFERENCE_TP="${REFERENCE_TP:-${SHARED_DIR:-../shared}/oracle/trace_processor_shell}"
 SIZE=100
 while [ $# -gt 0 ]; do
   case "$1" in

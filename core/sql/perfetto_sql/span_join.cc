@@ -119,8 +119,9 @@ Status ReadSide(sqlite3* db, const Side& side, SideData* out) {
   std::string sql = "SELECT ts, dur";
   if (!side.partition.empty()) sql += ", " + Quote(side.partition);
   for (const std::string& c : side.cols) sql += ", " + Quote(c);
-  sql += " FROM " + Quote(side.table) + " ORDER BY ";
-  sql += side.partition.empty() ? "ts" : Quote(side.partition) + ", ts";
+  // Sorted here rather than by SQLite: a stable sort of the spans is several
+  // times faster than SQLite's sorter on large tables.
+  sql += " FROM " + Quote(side.table);
   sqlite3_stmt* s = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
     std::string msg = sqlite3_errmsg(db);
@@ -155,6 +156,9 @@ Status ReadSide(sqlite3* db, const Side& side, SideData* out) {
   std::string msg = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db);
   sqlite3_finalize(s);
   if (!msg.empty()) return ErrorStatus("SPAN_JOIN: " + msg);
+  std::stable_sort(out->spans.begin(), out->spans.end(), [](const SideSpan& a, const SideSpan& b) {
+    return a.partition != b.partition ? a.partition < b.partition : a.ts < b.ts;
+  });
   return Status::Ok();
 }
 
