@@ -86,8 +86,14 @@ struct DropIndex {
   std::string table;
 };
 
+// `SELECT EXPERIMENTAL_MEMOIZE('f')`: cache f's results by its one integer
+// argument from now on.
+struct Memoize {
+  std::string function;
+};
+
 using Statement = std::variant<PlainSql, IncludeModule, CreateTableOrView, CreateFunction,
-                               CreateMacro, CreateIndex, DropIndex>;
+                               CreateMacro, CreateIndex, DropIndex, Memoize>;
 
 struct ParseResult {
   Statement statement;

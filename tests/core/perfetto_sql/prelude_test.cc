@@ -50,5 +50,23 @@ TEST(Prelude, HashAndStrSplit) {
             std::string::npos);
 }
 
+// The older spellings are statements of their own and print nothing; with
+// EXPERIMENTAL_MEMOIZE the doubling recursion finishes (2^50 calls without).
+TEST(Prelude, LegacyStatements) {
+  TraceProcessor tp;
+  EXPECT_EQ(Csv(tp,
+                "SELECT create_function('f(x INT)', 'INT', "
+                "'SELECT IIF($x = 0, 1, f($x - 1) + f($x - 1))');"
+                "SELECT create_function('f(x INT)', 'INT', "
+                "'SELECT IIF($x = 0, 1, f($x - 1) + f($x - 1))');"
+                "SELECT EXPERIMENTAL_MEMOIZE('f');"
+                "SELECT f(50) AS result"),
+            "\"result\"\n1125899906842624\n");
+  EXPECT_EQ(Csv(tp,
+                "SELECT create_view_function('g(x INT)', 'y INT', 'SELECT $x + 1 AS y');"
+                "SELECT * FROM g(41)"),
+            "\"y\"\n42\n");
+}
+
 }  // namespace
 }  // namespace fathom
