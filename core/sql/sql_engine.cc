@@ -8,6 +8,7 @@
 #include "core/sql/perfetto_sql/engine.h"
 #include "core/sql/perfetto_sql/prelude.h"
 #include "core/sql/perfetto_sql/span_join.h"
+#include "core/sql/perfetto_sql/stdlib_objects.h"
 #include "core/sql/sql_functions.h"
 #include "core/sql/sql_views.h"
 #include "core/sql/table_vtab.h"
@@ -151,6 +152,8 @@ Status SqlEngine::Init() {
   }
   // The prelude's functions read the views (slice), so they come last.
   st = psql::RegisterPrelude(db_, perfetto_sql_.get());
+  if (!st.ok()) return st;
+  st = psql::RegisterStdlibObjects(db_, &packages_);
   if (!st.ok()) return st;
   return psql::RegisterSpanJoin(db_);
 }

@@ -105,6 +105,24 @@ CREATE PERFETTO TABLE s AS SELECT 1 AS node_id UNION ALL SELECT 7;
             "\"node_id\",\"dominator_node_id\"\n1,\"[NULL]\"\n3,1\n4,1\n5,1\n2,1\n6,3\n");
 }
 
+// The catalogue of the library's objects, read from the module files.
+TEST_F(Intrinsics, StdlibObjects) {
+  EXPECT_EQ(Csv(tp_,
+                "SELECT o.object_type, o.return_type, o.return_description, "
+                "a.value ->> 'name' AS arg_name, a.value ->> 'type' AS arg_type "
+                "FROM __intrinsic_stdlib_objects AS o, json_each(o.args) AS a "
+                "WHERE o.qualified_name = 'time.conversion.time_from_ns'"),
+            "\"object_type\",\"return_type\",\"return_description\",\"arg_name\",\"arg_type\"\n"
+            "\"FUNCTION\",\"TIMESTAMP\",\"Time duration in nanoseconds.\",\"nanos\",\"LONG\"\n");
+  EXPECT_EQ(Csv(tp_,
+                "SELECT qualified_name, object_type, exposed, short_description "
+                "FROM __intrinsic_stdlib_objects "
+                "WHERE module = 'slices.with_context' AND name = 'thread_slice'"),
+            "\"qualified_name\",\"object_type\",\"exposed\",\"short_description\"\n"
+            "\"slices.with_context.thread_slice\",\"VIEW\",1,\"All thread slices with data about "
+            "thread, thread track and process.\"\n");
+}
+
 TEST(StripHex, MatchesUpstream) {
   EXPECT_EQ(StripHex("abc 0x1f2e foo", 1), "abc <num>x<num> foo");
   EXPECT_EQ(StripHex("deadbeef 123 a1b2c3", 1), "deadbeef <num> <num>");
