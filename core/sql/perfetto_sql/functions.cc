@@ -91,6 +91,29 @@ void CallScalar(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (!error.empty()) sqlite3_result_error(ctx, error.c_str(), -1);
 }
 
+// A variadic function that DELEGATES TO another: each call forwards all its
+// arguments, through a statement prepared for that many.
+void CallVariadicDelegate(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  auto* f = static_cast<FunctionImpl*>(sqlite3_user_data(ctx));
+  std::string sql = "SELECT " + f->def().delegate + "(";
+  for (int i = 0; i < argc; ++i) sql += i ? ", ?" : "?";
+  sql += ")";
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(f->db(), sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+    const std::string msg = f->def().name + ": " + sqlite3_errmsg(f->db());
+    sqlite3_finalize(s);
+    return sqlite3_result_error(ctx, msg.c_str(), -1);
+  }
+  for (int i = 0; i < argc; ++i) sqlite3_bind_value(s, i + 1, argv[i]);
+  if (sqlite3_step(s) == SQLITE_ROW) {
+    sqlite3_result_value(ctx, sqlite3_column_value(s, 0));
+  } else {
+    const std::string msg = f->def().name + ": " + sqlite3_errmsg(f->db());
+    sqlite3_result_error(ctx, msg.c_str(), -1);
+  }
+  sqlite3_finalize(s);
+}
+
 }  // namespace
 
 FunctionImpl::FunctionImpl(sqlite3* db, CreateFunction def, std::string body)
@@ -217,8 +240,12 @@ Status FunctionImpl::Register() {
     if (!st.ok()) return st;
     return RegisterTableFunction(this);
   }
-  int rc = sqlite3_create_function_v2(db_, def_.name.c_str(), nargs, SQLITE_UTF8, this, CallScalar,
-                                      nullptr, nullptr, nullptr);
+  const bool variadic = !def_.args.empty() && def_.args.back().variadic;
+  if (variadic && def_.delegate.empty())
+    return ErrorStatus(def_.name + ": a variadic argument needs DELEGATES TO");
+  int rc = sqlite3_create_function_v2(db_, def_.name.c_str(), variadic ? -1 : nargs, SQLITE_UTF8,
+                                      this, variadic ? CallVariadicDelegate : CallScalar, nullptr,
+                                      nullptr, nullptr);
   if (rc != SQLITE_OK) return ErrorStatus(def_.name + ": " + sqlite3_errmsg(db_));
   return Status::Ok();
 }

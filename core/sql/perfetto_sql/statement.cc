@@ -100,6 +100,16 @@ bool ParseDecls(Cursor* c, bool allow_dollar, std::vector<ColumnDecl>* out, SqlE
     }
     if (!ParseType(c, &d.type))
       return *err = c->Error("expected the type of '" + d.name + "'"), false;
+    // `TYPE...` makes a function's last argument variadic.
+    if (allow_dollar && c->Peek() && c->Peek()->Is(".") && c->Peek(1) && c->Peek(1)->Is(".") &&
+        c->Peek(2) && c->Peek(2)->Is(".")) {
+      c->TakePunct(".");
+      c->TakePunct(".");
+      c->TakePunct(".");
+      d.variadic = true;
+      if (c->Peek() && c->Peek()->Is(","))
+        return *err = c->Error("only the last argument can be variadic"), false;
+    }
     out->push_back(std::move(d));
   } while (c->TakePunct(","));
   if (!c->TakePunct(")")) return *err = c->Error("expected ',' or ')'"), false;

@@ -34,6 +34,7 @@ std::vector<StatementSpan> SplitStatements(std::string_view text);
 struct ColumnDecl {
   std::string name;
   std::string type;
+  bool variadic = false;  // `args ANY...`: the last argument, taking any number
 };
 
 struct PlainSql {};

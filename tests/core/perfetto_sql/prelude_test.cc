@@ -68,5 +68,23 @@ TEST(Prelude, LegacyStatements) {
             "\"y\"\n42\n");
 }
 
+// A variadic argument forwarded by DELEGATES TO (upstream's answers).
+TEST(Prelude, VariadicDelegate) {
+  TraceProcessor tp;
+  EXPECT_EQ(Csv(tp,
+                "CREATE PERFETTO FUNCTION my_hash(args ANY...) RETURNS INT DELEGATES TO hash;"
+                "SELECT my_hash(1, 'hello', 42) AS h1, my_hash('single_arg') AS h2"),
+            "\"h1\",\"h2\"\n4730678220997103486,1309196097616646754\n");
+}
+
+// As upstream's shell, a result set whose one column is named exactly
+// suppress_query_output is not printed (the oracle's output for these).
+TEST(Prelude, SuppressQueryOutput) {
+  TraceProcessor tp;
+  EXPECT_EQ(Csv(tp, "SELECT 2 AS a; SELECT 1 AS suppress_query_output;"), "\"a\"\n2\n");
+  EXPECT_EQ(Csv(tp, "SELECT 1 AS suppress_query_output, 2 AS b; SELECT 3 AS a;"),
+            "\"suppress_query_output\",\"b\"\n1,2\n\n\"a\"\n3\n");
+}
+
 }  // namespace
 }  // namespace fathom
