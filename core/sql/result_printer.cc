@@ -104,6 +104,13 @@ Status PrintResults(QueryIterator* it, ResultFormat format, std::string* out) {
     int n = it->column_count();
     std::vector<std::string> names;
     for (int i = 0; i < n; ++i) names.push_back(it->column_name(i));
+    // As upstream's shell: a result set whose one column is named exactly
+    // suppress_query_output is run but not printed.
+    if (n == 1 && names[0] == "suppress_query_output") {
+      while (it->NextRow()) {
+      }
+      continue;
+    }
     switch (format) {
       case ResultFormat::kCsv: {
         if (!first_set) *out += "\n";

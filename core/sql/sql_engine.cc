@@ -6,6 +6,9 @@
 
 #include "core/sql/flamegraph_vtab.h"
 #include "core/sql/perfetto_sql/engine.h"
+#include "core/sql/perfetto_sql/prelude.h"
+#include "core/sql/perfetto_sql/span_join.h"
+#include "core/sql/perfetto_sql/stdlib_objects.h"
 #include "core/sql/sql_functions.h"
 #include "core/sql/sql_views.h"
 #include "core/sql/table_vtab.h"
@@ -129,7 +132,12 @@ Status SqlEngine::Init() {
   if (const char* stdlib = std::getenv("FATHOM_STDLIB"); stdlib && *stdlib)
     (void)packages_.SetStdlib(stdlib);
   for (Table* t : storage_->AllTables()) {
-    Status st = RegisterTableVtab(db_, storage_, t);
+    // A storage table whose SQL name is a view (kViewedTables) is served
+    // under an internal name for that view to read.
+    std::string name;
+    for (const char* viewed : kViewedTables)
+      if (t->name() == viewed) name = std::string("__intrinsic_") + viewed;
+    Status st = RegisterTableVtab(db_, storage_, t, name);
     if (!st.ok()) return st;
   }
   Status st = RegisterSqlFunctions(db_, storage_);
@@ -142,7 +150,12 @@ Status SqlEngine::Init() {
     sqlite3_free(err);
     return ErrorStatus(msg);
   }
-  return Status::Ok();
+  // The prelude's functions read the views (slice), so they come last.
+  st = psql::RegisterPrelude(db_, perfetto_sql_.get());
+  if (!st.ok()) return st;
+  st = psql::RegisterStdlibObjects(db_, &packages_);
+  if (!st.ok()) return st;
+  return psql::RegisterSpanJoin(db_);
 }
 
 void SqlEngine::Interrupt() {

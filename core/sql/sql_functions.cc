@@ -4,12 +4,18 @@
 #include <string_view>
 
 #include "core/sql/functions/arg_set_json.h"
+#include "core/sql/functions/counter_intervals.h"
+#include "core/sql/functions/graph_functions.h"
+#include "core/sql/functions/interval_create.h"
+#include "core/sql/functions/interval_intersect.h"
 #include "core/sql/functions/last_non_null.h"
 #include "core/sql/functions/layout_depth.h"
 #include "core/sql/functions/metadata_functions.h"
 #include "core/sql/functions/regex_functions.h"
 #include "core/sql/functions/slice_ancestry.h"
 #include "core/sql/functions/slice_layout_vtab.h"
+#include "core/sql/functions/strip_hex.h"
+#include "core/sql/functions/table_ptr.h"
 #include "core/sql/functions/unhex.h"
 #include "core/sql/to_ftrace.h"
 
@@ -66,7 +72,9 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
        {RegisterToFtraceFunction(db, storage), RegisterRegexFunctions(db),
         RegisterUnhexFunction(db), RegisterLastNonNullFunction(db), RegisterLayoutDepthFunction(db),
         RegisterSliceAncestryFunctions(db, storage), RegisterArgSetToJsonFunction(db, storage),
-        RegisterMetadataFunctions(db, storage), RegisterSliceLayoutFunction(db, storage)}) {
+        RegisterMetadataFunctions(db, storage), RegisterSliceLayoutFunction(db, storage),
+        RegisterTablePtr(db), RegisterIntervalIntersect(db), RegisterIntervalCreate(db),
+        RegisterCounterIntervals(db), RegisterStripHexFunction(db), RegisterGraphFunctions(db)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();

@@ -1,4 +1,5 @@
 // The views upstream Perfetto users rely on: table aliases (sched, raw,
+// track and slice with upstream's columns (kViewedTables),
 // slices), the kind-specific track tables, `counters`, `instant` and the
 // profiler sample views over the __intrinsic_profiler_* tables (stack samples
 // are the samples with a callstack, perf's included).
@@ -6,42 +7,57 @@
 
 namespace fathom {
 
+// Storage tables whose SQL name is taken by a view with upstream's columns;
+// the table itself is __intrinsic_<name>. Upstream's `track` has no owner
+// columns (they would make `upid`/`utid` ambiguous in the library's joins),
+// and its `slice` has the instruction-count columns the library reads.
+inline constexpr const char* kViewedTables[] = {"track", "slice"};
+
 inline constexpr const char* kSqlViews = R"sql(
+CREATE VIEW slice AS
+  SELECT id, ts, dur, track_id, category, name, depth, parent_id, arg_set_id, thread_ts,
+         thread_dur, NULL AS thread_instruction_count, NULL AS thread_instruction_delta, cat,
+         slice_id
+  FROM __intrinsic_slice;
 CREATE VIEW sched AS SELECT * FROM sched_slice;
 CREATE VIEW raw AS SELECT * FROM ftrace_event;
 CREATE VIEW cpu AS SELECT * FROM __intrinsic_cpu WHERE cpu IS NOT NULL;
 CREATE VIEW slices AS SELECT * FROM slice;
+CREATE VIEW logs AS SELECT * FROM android_logs;
+CREATE VIEW track AS
+  SELECT id, name, type, dimension_arg_set_id, parent_id, source_arg_set_id, machine_id
+  FROM __intrinsic_track;
 CREATE VIEW thread_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, utid
-  FROM track WHERE event_type = 'slice' AND utid IS NOT NULL;
+  FROM __intrinsic_track WHERE event_type = 'slice' AND utid IS NOT NULL;
 CREATE VIEW process_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, upid
-  FROM track WHERE event_type = 'slice' AND upid IS NOT NULL;
+  FROM __intrinsic_track WHERE event_type = 'slice' AND upid IS NOT NULL;
 CREATE VIEW state_track AS
   SELECT id, name, parent_id, type, dimension_arg_set_id, source_arg_set_id, machine_id
-  FROM track WHERE event_type = 'state';
+  FROM __intrinsic_track WHERE event_type = 'state';
 CREATE VIEW process_state_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, upid
-  FROM track WHERE event_type = 'state' AND upid IS NOT NULL;
+  FROM __intrinsic_track WHERE event_type = 'state' AND upid IS NOT NULL;
 CREATE VIEW thread_state_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, utid
-  FROM track WHERE event_type = 'state' AND utid IS NOT NULL;
+  FROM __intrinsic_track WHERE event_type = 'state' AND utid IS NOT NULL;
 CREATE VIEW cpu_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, cpu
-  FROM track WHERE event_type = 'slice' AND cpu IS NOT NULL;
+  FROM __intrinsic_track WHERE event_type = 'slice' AND cpu IS NOT NULL;
 CREATE VIEW counter_track AS
   SELECT id, name, parent_id, type, dimension_arg_set_id, source_arg_set_id, machine_id,
          counter_unit AS unit, NULL AS description
-  FROM track WHERE event_type = 'counter';
+  FROM __intrinsic_track WHERE event_type = 'counter';
 CREATE VIEW cpu_counter_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit, cpu
-  FROM track WHERE event_type = 'counter' AND cpu IS NOT NULL;
+  FROM __intrinsic_track WHERE event_type = 'counter' AND cpu IS NOT NULL;
 CREATE VIEW process_counter_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit, upid
-  FROM track WHERE event_type = 'counter' AND upid IS NOT NULL;
+  FROM __intrinsic_track WHERE event_type = 'counter' AND upid IS NOT NULL;
 CREATE VIEW thread_counter_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit, utid
-  FROM track WHERE event_type = 'counter' AND utid IS NOT NULL;
+  FROM __intrinsic_track WHERE event_type = 'counter' AND utid IS NOT NULL;
 CREATE VIEW counters AS
   SELECT counter.*, counter_track.name AS name, counter_track.unit AS unit
   FROM counter JOIN counter_track ON counter.track_id = counter_track.id
@@ -53,7 +69,7 @@ CREATE VIEW perf_counter_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
          NULL AS description, extract_arg(dimension_arg_set_id, 'perf_session_id') AS perf_session_id,
          cpu, extract_arg(source_arg_set_id, 'is_timebase') AS is_timebase
-  FROM track WHERE type = 'perf_cpu_counter';
+  FROM __intrinsic_track WHERE type = 'perf_cpu_counter';
 CREATE VIEW stack_sample AS
   SELECT id, ts, source, task_context_id, execution_context_id, callsite_id, session_id
   FROM __intrinsic_profiler_sample WHERE callsite_id IS NOT NULL;
@@ -69,7 +85,7 @@ CREATE VIEW stack_sample_counter_track AS
          coalesce(extract_arg(dimension_arg_set_id, 'session_id'),
                   extract_arg(dimension_arg_set_id, 'perf_session_id')) AS session_id,
          cpu, extract_arg(source_arg_set_id, 'is_timebase') AS is_timebase
-  FROM track WHERE id IN (SELECT track_id FROM stack_sample_counter);
+  FROM __intrinsic_track WHERE id IN (SELECT track_id FROM stack_sample_counter);
 CREATE VIEW stack_sample_session AS
   SELECT id, source, timebase_unit, cmdline FROM __intrinsic_profiler_session
   WHERE id IN (SELECT session_id FROM stack_sample);

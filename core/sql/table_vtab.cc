@@ -39,23 +39,41 @@ struct Cursor : sqlite3_vtab_cursor {
 
 const char* SqlTypeName(SqlType t) {
   switch (t) {
-    case SqlType::kInt: return "BIGINT";
-    case SqlType::kDouble: return "DOUBLE";
-    case SqlType::kString: return "TEXT";
+    case SqlType::kInt:
+      return "BIGINT";
+    case SqlType::kDouble:
+      return "DOUBLE";
+    case SqlType::kString:
+      return "TEXT";
   }
   return "";
 }
 
 int MapOp(unsigned char op, Op* out) {
   switch (op) {
-    case SQLITE_INDEX_CONSTRAINT_EQ: *out = kEq; return 1;
-    case SQLITE_INDEX_CONSTRAINT_LT: *out = kLt; return 1;
-    case SQLITE_INDEX_CONSTRAINT_LE: *out = kLe; return 1;
-    case SQLITE_INDEX_CONSTRAINT_GT: *out = kGt; return 1;
-    case SQLITE_INDEX_CONSTRAINT_GE: *out = kGe; return 1;
-    case SQLITE_INDEX_CONSTRAINT_ISNULL: *out = kIsNull; return 1;
-    case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: *out = kIsNotNull; return 1;
-    default: return 0;
+    case SQLITE_INDEX_CONSTRAINT_EQ:
+      *out = kEq;
+      return 1;
+    case SQLITE_INDEX_CONSTRAINT_LT:
+      *out = kLt;
+      return 1;
+    case SQLITE_INDEX_CONSTRAINT_LE:
+      *out = kLe;
+      return 1;
+    case SQLITE_INDEX_CONSTRAINT_GT:
+      *out = kGt;
+      return 1;
+    case SQLITE_INDEX_CONSTRAINT_GE:
+      *out = kGe;
+      return 1;
+    case SQLITE_INDEX_CONSTRAINT_ISNULL:
+      *out = kIsNull;
+      return 1;
+    case SQLITE_INDEX_CONSTRAINT_ISNOTNULL:
+      *out = kIsNotNull;
+      return 1;
+    default:
+      return 0;
   }
 }
 
@@ -95,9 +113,12 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     if (!c.usable || c.iColumn < 0 || !MapOp(c.op, &op)) continue;
     const ColumnBase* col = v->columns[c.iColumn];
     bool ranged = col->is_id() || col->sorted();
-    if (op == kEq) cost /= ranged ? rows : 10;
-    else if (op == kIsNull || op == kIsNotNull) cost /= 2;
-    else cost /= ranged ? 4 : 2;
+    if (op == kEq)
+      cost /= ranged ? rows : 10;
+    else if (op == kIsNull || op == kIsNotNull)
+      cost /= 2;
+    else
+      cost /= ranged ? 4 : 2;
     if (op != kIsNull && op != kIsNotNull) info->aConstraintUsage[i].argvIndex = ++argv;
     info->aConstraintUsage[i].omit = 0;
     idx += std::to_string(c.iColumn) + ":" + std::to_string(op) + ";";
@@ -145,12 +166,23 @@ bool PassesFilters(const Cursor* c, uint32_t row) {
       cmp = a < f.i ? -1 : (a > f.i ? 1 : 0);
     }
     switch (f.op) {
-      case kEq: if (cmp != 0) return false; break;
-      case kLt: if (cmp >= 0) return false; break;
-      case kLe: if (cmp > 0) return false; break;
-      case kGt: if (cmp <= 0) return false; break;
-      case kGe: if (cmp < 0) return false; break;
-      default: break;
+      case kEq:
+        if (cmp != 0) return false;
+        break;
+      case kLt:
+        if (cmp >= 0) return false;
+        break;
+      case kLe:
+        if (cmp > 0) return false;
+        break;
+      case kGt:
+        if (cmp <= 0) return false;
+        break;
+      case kGe:
+        if (cmp < 0) return false;
+        break;
+      default:
+        break;
     }
   }
   return true;
@@ -160,11 +192,13 @@ void SkipFiltered(Cursor* c) {
   while (c->row < c->end && !PassesFilters(c, c->row)) ++c->row;
 }
 
-double dv_or(int64_t iv, double dv, bool is_double) { return is_double ? dv : static_cast<double>(iv); }
+double dv_or(int64_t iv, double dv, bool is_double) {
+  return is_double ? dv : static_cast<double>(iv);
+}
 
 // Narrows [lo, hi) on a non-decreasing column for `col op value`.
-void NarrowSorted(const ColumnBase* col, Op op, bool is_double, int64_t iv, double dv,
-                  uint32_t* lo, uint32_t* hi) {
+void NarrowSorted(const ColumnBase* col, Op op, bool is_double, int64_t iv, double dv, uint32_t* lo,
+                  uint32_t* hi) {
   // Compare as integers when both sides are integers (ns timestamps exceed
   // double precision), else as doubles.
   bool int_cmp = !is_double && col->type() == SqlType::kInt;
@@ -178,7 +212,10 @@ void NarrowSorted(const ColumnBase* col, Op op, bool is_double, int64_t iv, doub
     uint32_t a = *lo, b = *hi;
     while (a < b) {
       uint32_t m = a + (b - a) / 2;
-      if (less_than(m)) a = m + 1; else b = m;
+      if (less_than(m))
+        a = m + 1;
+      else
+        b = m;
     }
     return a;
   };
@@ -186,7 +223,10 @@ void NarrowSorted(const ColumnBase* col, Op op, bool is_double, int64_t iv, doub
     uint32_t a = *lo, b = *hi;
     while (a < b) {
       uint32_t m = a + (b - a) / 2;
-      if (less_equal(m)) a = m + 1; else b = m;
+      if (less_equal(m))
+        a = m + 1;
+      else
+        b = m;
     }
     return a;
   };
@@ -194,12 +234,24 @@ void NarrowSorted(const ColumnBase* col, Op op, bool is_double, int64_t iv, doub
     // ids are the row numbers themselves.
     int64_t l = *lo, h = *hi;
     switch (op) {
-      case kEq: l = std::max<int64_t>(l, iv); h = std::min<int64_t>(h, iv + 1); break;
-      case kLt: h = std::min<int64_t>(h, iv); break;
-      case kLe: h = std::min<int64_t>(h, iv + 1); break;
-      case kGt: l = std::max<int64_t>(l, iv + 1); break;
-      case kGe: l = std::max<int64_t>(l, iv); break;
-      default: break;
+      case kEq:
+        l = std::max<int64_t>(l, iv);
+        h = std::min<int64_t>(h, iv + 1);
+        break;
+      case kLt:
+        h = std::min<int64_t>(h, iv);
+        break;
+      case kLe:
+        h = std::min<int64_t>(h, iv + 1);
+        break;
+      case kGt:
+        l = std::max<int64_t>(l, iv + 1);
+        break;
+      case kGe:
+        l = std::max<int64_t>(l, iv);
+        break;
+      default:
+        break;
     }
     l = std::clamp<int64_t>(l, 0, *hi);
     h = std::clamp<int64_t>(h, l, *hi);
@@ -209,12 +261,24 @@ void NarrowSorted(const ColumnBase* col, Op op, bool is_double, int64_t iv, doub
   }
   uint32_t nl = *lo, nh = *hi;
   switch (op) {
-    case kEq: nl = lower(); nh = upper(); break;
-    case kLt: nh = lower(); break;
-    case kLe: nh = upper(); break;
-    case kGt: nl = upper(); break;
-    case kGe: nl = lower(); break;
-    default: break;
+    case kEq:
+      nl = lower();
+      nh = upper();
+      break;
+    case kLt:
+      nh = lower();
+      break;
+    case kLe:
+      nh = upper();
+      break;
+    case kGt:
+      nl = upper();
+      break;
+    case kGe:
+      nl = lower();
+      break;
+    default:
+      break;
   }
   *lo = nl;
   *hi = std::max(nl, nh);
@@ -299,8 +363,12 @@ int ColumnFn(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int i) {
     return SQLITE_OK;
   }
   switch (col->type()) {
-    case SqlType::kInt: sqlite3_result_int64(ctx, col->GetInt(row)); break;
-    case SqlType::kDouble: sqlite3_result_double(ctx, col->GetDouble(row)); break;
+    case SqlType::kInt:
+      sqlite3_result_int64(ctx, col->GetInt(row));
+      break;
+    case SqlType::kDouble:
+      sqlite3_result_double(ctx, col->GetDouble(row));
+      break;
     case SqlType::kString: {
       if (col->HasComputedText()) {
         std::string text = col->ComputedText(row, v->storage->strings);
@@ -342,16 +410,18 @@ const sqlite3_module kModule = MakeModule();
 
 }  // namespace
 
-Status RegisterTableVtab(sqlite3* db, TraceStorage* storage, Table* table) {
+Status RegisterTableVtab(sqlite3* db, TraceStorage* storage, Table* table,
+                         const std::string& name) {
+  const std::string& sql_name = name.empty() ? table->name() : name;
   auto* aux = new VTab();
   aux->storage = storage;
   aux->table = table;
   for (const ColumnBase* c : table->columns())
     if (!(c->flags() & kHidden)) aux->columns.push_back(c);
-  int rc = sqlite3_create_module_v2(db, table->name().c_str(), &kModule, aux,
+  int rc = sqlite3_create_module_v2(db, sql_name.c_str(), &kModule, aux,
                                     [](void* p) { delete static_cast<VTab*>(p); });
   if (rc != SQLITE_OK)
-    return ErrorStatus("cannot register table " + table->name() + ": " + sqlite3_errmsg(db));
+    return ErrorStatus("cannot register table " + sql_name + ": " + sqlite3_errmsg(db));
   return Status::Ok();
 }
 

@@ -7,11 +7,15 @@
 
 #include <sqlite3.h>
 
+#include <string>
+
 #include "core/base/status.h"
 #include "core/storage/trace_storage.h"
 
 namespace fathom {
 
-Status RegisterTableVtab(sqlite3* db, TraceStorage* storage, Table* table);
+// Serves `table` to SQL as `name` (its own name when empty).
+Status RegisterTableVtab(sqlite3* db, TraceStorage* storage, Table* table,
+                         const std::string& name = "");
 
 }  // namespace fathom

@@ -23,6 +23,30 @@ std::vector<std::string> CasesInScope(const std::filesystem::path& scope_tsv,
   return out;
 }
 
+std::vector<std::string> CasesUsingStdlib(const std::filesystem::path& index_tsv) {
+  std::vector<std::string> out;
+  std::ifstream in(index_tsv);
+  std::string line;
+  int column = -1;  // of uses_stdlib, learnt from the header
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    for (size_t b = 0;;) {
+      size_t tab = line.find('\t', b);
+      cells.push_back(line.substr(b, tab == std::string::npos ? std::string::npos : tab - b));
+      if (tab == std::string::npos) break;
+      b = tab + 1;
+    }
+    if (column < 0) {
+      for (size_t i = 0; i < cells.size(); ++i)
+        if (cells[i] == "uses_stdlib") column = static_cast<int>(i);
+      if (column < 0) return out;
+      continue;
+    }
+    if (static_cast<int>(cells.size()) > column && cells[column] == "yes") out.push_back(cells[0]);
+  }
+  return out;
+}
+
 std::map<std::string, std::string> ReadKnownDifferences(const std::filesystem::path& md) {
   std::map<std::string, std::string> known;
   std::ifstream in(md);

@@ -16,6 +16,9 @@ std::vector<std::string> CasesInScope(const std::filesystem::path& scope_tsv,
 // folder -> reason, from the lines of the form "- `folder`: reason".
 std::map<std::string, std::string> ReadKnownDifferences(const std::filesystem::path& md);
 
+// Folders whose INDEX.tsv row (the suite's own index) says uses_stdlib=yes.
+std::vector<std::string> CasesUsingStdlib(const std::filesystem::path& index_tsv);
+
 // A gtest-safe name: "parser_json/args_ordered" -> "parser_json__args_ordered".
 std::string TestNameOf(const std::string& folder);
 

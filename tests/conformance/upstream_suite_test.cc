@@ -39,11 +39,23 @@ const std::map<std::string, std::string>& KnownDifferences() {
   return known;
 }
 
+// Upstream's standard library, which the uses_stdlib cases include from.
+const fs::path kStdlibDir = fs::path(FATHOM_SHARED_DIR) / "perfetto-stdlib";
+
+const std::map<std::string, std::string>& KnownStdlibDifferences() {
+  static const auto known = ReadKnownDifferences(kSourceDir / "known_stdlib.md");
+  return known;
+}
+
 // Loads the case and returns Fathom's answer, or an error text that cannot
-// equal any expected.out.
-std::string AnswerOf(const fs::path& dir) {
+// equal any expected.out. `stdlib` is the library folder ("" for none).
+std::string AnswerOf(const fs::path& dir, const std::string& stdlib = "") {
   TraceProcessor tp;
   tp.set_import_options(UpstreamRunnerOptions());
+  if (!stdlib.empty()) {
+    Status set = tp.sql_packages().SetStdlib(stdlib);
+    if (!set.ok()) return "<stdlib: " + set.message() + ">";
+  }
   Status st = tp.LoadFile((dir / "trace.pb").string());
   if (!st.ok()) return "<load failed: " + st.message() + ">";
   auto it = tp.Query(ReadWholeFile(dir / "query.sql"));
@@ -77,6 +89,52 @@ std::vector<std::string> SelectedCases() {
 
 INSTANTIATE_TEST_SUITE_P(V58, UpstreamSuite, ::testing::ValuesIn(SelectedCases()),
                          [](const auto& info) { return TestNameOf(info.param); });
+
+// The perfettosql cases (issue 28: the 241 that include standard library
+// modules and the language's own), run with the library at
+// ../shared/perfetto-stdlib as --override-stdlib gives it (upstream runs
+// every case with its library built in). known_stdlib.md lists the ones that
+// still differ.
+class StdlibSuite : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StdlibSuite, MatchesUpstream) {
+  const std::string& folder = GetParam();
+  const fs::path dir = kSuiteDir / folder;
+  const std::string got = NormaliseDiffOutput(AnswerOf(dir, kStdlibDir.string()));
+  const std::string want = NormaliseDiffOutput(ReadWholeFile(dir / "expected.out"));
+  const bool run_all = std::getenv("FATHOM_CONFORMANCE_ALL") != nullptr;
+  auto known = KnownStdlibDifferences().find(folder);
+  if (known != KnownStdlibDifferences().end() && !run_all) {
+    if (got == want) FAIL() << folder << " now matches upstream: remove it from known_stdlib.md";
+    GTEST_SKIP() << known->second;
+  }
+  EXPECT_EQ(got, want) << "case " << dir.string();
+}
+
+std::vector<std::string> StdlibCases() {
+  if (!fs::exists(kSuiteDir) || !fs::exists(kStdlibDir)) return {};
+  return CasesInScope(kSourceDir / "scope.tsv", "perfettosql");
+}
+
+INSTANTIATE_TEST_SUITE_P(V58, StdlibSuite, ::testing::ValuesIn(StdlibCases()),
+                         [](const auto& info) { return TestNameOf(info.param); });
+
+TEST(StdlibSuiteSet, ListNamesOnlyStdlibCases) {
+  if (!fs::exists(kSuiteDir) || !fs::exists(kStdlibDir)) GTEST_SKIP() << "no suite or stdlib";
+  const auto cases = StdlibCases();
+  EXPECT_EQ(cases.size(), 368u) << "scope.tsv has 368 perfettosql cases";
+  std::map<std::string, bool> scoped;
+  for (const auto& c : cases) scoped[c] = true;
+  size_t using_stdlib = 0;
+  for (const auto& c : CasesUsingStdlib(kSuiteDir / "INDEX.tsv")) using_stdlib += scoped.count(c);
+  EXPECT_EQ(using_stdlib, 241u) << "issue 28 names 241 uses_stdlib cases, all perfettosql";
+  std::map<std::string, bool> in_suite;
+  for (const auto& c : cases) in_suite[c] = true;
+  for (const auto& [folder, reason] : KnownStdlibDifferences()) {
+    EXPECT_TRUE(in_suite.count(folder)) << folder << " is listed but is not a perfettosql case";
+    EXPECT_FALSE(reason.empty()) << folder << " is listed without a reason";
+  }
+}
 
 TEST(UpstreamSuiteSet, ScopeAndListAgree) {
   if (!fs::exists(kSuiteDir)) GTEST_SKIP() << "no " << kSuiteDir.string();

@@ -199,6 +199,11 @@ Status PerfettoSqlEngine::Execute(const Statement& s, std::string_view stmt_text
           return CreateIndexImpl(x);
         } else if constexpr (std::is_same_v<T, DropIndex>) {
           return DropIndexImpl(x);
+        } else if constexpr (std::is_same_v<T, Memoize>) {
+          // The latest definition of that name is the one SQLite calls.
+          for (auto it = functions_.rbegin(); it != functions_.rend(); ++it)
+            if (EqualsNoCase((*it)->def().name, x.function)) return (*it)->Memoize();
+          return ErrorStatus("EXPERIMENTAL_MEMOIZE: Function " + x.function + " does not exist");
         } else {
           return Status::Ok();
         }

@@ -36,9 +36,28 @@ const char* ClassName(int c) {
   return "NULL";
 }
 
+void ResultMemo(sqlite3_context* ctx, const MemoValue& v) {
+  switch (v.type) {
+    case SQLITE_INTEGER:
+      return sqlite3_result_int64(ctx, v.i);
+    case SQLITE_FLOAT:
+      return sqlite3_result_double(ctx, v.d);
+    case SQLITE_TEXT:
+      return sqlite3_result_text(ctx, v.s.data(), static_cast<int>(v.s.size()), SQLITE_TRANSIENT);
+    case SQLITE_BLOB:
+      return sqlite3_result_blob(ctx, v.s.data(), static_cast<int>(v.s.size()), SQLITE_TRANSIENT);
+    default:
+      return sqlite3_result_null(ctx);
+  }
+}
+
 void CallScalar(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   auto* f = static_cast<FunctionImpl*>(sqlite3_user_data(ctx));
   const std::string& name = f->def().name;
+  const bool memo = f->memoized() && argc == 1 && sqlite3_value_type(argv[0]) == SQLITE_INTEGER;
+  if (memo) {
+    if (const MemoValue* v = f->Memoized(sqlite3_value_int64(argv[0]))) return ResultMemo(ctx, *v);
+  }
   Result<sqlite3_stmt*> stmt = f->Acquire();
   if (!stmt.ok()) return sqlite3_result_error(ctx, stmt.status().message().c_str(), -1);
   std::string error;
@@ -54,6 +73,7 @@ void CallScalar(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
             std::to_string(columns) + " columns";
   } else if (rc == SQLITE_ROW) {
     sqlite3_result_value(ctx, sqlite3_column_value(s, 0));
+    if (memo) f->Remember(sqlite3_value_int64(argv[0]), sqlite3_column_value(s, 0));
     rc = sqlite3_step(s);
     if (rc == SQLITE_ROW)
       error = name +
@@ -63,6 +83,7 @@ void CallScalar(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
       error = name + ": " + sqlite3_errmsg(f->db());
   } else if (rc == SQLITE_DONE) {
     sqlite3_result_null(ctx);
+    if (memo) f->Remember(sqlite3_value_int64(argv[0]), nullptr);
   } else {
     error = name + ": " + sqlite3_errmsg(f->db());
   }
@@ -70,10 +91,62 @@ void CallScalar(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (!error.empty()) sqlite3_result_error(ctx, error.c_str(), -1);
 }
 
+// A variadic function that DELEGATES TO another: each call forwards all its
+// arguments, through a statement prepared for that many.
+void CallVariadicDelegate(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  auto* f = static_cast<FunctionImpl*>(sqlite3_user_data(ctx));
+  std::string sql = "SELECT " + f->def().delegate + "(";
+  for (int i = 0; i < argc; ++i) sql += i ? ", ?" : "?";
+  sql += ")";
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(f->db(), sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+    const std::string msg = f->def().name + ": " + sqlite3_errmsg(f->db());
+    sqlite3_finalize(s);
+    return sqlite3_result_error(ctx, msg.c_str(), -1);
+  }
+  for (int i = 0; i < argc; ++i) sqlite3_bind_value(s, i + 1, argv[i]);
+  if (sqlite3_step(s) == SQLITE_ROW) {
+    sqlite3_result_value(ctx, sqlite3_column_value(s, 0));
+  } else {
+    const std::string msg = f->def().name + ": " + sqlite3_errmsg(f->db());
+    sqlite3_result_error(ctx, msg.c_str(), -1);
+  }
+  sqlite3_finalize(s);
+}
+
 }  // namespace
 
 FunctionImpl::FunctionImpl(sqlite3* db, CreateFunction def, std::string body)
     : db_(db), def_(std::move(def)), body_(std::move(body)) {}
+
+Status FunctionImpl::Memoize() {
+  if (def_.args.size() != 1 || def_.returns_table)
+    return ErrorStatus("EXPERIMENTAL_MEMOIZE: Function " + def_.name +
+                       " must have exactly one argument and return a value");
+  memoize_ = true;
+  return Status::Ok();
+}
+
+const MemoValue* FunctionImpl::Memoized(int64_t arg) const {
+  auto it = memo_.find(arg);
+  return it == memo_.end() ? nullptr : &it->second;
+}
+
+void FunctionImpl::Remember(int64_t arg, sqlite3_value* value) {
+  MemoValue v;
+  if (value) {
+    v.type = sqlite3_value_type(value);
+    if (v.type == SQLITE_INTEGER) v.i = sqlite3_value_int64(value);
+    if (v.type == SQLITE_FLOAT) v.d = sqlite3_value_double(value);
+    if (v.type == SQLITE_TEXT || v.type == SQLITE_BLOB) {
+      const void* p = v.type == SQLITE_TEXT ? static_cast<const void*>(sqlite3_value_text(value))
+                                            : sqlite3_value_blob(value);
+      if (p)
+        v.s.assign(static_cast<const char*>(p), static_cast<size_t>(sqlite3_value_bytes(value)));
+    }
+  }
+  memo_[arg] = std::move(v);
+}
 
 FunctionImpl::~FunctionImpl() {
   for (sqlite3_stmt* s : pool_) sqlite3_finalize(s);
@@ -167,8 +240,12 @@ Status FunctionImpl::Register() {
     if (!st.ok()) return st;
     return RegisterTableFunction(this);
   }
-  int rc = sqlite3_create_function_v2(db_, def_.name.c_str(), nargs, SQLITE_UTF8, this, CallScalar,
-                                      nullptr, nullptr, nullptr);
+  const bool variadic = !def_.args.empty() && def_.args.back().variadic;
+  if (variadic && def_.delegate.empty())
+    return ErrorStatus(def_.name + ": a variadic argument needs DELEGATES TO");
+  int rc = sqlite3_create_function_v2(db_, def_.name.c_str(), variadic ? -1 : nargs, SQLITE_UTF8,
+                                      this, variadic ? CallVariadicDelegate : CallScalar, nullptr,
+                                      nullptr, nullptr);
   if (rc != SQLITE_OK) return ErrorStatus(def_.name + ": " + sqlite3_errmsg(db_));
   return Status::Ok();
 }

@@ -6,6 +6,8 @@
 // upstream does (a STRING passed as LONG is an error; NULL always passes).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +23,14 @@ namespace fathom::psql {
 
 // One defined function; owned by the engine for as long as the database
 // lives (SQLite holds a pointer to it), replaced ones included.
+// A copied result value of a memoized function.
+struct MemoValue {
+  int type = 5;  // SQLITE_NULL
+  int64_t i = 0;
+  double d = 0;
+  std::string s;
+};
+
 class FunctionImpl {
  public:
   FunctionImpl(sqlite3* db, CreateFunction def, std::string body);
@@ -41,6 +51,14 @@ class FunctionImpl {
   // it back with Release.
   Result<sqlite3_stmt*> Acquire();
   void Release(sqlite3_stmt* stmt);
+  // Caches results by the one integer argument (EXPERIMENTAL_MEMOIZE); an
+  // error when the function does not take exactly one argument.
+  Status Memoize();
+  // The cached result for `arg`, or null; Remember stores one.
+  const struct MemoValue* Memoized(int64_t arg) const;
+  void Remember(int64_t arg, sqlite3_value* value);
+  bool memoized() const { return memoize_; }
+
   // Binds argv[i] to `$<arg i>` after checking its type; false with *error set.
   bool Bind(sqlite3_stmt* stmt, int argc, sqlite3_value** argv, std::string* error) const;
 
@@ -51,6 +69,8 @@ class FunctionImpl {
   CreateFunction def_;
   std::string body_;  // macros expanded
   std::vector<sqlite3_stmt*> pool_;
+  bool memoize_ = false;
+  std::map<int64_t, MemoValue> memo_;
 };
 
 }  // namespace fathom::psql

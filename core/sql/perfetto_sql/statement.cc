@@ -1,5 +1,9 @@
 #include "core/sql/perfetto_sql/statement.h"
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "core/sql/perfetto_sql/tokenizer.h"
 
 namespace fathom::psql {
@@ -96,6 +100,16 @@ bool ParseDecls(Cursor* c, bool allow_dollar, std::vector<ColumnDecl>* out, SqlE
     }
     if (!ParseType(c, &d.type))
       return *err = c->Error("expected the type of '" + d.name + "'"), false;
+    // `TYPE...` makes a function's last argument variadic.
+    if (allow_dollar && c->Peek() && c->Peek()->Is(".") && c->Peek(1) && c->Peek(1)->Is(".") &&
+        c->Peek(2) && c->Peek(2)->Is(".")) {
+      c->TakePunct(".");
+      c->TakePunct(".");
+      c->TakePunct(".");
+      d.variadic = true;
+      if (c->Peek() && c->Peek()->Is(","))
+        return *err = c->Error("only the last argument can be variadic"), false;
+    }
     out->push_back(std::move(d));
   } while (c->TakePunct(","));
   if (!c->TakePunct(")")) return *err = c->Error("expected ',' or ')'"), false;
@@ -220,6 +234,65 @@ bool ParseCreate(Cursor* c, bool replace, Statement* out, SqlError* err) {
   return true;
 }
 
+// `SELECT name('a', 'b', ...)` with string literals only (and an optional
+// ';'): the function's upper-case name and the unquoted strings.
+bool LegacyCallOf(const Cursor& c, std::string* name, std::vector<std::string>* args) {
+  if (!c.Peek() || !c.Peek()->IsWord("select") || !c.Peek(1) || !c.Peek(2) || !c.Peek(2)->Is("("))
+    return false;
+  *name = Upper(c.Peek(1)->text);
+  size_t i = 3;
+  for (;; i += 2) {
+    const Token* t = c.Peek(i);
+    if (!t || t->kind != TokenKind::kString) return false;
+    std::string v;
+    for (size_t k = 1; k + 1 < t->text.size(); ++k) {
+      v += t->text[k];
+      if (t->text[k] == '\'' && k + 2 < t->text.size() && t->text[k + 1] == '\'') ++k;
+    }
+    args->push_back(v);
+    const Token* sep = c.Peek(i + 1);
+    if (sep && sep->Is(",")) continue;
+    if (!sep || !sep->Is(")")) return false;
+    break;
+  }
+  const Token* end = c.Peek(i + 2);
+  return !end || (end->Is(";") && !c.Peek(i + 3));
+}
+
+// The older spellings upstream still accepts, which give no result set:
+// SELECT IMPORT('a.b.c'), SELECT EXPERIMENTAL_MEMOIZE('f'), SELECT create_function('f(x INT)',
+// 'INT', 'body') and SELECT create_view_function('f(x INT)', 'col INT, ...', 'body'), the latter
+// two as CREATE OR REPLACE PERFETTO FUNCTION.
+std::optional<ParseResult> ParseLegacyCall(const Cursor& c) {
+  std::string name;
+  std::vector<std::string> args;
+  if (!LegacyCallOf(c, &name, &args)) return std::nullopt;
+  ParseResult r;
+  if (name == "IMPORT" && args.size() == 1) {
+    IncludeModule inc;
+    inc.module = args[0];
+    r.statement = std::move(inc);
+    return r;
+  }
+  if (name == "EXPERIMENTAL_MEMOIZE" && args.size() == 1) {
+    r.statement = Memoize{args[0]};
+    return r;
+  }
+  std::string text;
+  if (name == "CREATE_FUNCTION" && args.size() == 3)
+    text =
+        "CREATE OR REPLACE PERFETTO FUNCTION " + args[0] + " RETURNS " + args[1] + " AS " + args[2];
+  if (name == "CREATE_VIEW_FUNCTION" && args.size() == 3)
+    text = "CREATE OR REPLACE PERFETTO FUNCTION " + args[0] + " RETURNS TABLE(" + args[1] +
+           ") AS " + args[2];
+  if (text.empty()) return std::nullopt;
+  r = ParseStatement(text);
+  // Offsets into the rewritten text mean nothing to the caller.
+  r.error.offset = 0;
+  if (auto* f = std::get_if<CreateFunction>(&r.statement)) f->body_offset = 0;
+  return r;
+}
+
 }  // namespace
 
 std::vector<StatementSpan> SplitStatements(std::string_view text) {
@@ -264,6 +337,7 @@ ParseResult ParseStatement(std::string_view text) {
     r.statement = std::move(inc);
     return r;
   }
+  if (auto legacy = ParseLegacyCall(c)) return *legacy;
   if (c.TakeWord("create")) {
     bool replace = false;
     if (c.Peek() && c.Peek()->IsWord("or") && c.Peek(1) && c.Peek(1)->IsWord("replace") &&

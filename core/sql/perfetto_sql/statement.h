@@ -34,6 +34,7 @@ std::vector<StatementSpan> SplitStatements(std::string_view text);
 struct ColumnDecl {
   std::string name;
   std::string type;
+  bool variadic = false;  // `args ANY...`: the last argument, taking any number
 };
 
 struct PlainSql {};
@@ -86,8 +87,14 @@ struct DropIndex {
   std::string table;
 };
 
+// `SELECT EXPERIMENTAL_MEMOIZE('f')`: cache f's results by its one integer
+// argument from now on.
+struct Memoize {
+  std::string function;
+};
+
 using Statement = std::variant<PlainSql, IncludeModule, CreateTableOrView, CreateFunction,
-                               CreateMacro, CreateIndex, DropIndex>;
+                               CreateMacro, CreateIndex, DropIndex, Memoize>;
 
 struct ParseResult {
   Statement statement;

@@ -1,0 +1,206 @@
+#include "core/sql/functions/table_ptr.h"
+
+#include <tuple>
+
+namespace fathom {
+namespace {
+
+constexpr const char* kPtrType = "fathom.table";
+// Generic columns c0..c63, then the hidden argument.
+constexpr int kColumns = 64;
+constexpr int kPtrColumn = kColumns;
+constexpr const char* kBindName = "__intrinsic_table_ptr_bind";
+
+void DeleteTable(void* p) { delete static_cast<PtrTable*>(p); }
+
+// Outside a table scan (a bind SQLite did not hand to the table) it is true.
+void BindFn(sqlite3_context* ctx, int, sqlite3_value**) { sqlite3_result_int(ctx, 1); }
+
+struct VTab : sqlite3_vtab {};
+
+struct Cursor : sqlite3_vtab_cursor {
+  // The pointed table is owned by the pointer value; SQLite keeps that alive
+  // for the statement, but a copy is cheap next to the risk.
+  std::shared_ptr<PtrTable> table;
+  std::vector<int> source;  // per generic column: the table's column, or -1
+  size_t row = 0;
+};
+
+int Connect(sqlite3* db, void*, int, const char* const*, sqlite3_vtab** out, char**) {
+  std::string decl = "CREATE TABLE x(";
+  for (int i = 0; i < kColumns; ++i) decl += "c" + std::to_string(i) + ", ";
+  decl += "ptr HIDDEN)";
+  if (sqlite3_declare_vtab(db, decl.c_str()) != SQLITE_OK) return SQLITE_ERROR;
+  *out = new VTab();
+  return SQLITE_OK;
+}
+
+int Disconnect(sqlite3_vtab* v) {
+  delete static_cast<VTab*>(v);
+  return SQLITE_OK;
+}
+
+// argv[0] is the pointer; each bind constraint adds its name, and idxStr
+// lists the generic column each name is for.
+int BestIndex(sqlite3_vtab*, sqlite3_index_info* info) {
+  bool have_ptr = false;
+  int next_arg = 2;
+  std::string cols;
+  for (int i = 0; i < info->nConstraint; ++i) {
+    const auto& c = info->aConstraint[i];
+    if (!c.usable) continue;
+    if (c.iColumn == kPtrColumn && c.op == SQLITE_INDEX_CONSTRAINT_EQ) {
+      info->aConstraintUsage[i].argvIndex = 1;
+      info->aConstraintUsage[i].omit = 1;
+      have_ptr = true;
+    } else if (c.op == SQLITE_INDEX_CONSTRAINT_FUNCTION && c.iColumn >= 0 && c.iColumn < kColumns) {
+      info->aConstraintUsage[i].argvIndex = next_arg++;
+      info->aConstraintUsage[i].omit = 1;
+      cols += std::to_string(c.iColumn) + ",";
+    }
+  }
+  if (!have_ptr) return SQLITE_CONSTRAINT;
+  info->idxStr = sqlite3_mprintf("%s", cols.c_str());
+  info->needToFreeIdxStr = 1;
+  info->estimatedCost = 1000;
+  return SQLITE_OK;
+}
+
+int FindFunction(sqlite3_vtab*, int argc, const char* name,
+                 void (**fn)(sqlite3_context*, int, sqlite3_value**), void**) {
+  if (argc != 2 || sqlite3_stricmp(name, kBindName) != 0) return 0;
+  *fn = BindFn;
+  return SQLITE_INDEX_CONSTRAINT_FUNCTION;
+}
+
+int Open(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
+  *out = new Cursor();
+  return SQLITE_OK;
+}
+
+int Close(sqlite3_vtab_cursor* c) {
+  delete static_cast<Cursor*>(c);
+  return SQLITE_OK;
+}
+
+int Fail(sqlite3_vtab_cursor* cur, const std::string& msg) {
+  sqlite3_free(cur->pVtab->zErrMsg);
+  cur->pVtab->zErrMsg = sqlite3_mprintf("%s", msg.c_str());
+  return SQLITE_ERROR;
+}
+
+int Filter(sqlite3_vtab_cursor* cur, int, const char* idx, int argc, sqlite3_value** argv) {
+  auto* c = static_cast<Cursor*>(cur);
+  c->row = 0;
+  c->table.reset();
+  auto* t = argc >= 1 ? static_cast<PtrTable*>(sqlite3_value_pointer(argv[0], kPtrType)) : nullptr;
+  if (!t) return Fail(cur, "__intrinsic_table_ptr: the argument is not a table pointer");
+  c->table = std::make_shared<PtrTable>(*t);
+  c->source.assign(kColumns, -1);
+  std::string list = idx ? idx : "";
+  int arg = 1;
+  for (size_t b = 0; b < list.size() && arg < argc; ++arg) {
+    const size_t comma = list.find(',', b);
+    const int col = std::stoi(list.substr(b, comma - b));
+    b = comma + 1;
+    const char* want = reinterpret_cast<const char*>(sqlite3_value_text(argv[arg]));
+    for (size_t k = 0; want && k < t->names.size(); ++k)
+      if (t->names[k] == want) c->source[static_cast<size_t>(col)] = static_cast<int>(k);
+  }
+  return SQLITE_OK;
+}
+
+int Next(sqlite3_vtab_cursor* cur) {
+  ++static_cast<Cursor*>(cur)->row;
+  return SQLITE_OK;
+}
+
+int Eof(sqlite3_vtab_cursor* cur) {
+  auto* c = static_cast<Cursor*>(cur);
+  return !c->table || c->row >= c->table->rows.size();
+}
+
+int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
+  auto* c = static_cast<Cursor*>(cur);
+  const int src = col < kColumns ? c->source[static_cast<size_t>(col)] : -1;
+  if (src < 0) {
+    sqlite3_result_null(ctx);
+  } else {
+    c->table->rows[c->row][static_cast<size_t>(src)].Result(ctx);
+  }
+  return SQLITE_OK;
+}
+
+int Rowid(sqlite3_vtab_cursor* cur, sqlite3_int64* out) {
+  *out = static_cast<sqlite3_int64>(static_cast<Cursor*>(cur)->row);
+  return SQLITE_OK;
+}
+
+sqlite3_module MakeModule() {
+  sqlite3_module m{};
+  m.xConnect = Connect;
+  m.xBestIndex = BestIndex;
+  m.xDisconnect = Disconnect;
+  m.xDestroy = Disconnect;
+  m.xOpen = Open;
+  m.xClose = Close;
+  m.xFilter = Filter;
+  m.xNext = Next;
+  m.xEof = Eof;
+  m.xColumn = Column;
+  m.xRowid = Rowid;
+  m.xFindFunction = FindFunction;
+  return m;
+}
+
+const sqlite3_module kModule = MakeModule();
+
+}  // namespace
+
+SqlCell SqlCell::Of(sqlite3_value* v) {
+  SqlCell c;
+  c.type = sqlite3_value_type(v);
+  if (c.type == SQLITE_INTEGER) c.i = sqlite3_value_int64(v);
+  if (c.type == SQLITE_FLOAT) c.d = sqlite3_value_double(v);
+  if (c.type == SQLITE_TEXT || c.type == SQLITE_BLOB) {
+    const void* p = c.type == SQLITE_TEXT ? static_cast<const void*>(sqlite3_value_text(v))
+                                          : sqlite3_value_blob(v);
+    if (p) c.s.assign(static_cast<const char*>(p), static_cast<size_t>(sqlite3_value_bytes(v)));
+  }
+  return c;
+}
+
+void SqlCell::Result(sqlite3_context* ctx) const {
+  switch (type) {
+    case SQLITE_INTEGER:
+      return sqlite3_result_int64(ctx, i);
+    case SQLITE_FLOAT:
+      return sqlite3_result_double(ctx, d);
+    case SQLITE_TEXT:
+      return sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+    case SQLITE_BLOB:
+      return sqlite3_result_blob(ctx, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+    default:
+      return sqlite3_result_null(ctx);
+  }
+}
+
+bool SqlCell::operator<(const SqlCell& o) const {
+  return std::tie(type, i, d, s) < std::tie(o.type, o.i, o.d, o.s);
+}
+
+void ResultPtrTable(sqlite3_context* ctx, std::unique_ptr<PtrTable> table) {
+  sqlite3_result_pointer(ctx, table.release(), kPtrType, DeleteTable);
+}
+
+Status RegisterTablePtr(sqlite3* db) {
+  if (sqlite3_create_module_v2(db, "__intrinsic_table_ptr", &kModule, nullptr, nullptr) !=
+      SQLITE_OK)
+    return ErrorStatus(std::string("cannot register __intrinsic_table_ptr: ") + sqlite3_errmsg(db));
+  if (sqlite3_create_function_v2(db, kBindName, 2, SQLITE_UTF8, nullptr, BindFn, nullptr, nullptr,
+                                 nullptr) != SQLITE_OK)
+    return ErrorStatus("cannot register __intrinsic_table_ptr_bind");
+  return Status::Ok();
+}
+
+}  // namespace fathom

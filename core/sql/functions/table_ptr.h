@@ -1,0 +1,55 @@
+// Tables passed between SQL functions by pointer, as the standard library's
+// modules use them: an intrinsic aggregate or scalar function returns a whole
+// table as one pointer value (SQLite's pointer passing), and the table
+// function __intrinsic_table_ptr(ptr) reads it back as rows. Its columns are
+// the generic c0, c1, ...; `WHERE __intrinsic_table_ptr_bind(c3, 'name')`
+// says that c3 is the pointed table's column `name` (unbound columns are
+// NULL). The bind calls are consumed by the table itself, so they filter
+// nothing.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+
+namespace fathom {
+
+// A copied SQLite value.
+struct SqlCell {
+  int type = SQLITE_NULL;
+  int64_t i = 0;
+  double d = 0;
+  std::string s;  // text or blob bytes
+
+  static SqlCell Of(sqlite3_value* v);
+  static SqlCell Int(int64_t v) {
+    SqlCell c;
+    c.type = SQLITE_INTEGER;
+    c.i = v;
+    return c;
+  }
+  void Result(sqlite3_context* ctx) const;
+  bool operator==(const SqlCell& o) const {
+    return type == o.type && i == o.i && d == o.d && s == o.s;
+  }
+  bool operator<(const SqlCell& o) const;
+};
+
+// A table held by a pointer value: named columns, rows of cells.
+struct PtrTable {
+  std::vector<std::string> names;
+  std::vector<std::vector<SqlCell>> rows;
+};
+
+// Returns `table` from a SQL function as a pointer value.
+void ResultPtrTable(sqlite3_context* ctx, std::unique_ptr<PtrTable> table);
+
+// Registers __intrinsic_table_ptr and __intrinsic_table_ptr_bind.
+Status RegisterTablePtr(sqlite3* db);
+
+}  // namespace fathom

@@ -1,0 +1,140 @@
+// The intrinsic functions the standard library's modules call, through the
+// modules themselves (../shared/perfetto-stdlib) and directly. Expected
+// values are trace_processor_shell v58.2's answers to the same queries.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/sql/functions/strip_hex.h"
+#include "core/sql/result_printer.h"
+#include "core/trace_processor.h"
+
+namespace fathom {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Csv(TraceProcessor& tp, const std::string& sql) {
+  auto it = tp.Query(sql);
+  std::string out;
+  Status st = PrintResults(it.get(), ResultFormat::kCsv, &out);
+  return st.ok() ? out : "ERROR: " + st.message();
+}
+
+class Intrinsics : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const fs::path stdlib = fs::path(FATHOM_SHARED_DIR) / "perfetto-stdlib";
+    if (!fs::exists(stdlib)) GTEST_SKIP() << "needs " << stdlib.string();
+    ASSERT_TRUE(tp_.sql_packages().SetStdlib(stdlib.string()).ok());
+  }
+  TraceProcessor tp_;
+};
+
+// Partitioned intersection with zero-length spans: one at a span's start
+// joins it, one at its end does not, two at the same ts join.
+TEST_F(Intrinsics, IntervalIntersect) {
+  EXPECT_EQ(Csv(tp_, R"sql(
+INCLUDE PERFETTO MODULE intervals.intersect;
+CREATE PERFETTO TABLE A AS WITH data(id, ts, dur, p) AS (VALUES (0, 3, 0, 1), (1, 10, 0, 1),
+  (2, 20, 0, 1), (3, 30, 10, 1), (4, 50, 10, 1), (5, 60, 5, 1), (6, 0, 100, 2), (7, 5, 0, 1))
+SELECT * FROM data;
+CREATE PERFETTO TABLE B AS WITH data(id, ts, dur, p) AS (VALUES (10, 3, 5, 1), (11, 5, 5, 1),
+  (12, 20, 0, 1), (13, 35, 20, 1), (14, 50, 1, 2), (15, 10, 1, 2), (16, 58, 10, 1), (17, 0, 3, 1))
+SELECT * FROM data;
+SELECT * FROM _interval_intersect!((A, B), (p)) ORDER BY p, ts, id_0, id_1;
+)sql"),
+            "\"ts\",\"dur\",\"id_0\",\"id_1\",\"p\"\n"
+            "3,0,0,10,1\n5,0,7,10,1\n5,0,7,11,1\n20,0,2,12,1\n35,5,3,13,1\n50,5,4,13,1\n"
+            "58,2,4,16,1\n60,5,5,16,1\n10,1,6,15,2\n50,1,6,14,2\n");
+}
+
+TEST_F(Intrinsics, IntervalCreate) {
+  EXPECT_EQ(Csv(tp_, R"sql(
+INCLUDE PERFETTO MODULE intervals.create_intervals;
+WITH starts(ts) AS (VALUES (10), (30), (50), (70), (30)), ends(ts) AS (VALUES (25), (55), (30))
+SELECT * FROM _interval_create!(starts, ends);
+)sql"),
+            "\"ts\",\"dur\"\n10,15\n30,25\n30,25\n50,5\n");
+}
+
+// Runs of one value keep their first and last rows and merge the middle;
+// the last run merges everything after its first row up to the trace end
+// (100001 in lmk_lmkd_atrace.pb).
+TEST_F(Intrinsics, CounterLeadingIntervals) {
+  const fs::path trace = fs::path(FATHOM_SHARED_DIR) / "testdata" / "lmk_lmkd_atrace.pb";
+  if (!fs::exists(trace)) GTEST_SKIP() << "needs " << trace.string();
+  ASSERT_TRUE(tp_.LoadFile(trace.string()).ok());
+  EXPECT_EQ(Csv(tp_, R"sql(
+INCLUDE PERFETTO MODULE counters.intervals;
+CREATE PERFETTO TABLE c AS WITH d(id, ts, track_id, value) AS (VALUES (1, 0, 1, 10),
+  (2, 10, 1, 30), (3, 20, 1, 30), (4, 30, 1, 30), (5, 40, 1, 30), (6, 50, 1, 30), (7, 60, 1, 7),
+  (8, 70, 1, 7), (9, 80, 1, 7), (10, 90, 1, 7))
+SELECT * FROM d;
+SELECT * FROM counter_leading_intervals!(c);
+)sql"),
+            "\"id\",\"ts\",\"dur\",\"track_id\",\"value\",\"next_value\",\"delta_value\"\n"
+            "1,0,10,1,10.000000,30.000000,\"[NULL]\"\n"
+            "2,10,10,1,30.000000,30.000000,20.000000\n"
+            "3,20,30,1,30.000000,30.000000,0.000000\n"
+            "6,50,10,1,30.000000,7.000000,0.000000\n"
+            "7,60,10,1,7.000000,7.000000,-23.000000\n"
+            "8,70,99931,1,7.000000,\"[NULL]\",0.000000\n");
+}
+
+// DFS walks the last start first and visits on pop; BFS marks on queueing;
+// the dominator tree lists reachable nodes in depth-first preorder.
+TEST_F(Intrinsics, GraphWalksAndDominators) {
+  const std::string graph = R"sql(
+INCLUDE PERFETTO MODULE graphs.search;
+INCLUDE PERFETTO MODULE graphs.dominator_tree;
+CREATE PERFETTO TABLE e AS WITH d(source_node_id, dest_node_id) AS (VALUES (1, 3), (1, 2),
+  (2, 4), (3, 4), (4, 5), (5, 2), (3, 6), (6, 5), (7, 8), (2, 2)) SELECT * FROM d;
+CREATE PERFETTO TABLE s AS SELECT 1 AS node_id UNION ALL SELECT 7;
+)sql";
+  ASSERT_EQ(Csv(tp_, graph), "");
+  EXPECT_EQ(Csv(tp_, "SELECT * FROM graph_reachable_dfs!(e, s)"),
+            "\"node_id\",\"parent_node_id\"\n7,\"[NULL]\"\n8,7\n1,\"[NULL]\"\n3,1\n4,3\n5,4\n"
+            "2,5\n6,3\n");
+  EXPECT_EQ(Csv(tp_, "SELECT * FROM graph_reachable_bfs!(e, s)"),
+            "\"node_id\",\"parent_node_id\"\n1,\"[NULL]\"\n7,\"[NULL]\"\n3,1\n2,1\n8,7\n4,3\n"
+            "6,3\n5,4\n");
+  EXPECT_EQ(Csv(tp_,
+                "SELECT * FROM graph_dominator_tree!((SELECT * FROM e WHERE source_node_id < 7), "
+                "1)"),
+            "\"node_id\",\"dominator_node_id\"\n1,\"[NULL]\"\n3,1\n4,1\n5,1\n2,1\n6,3\n");
+}
+
+// The catalogue of the library's objects, read from the module files.
+TEST_F(Intrinsics, StdlibObjects) {
+  EXPECT_EQ(Csv(tp_,
+                "SELECT o.object_type, o.return_type, o.return_description, "
+                "a.value ->> 'name' AS arg_name, a.value ->> 'type' AS arg_type "
+                "FROM __intrinsic_stdlib_objects AS o, json_each(o.args) AS a "
+                "WHERE o.qualified_name = 'time.conversion.time_from_ns'"),
+            "\"object_type\",\"return_type\",\"return_description\",\"arg_name\",\"arg_type\"\n"
+            "\"FUNCTION\",\"TIMESTAMP\",\"Time duration in nanoseconds.\",\"nanos\",\"LONG\"\n");
+  EXPECT_EQ(Csv(tp_,
+                "SELECT qualified_name, object_type, exposed, short_description "
+                "FROM __intrinsic_stdlib_objects "
+                "WHERE module = 'slices.with_context' AND name = 'thread_slice'"),
+            "\"qualified_name\",\"object_type\",\"exposed\",\"short_description\"\n"
+            "\"slices.with_context.thread_slice\",\"VIEW\",1,\"All thread slices with data about "
+            "thread, thread track and process.\"\n");
+}
+
+TEST(StripHex, MatchesUpstream) {
+  EXPECT_EQ(StripHex("abc 0x1f2e foo", 1), "abc <num>x<num> foo");
+  EXPECT_EQ(StripHex("deadbeef 123 a1b2c3", 1), "deadbeef <num> <num>");
+  EXPECT_EQ(StripHex("id=42, ptr=0xABCDEF", 2), "id=<num>, ptr=0x<num>");
+  EXPECT_EQ(StripHex("a-1234-b 99", 3), "a-<num>-b 99");
+  EXPECT_EQ(StripHex("foo_bar123 baz0x", 1), "foo_bar<num> baz<num>x");
+  EXPECT_EQ(StripHex("z0xab", 3), "z0xab");
+  EXPECT_EQ(StripHex("x 1a2b3c4d", 5), "x <num>");
+  EXPECT_EQ(StripHex("0x0x12", 3), "0x0x12");
+  EXPECT_EQ(StripHex("q 0XABC", 3), "q 0X<num>");
+  EXPECT_EQ(StripHex("1230xabc", 3), "<num>x<num>");
+}
+
+}  // namespace
+}  // namespace fathom
