@@ -1,5 +1,6 @@
 #include "core/import/binder_tracker.h"
 
+#include "core/import/args_tracker.h"
 #include "core/import/process_tracker.h"
 #include "core/import/slice_tracker.h"
 #include "core/import/track_tracker.h"
@@ -51,28 +52,49 @@ void BinderTracker::Pop(uint32_t tid) {
   if (it->second.empty()) frames_.erase(it);
 }
 
-void BinderTracker::Transaction(int64_t ts, uint32_t tid, int32_t debug_id, bool is_reply,
-                                uint32_t flags) {
-  uint32_t track = ThreadTrack(tid);
-  bool oneway = (flags & kOneWayFlag) != 0;
-  std::optional<uint32_t> send;
-  SliceTracker* slices = ctx_->slice_tracker.get();
-  if (is_reply) {
-    // Sending the reply ends what the callee has open, as upstream does: its
-    // "binder reply" slice, or whatever it opened inside and left open.
-    send = slices->End(ts, track);
-  } else if (oneway) {
-    send = slices->Scoped(ts, track, category_, transaction_async_, 0);
+ArgsTracker::Builder BinderTracker::DestinationArgs(int64_t tid, bool as_uint) {
+  ArgsTracker::Builder b = ctx_->args_tracker->NewSet();
+  if (as_uint) {
+    b.AddUint("destination thread", static_cast<uint64_t>(tid));
   } else {
-    send = slices->Begin(ts, track, category_, transaction_);
+    b.AddInt("destination thread", tid);
   }
-  outstanding_[debug_id] = Outstanding{track, is_reply, oneway, send};
+  // Upstream leaves the name out for a thread it has no name for.
+  uint32_t utid = ctx_->process_tracker->GetOrCreateThread(tid);
+  StringId name = ctx_->storage->thread.name[utid];
+  if (name != kNullStringId) b.AddString("destination name", name);
+  return b;
+}
+
+void BinderTracker::Transaction(int64_t ts, const BinderTxnFields& t) {
+  uint32_t tid = t.calling_tid;
+  uint32_t track = ThreadTrack(tid);
+  bool oneway = (t.flags & kOneWayFlag) != 0;
+  // A reply names its destination (the caller) first, as upstream orders it.
+  ArgsTracker::Builder args =
+      t.is_reply ? DestinationArgs(t.dest_thread, false) : ctx_->args_tracker->NewSet();
+  AddBinderTxnArgs(&args, t);
+  std::optional<uint32_t> send, async_set;
+  SliceTracker* slices = ctx_->slice_tracker.get();
+  if (t.is_reply) {
+    // Sending the reply ends what the callee has open, as upstream does: its
+    // "binder reply" slice, or whatever it opened inside and left open. The
+    // reply's own fields join that slice's args.
+    send = slices->End(ts, track, kNullStringId, kNullStringId, std::move(args));
+  } else if (oneway) {
+    // Both instants of a oneway call carry the same arg set.
+    async_set = args.Commit();
+    send = slices->Scoped(ts, track, category_, transaction_async_, 0, async_set);
+  } else {
+    send = slices->Begin(ts, track, category_, transaction_, std::move(args));
+  }
+  outstanding_[t.debug_id] = Outstanding{track, oneway, t, send, async_set};
   if (Frame* f = Top(tid)) {
     if (f->step == Step::kSentCommand || f->step == Step::kReplyCommand) {
       f->step = f->step == Step::kSentCommand ? Step::kSent : Step::kReplied;
       f->has_txn = true;
       f->oneway = oneway;
-      f->reply = is_reply;
+      f->reply = t.is_reply;
     } else if (f->step == Step::kReceived) {
       Pop(tid);  // no BR_TRANSACTION came: commands are not traced
     }
@@ -84,24 +106,36 @@ void BinderTracker::TransactionReceived(int64_t ts, uint32_t tid, int32_t debug_
   if (it == outstanding_.end()) return;  // unknown kind: no slice to place
   Outstanding txn = it->second;
   outstanding_.erase(it);
-  uint32_t track = ThreadTrack(tid);
   if (!txn.oneway) {
-    if (!txn.is_reply) {
+    if (!txn.fields.is_reply) {
       Frame* f = Push(tid, Step::kReceived);
       f->has_txn = true;
     } else if (Frame* f = Top(tid); f && f->step == Step::kSentComplete) {
       f->step = Step::kReplyReceived;
     }
   }
+  Received(ts, tid, txn);
+}
+
+void BinderTracker::Received(int64_t ts, uint32_t tid, const Outstanding& txn) {
+  uint32_t track = ThreadTrack(tid);
   SliceTracker* slices = ctx_->slice_tracker.get();
-  if (txn.is_reply) {
+  if (txn.fields.is_reply) {
     // The reply reached the caller: its innermost open slice (the call) ends.
     // No flow: the call's flow already goes from caller to callee.
     slices->End(ts, track);
     return;
   }
-  std::optional<uint32_t> recv = txn.oneway ? slices->Scoped(ts, track, category_, async_rcv_, 0)
-                                            : slices->Begin(ts, track, category_, reply_);
+  std::optional<uint32_t> recv;
+  if (txn.oneway) {
+    recv = slices->Scoped(ts, track, category_, async_rcv_, 0, txn.async_set);
+  } else {
+    // The callee's slice gets its args from the reply; the caller's slice
+    // learns here which thread took the call.
+    recv = slices->Begin(ts, track, category_, reply_);
+    if (txn.send_slice)
+      slices->AddArgs(txn.send_track, *txn.send_slice, DestinationArgs(tid, /*as_uint=*/true));
+  }
   if (txn.send_slice && recv) ctx_->storage->flow.Insert(*txn.send_slice, *recv);
 }
 

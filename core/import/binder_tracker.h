@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/import/binder_args.h"
 #include "core/import/trace_context.h"
 
 namespace fathom {
@@ -23,7 +24,8 @@ class BinderTracker {
  public:
   explicit BinderTracker(TraceContext* ctx);
 
-  void Transaction(int64_t ts, uint32_t tid, int32_t debug_id, bool is_reply, uint32_t flags);
+  // `t.calling_tid` is the sending thread.
+  void Transaction(int64_t ts, const BinderTxnFields& t);
   void TransactionReceived(int64_t ts, uint32_t tid, int32_t debug_id);
   void Command(uint32_t tid, uint32_t cmd);             // binder_command
   void Return(int64_t ts, uint32_t tid, uint32_t cmd);  // binder_return
@@ -48,12 +50,17 @@ class BinderTracker {
   };
   struct Outstanding {
     uint32_t send_track;
-    bool is_reply;
     bool oneway;
+    BinderTxnFields fields;
     std::optional<uint32_t> send_slice;  // flow source
+    std::optional<uint32_t> async_set;   // a oneway call's args, shared by both instants
   };
 
   uint32_t ThreadTrack(uint32_t tid);
+  // "destination thread" (typed as upstream types it on that side) and
+  // "destination name", the thread's name at this event (left out if none).
+  ArgsTracker::Builder DestinationArgs(int64_t tid, bool as_uint);
+  void Received(int64_t ts, uint32_t tid, const Outstanding& txn);
   Frame* Top(uint32_t tid);
   Frame* Push(uint32_t tid, Step step);
   void Pop(uint32_t tid);

@@ -555,13 +555,21 @@ void FtraceParser::ParseSuspendResume(int64_t ts, proto::Bytes payload) {
 
 // ---- binder --------------------------------------------------------------------
 
-// The events only carry what BinderTracker needs; it places the slices.
+// BinderTracker places the slices and gives them the events' fields as args.
 
 void FtraceParser::ParseBinderTransaction(int64_t ts, uint32_t pid, proto::Bytes payload) {
   using E = pb::BinderTransactionFtraceEvent;
   Flat m(payload);
-  binder_.Transaction(ts, pid, m[E::kDebugIdFieldNumber].as_int32(),
-                      m[E::kReplyFieldNumber].as_int32() != 0, m[E::kFlagsFieldNumber].as_uint32());
+  BinderTxnFields t;
+  t.debug_id = m[E::kDebugIdFieldNumber].as_int32();
+  t.dest_node = m[E::kTargetNodeFieldNumber].as_int32();
+  t.dest_proc = m[E::kToProcFieldNumber].as_int32();
+  t.dest_thread = m[E::kToThreadFieldNumber].as_int32();
+  t.is_reply = m[E::kReplyFieldNumber].as_int32() != 0;
+  t.flags = m[E::kFlagsFieldNumber].as_uint32();
+  t.code = m[E::kCodeFieldNumber].as_uint32();
+  t.calling_tid = pid;
+  binder_.Transaction(ts, t);
 }
 
 void FtraceParser::ParseBinderTransactionReceived(int64_t ts, uint32_t pid, proto::Bytes payload) {

@@ -173,6 +173,21 @@ void SliceTracker::Pop(Stack& stack) {
   stack.pop_back();
 }
 
+bool SliceTracker::AddArgs(uint32_t track, uint32_t id, ArgsTracker::Builder args) {
+  auto it = stacks_.find(track);
+  if (it == stacks_.end()) return false;
+  for (StackEntry& entry : it->second) {
+    if (entry.id != id) continue;
+    if (entry.args) {
+      entry.args->Append(std::move(args));
+    } else {
+      entry.args = std::move(args);
+    }
+    return true;
+  }
+  return false;
+}
+
 std::optional<uint32_t> SliceTracker::GetTopmostOpen(uint32_t track) const {
   auto it = stacks_.find(track);
   if (it == stacks_.end() || it->second.empty()) return std::nullopt;

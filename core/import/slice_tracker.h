@@ -62,6 +62,10 @@ class SliceTracker {
   // The slice the last refused start would have straddled the end of.
   uint32_t last_overlap_conflict() const { return overlap_conflict_; }
 
+  // Adds args to slice `id` while it is still on `track`'s stack (they join
+  // its pending set, after the ones it already has). False once it left.
+  bool AddArgs(uint32_t track, uint32_t id, ArgsTracker::Builder args);
+
   // Innermost slice of the track still on its stack, if any.
   std::optional<uint32_t> GetTopmostOpen(uint32_t track) const;
 

@@ -322,6 +322,8 @@ bool SystraceLineToFtraceEvent(std::string_view line, std::string* out, uint32_t
   } else if (name == "binder_transaction") {
     // "transaction=5149 dest_node=5143 dest_proc=521383 dest_thread=0 reply=0
     // flags=0x0 code=0x3"
+    // Known difference: upstream's "code" arg keeps the code as written here
+    // ("0x3", "12"); the proto path (and so Fathom) spells it "0x03".
     using E = pb::BinderTransactionFtraceEvent;
     event_field = FE::kBinderTransactionFieldNumber;
     PutInt(&sub, E::kDebugIdFieldNumber, static_cast<int32_t>(ToInt(Arg(args, "transaction"))));
