@@ -101,8 +101,8 @@ void TimelineViewTest::everyTraceHasItsTracks() {
       "(select count(*) from (select distinct upid, graph_sample_ts from heap_graph_object))");
   const int64_t cpu_counters =
       sqlInt(tp,
-             "select count(distinct track_id) from counter join track on track.id = track_id "
-             "where track.cpu is not null");
+             "select count(distinct track_id) from counter join cpu_counter_track t "
+             "on t.id = track_id");
   const int64_t thread_state_threads =
       sqlInt(tp, "select count(distinct utid) from thread_state where utid != 0");
 
