@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/base/jvm_types.h"
+
 namespace fathom {
 namespace {
 
@@ -63,34 +65,8 @@ std::string JavaClassDisplayName(std::string_view sig) {
     for (char& c : name)
       if (c == '/') c = '.';
   } else if (elem.size() == 1) {
-    switch (elem[0]) {
-      case 'Z':
-        name = "boolean";
-        break;
-      case 'B':
-        name = "byte";
-        break;
-      case 'C':
-        name = "char";
-        break;
-      case 'S':
-        name = "short";
-        break;
-      case 'I':
-        name = "int";
-        break;
-      case 'J':
-        name = "long";
-        break;
-      case 'F':
-        name = "float";
-        break;
-      case 'D':
-        name = "double";
-        break;
-      default:
-        name = std::string(elem);
-    }
+    const auto primitive = JvmPrimitiveTypeName(elem[0]);
+    name = primitive ? std::string(*primitive) : std::string(elem);
   } else {
     name = std::string(elem);  // not a signature: keep it as written
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/base/jvm_types.h"
+
 namespace fathom::hprof {
 
 size_t TypeSize(uint8_t type, uint32_t id_size) {
@@ -96,41 +98,13 @@ bool NormalizeClassName(std::string_view in, std::string* out) {
       *out = std::string(in);
       return false;
     }
-    switch (base[0]) {
-      case 'Z':
-        name = "boolean";
-        break;
-      case 'B':
-        name = "byte";
-        break;
-      case 'C':
-        name = "char";
-        break;
-      case 'S':
-        name = "short";
-        break;
-      case 'I':
-        name = "int";
-        break;
-      case 'J':
-        name = "long";
-        break;
-      case 'F':
-        name = "float";
-        break;
-      case 'D':
-        name = "double";
-        break;
-      case 'L':
-        if (base.back() != ';') {
-          *out = std::string(in);
-          return false;
-        }
-        name = std::string(base.substr(1, base.size() - 2));
-        break;
-      default:
-        *out = std::string(in);
-        return false;
+    if (auto primitive = JvmPrimitiveTypeName(base[0])) {
+      name = std::string(*primitive);
+    } else if (base[0] == 'L' && base.back() == ';') {
+      name = std::string(base.substr(1, base.size() - 2));
+    } else {
+      *out = std::string(in);
+      return false;
     }
   } else {
     name = std::string(base);
