@@ -122,7 +122,8 @@ void TraceWorkspace::revealRow(const RowTarget& t) {
   setView(View::kTimeline);
   switch (t.kind) {
     case K::kSlice:
-      // The track comes from the slice table when the row did not carry it.
+      // The track is read from the slice table: a row's track_id column may
+      // come from another table in the query.
       session_->query<qint64>(
           [id = t.id](Core& c) -> qint64 {
             const SliceTable& sl = c.storage().slice;

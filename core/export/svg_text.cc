@@ -61,7 +61,9 @@ std::string_view Utf8Prefix(std::string_view s, size_t n) {
 }
 
 std::string WithThousands(int64_t v) {
-  std::string digits = std::to_string(v < 0 ? -(v + 1) + uint64_t{1} : uint64_t(v));
+  // The magnitude as unsigned, so INT64_MIN has one too.
+  const uint64_t magnitude = v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : uint64_t(v);
+  std::string digits = std::to_string(magnitude);
   std::string out = v < 0 ? "-" : "";
   for (size_t i = 0; i < digits.size(); ++i) {
     if (i && (digits.size() - i) % 3 == 0) out.push_back(',');

@@ -139,6 +139,22 @@ std::vector<DumpInfo> listDumps(Core& core) {
   return out;
 }
 
+// One build per value of a filter the core takes one value at a time (a
+// CPU, a thread), merged into one tree.
+template <typename SetFilter>
+static Result<Flamegraph> buildEachMerged(Core& core, FlamegraphRequest req, FlamegraphView view,
+                                          const QList<int>& values, SetFilter set) {
+  Flamegraph merged;
+  for (int v : values) {
+    set(req, v);
+    Result<Flamegraph> one = BuildFlamegraph(core.storage(), req);
+    if (!one.ok()) return one.status();
+    mergeInto(*one, &merged);
+  }
+  merged.Finalize(MetricOf(view));
+  return merged;
+}
+
 Result<Flamegraph> buildSource(Core& core, const FlameSource& src, FlamegraphView view) {
   FlamegraphRequest req;
   req.kind = src.kind;
@@ -152,16 +168,9 @@ Result<Flamegraph> buildSource(Core& core, const FlameSource& src, FlamegraphVie
     req.end_ts = src.t1;
   }
   if (src.kind == ProfileKind::kCpu && !src.utids.isEmpty()) {
-    // Threads chosen: each thread's samples on any CPU, merged.
-    Flamegraph merged;
-    for (int utid : src.utids) {
-      req.utid = uint32_t(utid);
-      Result<Flamegraph> one = BuildFlamegraph(core.storage(), req);
-      if (!one.ok()) return one.status();
-      mergeInto(*one, &merged);
-    }
-    merged.Finalize(MetricOf(view));
-    return merged;
+    // Threads chosen: each thread's samples on any CPU.
+    return buildEachMerged(core, req, view, src.utids,
+                           [](FlamegraphRequest& r, int utid) { r.utid = uint32_t(utid); });
   }
   QList<int> cpus = src.cpus;
   if (src.kind == ProfileKind::kCpu && !cpus.isEmpty()) {
@@ -177,15 +186,8 @@ Result<Flamegraph> buildSource(Core& core, const FlameSource& src, FlamegraphVie
     return BuildFlamegraph(core.storage(), req);
   }
   // Several CPUs: the core filters one CPU at a time.
-  Flamegraph merged;
-  for (int cpu : cpus) {
-    req.cpu = uint32_t(cpu);
-    Result<Flamegraph> one = BuildFlamegraph(core.storage(), req);
-    if (!one.ok()) return one.status();
-    mergeInto(*one, &merged);
-  }
-  merged.Finalize(MetricOf(view));
-  return merged;
+  return buildEachMerged(core, req, view, cpus,
+                         [](FlamegraphRequest& r, int cpu) { r.cpu = uint32_t(cpu); });
 }
 
 }  // namespace fathom::gui

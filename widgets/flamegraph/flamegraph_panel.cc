@@ -247,12 +247,16 @@ void FlamegraphPanel::rebuild() {
         Flamegraph calls = topDown(*b->raw);
         std::optional<Flamegraph> baseCalls;
         if (b->rawBase) baseCalls = topDown(*b->rawBase);
-        Flamegraph shown = bottomUp ? calls.Inverted() : calls;
-        if (baseCalls)
-          shown = Flamegraph::Diff(bottomUp ? baseCalls->Inverted() : *baseCalls, shown);
-        if (bottomUp)
+        Flamegraph shown;
+        if (bottomUp) {
+          shown = calls.Inverted();
+          if (baseCalls) shown = Flamegraph::Diff(baseCalls->Inverted(), shown);
           b->calls = std::make_shared<const Flamegraph>(
               baseCalls ? Flamegraph::Diff(*baseCalls, calls) : std::move(calls));
+        } else {
+          // Top-down: the shown tree is the call tree itself (no copy).
+          shown = baseCalls ? Flamegraph::Diff(*baseCalls, calls) : std::move(calls);
+        }
         if (min_share > 0) {
           // Relative to what is shown (the focused tree, or the larger side of a diff).
           const Metric m = MetricOf(view);
