@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "device/heapprof/elf_symbols.h"
+#include "device/common/code_interner.h"
 #include "device/heapprof/live_map.h"
 #include "device/heapprof/wire.h"
 
@@ -32,7 +32,6 @@ struct ProcessInfo {
   uint64_t overruns = 0;
   uint64_t spin_blocked_ns = 0;
   uint64_t heap_samples = 0;
-  uint64_t map_reparses = 0;
   uint64_t unwinding_errors = 0;  // samples with no frame outside the profiler
 };
 
@@ -53,11 +52,6 @@ class Profiles {
   std::string Dump(uint64_t ts);
 
  private:
-  struct MapEntry {
-    uint64_t start, end, offset;
-    std::string path;
-    uint64_t iid = 0;  // interned lazily
-  };
   struct Totals {
     uint64_t alloc_bytes = 0, freed_bytes = 0, alloc_count = 0, free_count = 0;
   };
@@ -90,8 +84,7 @@ class Profiles {
   };
   struct Process {
     ProcessInfo info;
-    std::vector<MapEntry> maps;  // sorted by start
-    std::unordered_map<uint64_t, uint64_t> frame_of_pc;
+    device::CodeInterner::ProcessCode code;
     std::unordered_map<std::string, CallstackRef, BytesHash, std::equal_to<>> callstack_of_pcs;
     // The previous sample's pcs and callstack: a hot allocation site repeats its stack
     // sample after sample, and one memcmp is a fraction of hashing the pcs.
@@ -104,23 +97,10 @@ class Profiles {
   void OnFree(Process& p, uint64_t addr);
   // Charges a sample to its callstack's totals and files its address as live.
   void Track(Process& p, const AllocRecord& rec, Totals* t);
-  bool ReadMaps(Process& p);
-  MapEntry* FindMap(Process& p, uint64_t pc);
-  uint64_t FrameIid(Process& p, uint64_t pc);
-  uint64_t MappingIid(MapEntry& m);
-  uint64_t StringIid(const std::string& s);
-  const ElfSymbols& Elf(const std::string& path);
 
   uint64_t interval_;
   std::map<pid_t, Process> processes_;
-  std::map<std::string, std::unique_ptr<ElfSymbols>> elves_;
-  std::unordered_map<std::string, uint64_t> string_iids_;
-  std::map<std::tuple<std::string, uint64_t, uint64_t, uint64_t>, uint64_t> mapping_iids_;
-  std::map<std::pair<uint64_t, uint64_t>, uint64_t> frame_iids_;  // (mapping, rel_pc)
-  std::map<std::vector<uint64_t>, uint64_t> callstack_iids_;
-  uint64_t unknown_mapping_ = 0;
-  // Serialized InternedString/Mapping/Frame/Callstack messages not yet written.
-  std::vector<std::string> new_strings_, new_mappings_, new_frames_, new_callstacks_;
+  device::CodeInterner code_;  // strings, mappings, frames, callstacks of all processes
   uint64_t packet_index_ = 0;
 };
 

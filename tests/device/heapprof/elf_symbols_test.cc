@@ -1,7 +1,7 @@
 // The collector's online symbolization of stripped programs: names from the separate
 // debug file that matches the program's build id, as Debian's -dbgsym packages install
 // them, and never from a debug file of another build.
-#include "device/heapprof/elf_symbols.h"
+#include "device/common/elf_symbols.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include <string>
 
 namespace fs = std::filesystem;
-using fathom::heapprof::ElfSymbols;
+using fathom::device::ElfSymbols;
 
 namespace {
 

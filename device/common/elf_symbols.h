@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace fathom::heapprof {
+namespace fathom::device {
 
 class ElfSymbols {
  public:
@@ -44,4 +44,4 @@ class ElfSymbols {
   std::string names_;
 };
 
-}  // namespace fathom::heapprof
+}  // namespace fathom::device

@@ -1,4 +1,4 @@
-#include "device/heapprof/elf_symbols.h"
+#include "elf_symbols.h"
 
 #include <cxxabi.h>
 #include <elf.h>
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace fathom::heapprof {
+namespace fathom::device {
 
 ElfSymbols::ElfSymbols(const std::string& path, const std::string& debug_dir) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -135,4 +135,4 @@ std::string ElfSymbols::Lookup(uint64_t vaddr) const {
   return "";
 }
 
-}  // namespace fathom::heapprof
+}  // namespace fathom::device
