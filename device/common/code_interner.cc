@@ -85,7 +85,9 @@ uint64_t CodeInterner::MappingIid(MapEntry& m) {
     if (end > start) parts.push_back(StringIid(kMappingPaths, name.substr(start, end - start)));
     start = end + 1;
   }
-  w.PackedVarints(pf::Mapping::kPathStringIdsFieldNumber, parts);
+  // Not packed: the field is a plain proto2 repeated field, and upstream's reader
+  // takes only the unpacked form.
+  for (uint64_t part : parts) w.Varint(pf::Mapping::kPathStringIdsFieldNumber, part);
   w.Varint(pf::Mapping::kExactOffsetFieldNumber, m.offset);
   new_mappings_.push_back(w.data());
   return m.iid;
@@ -151,7 +153,7 @@ uint64_t CodeInterner::CallstackIid(const std::vector<uint64_t>& frames) {
   if (added) {
     ProtoWriter w;
     w.Varint(pf::Callstack::kIidFieldNumber, it->second);
-    w.PackedVarints(pf::Callstack::kFrameIdsFieldNumber, frames);
+    for (uint64_t frame : frames) w.Varint(pf::Callstack::kFrameIdsFieldNumber, frame);
     new_callstacks_.push_back(w.data());
   }
   return it->second;

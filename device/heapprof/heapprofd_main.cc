@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "device/common/clock_snapshot.h"
 #include "device/heapprof/profiles.h"
 #include "device/heapprof/wire.h"
 #include "trace_writer.h"
@@ -310,7 +311,7 @@ class Collector {
 
   void Dump() {
     DrainAll();
-    writer_->AppendPacket(profiles_.Dump(BootNs()));
+    writer_->AppendPacket(profiles_.Dump(BootNs(), device::ClockNowNs(CLOCK_MONOTONIC_COARSE)));
     writer_->Flush();
     dumps_++;
   }
@@ -355,6 +356,8 @@ int Run(int argc, char** argv) {
     fprintf(stderr, "fathom-heapprofd: %s\n", writer.status().message().c_str());
     return 1;
   }
+  // Dumps are stamped in MONOTONIC_COARSE, as readers expect: this maps it to BOOTTIME.
+  (*writer)->AppendPacket(device::ClockSnapshotPacket(kSequenceId));
 
   const char* dir = getenv("FATHOM_HEAPPROF_DIR");
   if (!dir) dir = getenv("TMPDIR");

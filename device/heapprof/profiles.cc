@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "clock_snapshot.h"
 #include "gen/perfetto_fields.h"
 #include "proto_writer.h"
 
@@ -32,6 +33,9 @@ std::string Profiles::AddProcess(pid_t pid, bool from_startup, uint64_t ts) {
 
   ProtoWriter w;
   w.Varint(pf::TracePacket::kTimestampFieldNumber, ts);
+  // Said outright: readers take a ProfilePacket's clock to be MONOTONIC_COARSE otherwise,
+  // and with no clock snapshot in the file they drop the dump.
+  w.Varint(pf::TracePacket::kTimestampClockIdFieldNumber, device::kClockBoottime);
   w.Varint(pf::TracePacket::kTrustedPacketSequenceIdFieldNumber, kSequenceId);
   size_t tree = w.BeginNested(pf::TracePacket::kProcessTreeFieldNumber);
   size_t proc = w.BeginNested(pf::ProcessTree::kProcessesFieldNumber);
@@ -108,10 +112,13 @@ void Profiles::OnFree(Process& p, uint64_t addr) {
   live.totals->free_count++;
 }
 
-std::string Profiles::Dump(uint64_t ts) {
+std::string Profiles::Dump(uint64_t ts, uint64_t coarse_ts) {
   using PP = pf::ProfilePacket;
   ProtoWriter w;
   w.Varint(pf::TracePacket::kTimestampFieldNumber, ts);
+  // Said outright: readers take a ProfilePacket's clock to be MONOTONIC_COARSE otherwise,
+  // and with no clock snapshot in the file they drop the dump.
+  w.Varint(pf::TracePacket::kTimestampClockIdFieldNumber, device::kClockBoottime);
   w.Varint(pf::TracePacket::kTrustedPacketSequenceIdFieldNumber, kSequenceId);
   size_t pkt = w.BeginNested(pf::TracePacket::kProfilePacketFieldNumber);
   auto emit = [&](uint32_t field, const std::vector<std::string>& items) {
@@ -132,6 +139,7 @@ std::string Profiles::Dump(uint64_t ts) {
     if (p.info.disconnected) w.Bool(HS::kDisconnectedFieldNumber, true);
     if (p.info.overruns) w.Bool(HS::kBufferOverranFieldNumber, true);
     if (p.info.corrupted) w.Bool(HS::kBufferCorruptedFieldNumber, true);
+    w.Varint(HS::kTimestampFieldNumber, coarse_ts);
     w.Varint(HS::kSamplingIntervalBytesFieldNumber, interval_);
     size_t stats = w.BeginNested(HS::kStatsFieldNumber);
     w.Varint(PP::ProcessStats::kUnwindingErrorsFieldNumber, p.info.unwinding_errors);

@@ -49,7 +49,9 @@ class Profiles {
   // dlclose unmapped code in the process: pcs are looked up in fresh maps from now on.
   void OnCodeUnloaded(pid_t pid);
   // A serialized TracePacket with a ProfilePacket: one process dump per process.
-  std::string Dump(uint64_t ts);
+  // `ts` is BOOTTIME (the packet's); `coarse_ts` MONOTONIC_COARSE, the clock readers
+  // take each process dump's own timestamp in.
+  std::string Dump(uint64_t ts, uint64_t coarse_ts);
 
  private:
   struct Totals {
