@@ -111,10 +111,85 @@ Status ParseSysStats(std::string_view bytes, SysStatsSourceConfig* c) {
   return Status::Ok();
 }
 
+Status ParseTimebase(std::string_view bytes, PerfSourceConfig* c) {
+  using TB = pf::PerfEvents::Timebase;
+  ProtoReader r(bytes);
+  for (ProtoField f; r.Next(&f);) {
+    if (f.number == TB::kFrequencyFieldNumber) c->frequency = static_cast<uint32_t>(f.value);
+    if (f.number == TB::kPeriodFieldNumber) c->period = f.value;
+    if (f.number == TB::kCounterFieldNumber) c->counter = static_cast<uint32_t>(f.value);
+    if (f.number == TB::kTracepointFieldNumber || f.number == TB::kRawEventFieldNumber)
+      return ErrorStatus(
+          "linux.perf: only counter timebases are supported (not tracepoints "
+          "or raw events)");
+  }
+  return r.ok() ? Status::Ok() : ErrorStatus("malformed perf_event_config timebase");
+}
+
+// Scope fields live both at the top of PerfEventConfig (older configs) and in
+// callstack_sampling.scope; both fill the same lists.
+void ParsePerfScope(const ProtoField& f, bool top_level, PerfSourceConfig* c) {
+  using P = pf::PerfEventConfig;
+  using S = pf::PerfEventConfig::Scope;
+  uint32_t pid = top_level ? P::kTargetPidFieldNumber : S::kTargetPidFieldNumber;
+  uint32_t cmd = top_level ? P::kTargetCmdlineFieldNumber : S::kTargetCmdlineFieldNumber;
+  uint32_t xpid = top_level ? P::kExcludePidFieldNumber : S::kExcludePidFieldNumber;
+  uint32_t xcmd = top_level ? P::kExcludeCmdlineFieldNumber : S::kExcludeCmdlineFieldNumber;
+  if (f.number == pid) AppendInts(f, &c->target_pids);
+  if (f.number == xpid) AppendInts(f, &c->exclude_pids);
+  if (f.number == cmd) c->target_cmdlines.emplace_back(f.bytes);
+  if (f.number == xcmd) c->exclude_cmdlines.emplace_back(f.bytes);
+}
+
+Status ParsePerf(std::string_view bytes, PerfSourceConfig* c) {
+  using P = pf::PerfEventConfig;
+  using CS = pf::PerfEventConfig::CallstackSampling;
+  ProtoReader r(bytes);
+  for (ProtoField f; r.Next(&f);) {
+    switch (f.number) {
+      case P::kSamplingFrequencyFieldNumber:
+        c->frequency = static_cast<uint32_t>(f.value);
+        break;
+      case P::kRingBufferPagesFieldNumber:
+        c->ring_buffer_pages = static_cast<uint32_t>(f.value);
+        break;
+      case P::kRingBufferReadPeriodMsFieldNumber:
+        c->ring_buffer_read_period_ms = static_cast<uint32_t>(f.value);
+        break;
+      case P::kKernelFramesFieldNumber:
+        c->kernel_frames = f.value;
+        break;
+      case P::kTimebaseFieldNumber: {
+        Status st = ParseTimebase(f.bytes, c);
+        if (!st.ok()) return st;
+        break;
+      }
+      case P::kCallstackSamplingFieldNumber: {
+        ProtoReader cs(f.bytes);
+        for (ProtoField g; cs.Next(&g);) {
+          if (g.number == CS::kKernelFramesFieldNumber) c->kernel_frames = g.value;
+          if (g.number != CS::kScopeFieldNumber) continue;
+          ProtoReader sc(g.bytes);
+          for (ProtoField h; sc.Next(&h);) ParsePerfScope(h, false, c);
+        }
+        break;
+      }
+      default:
+        ParsePerfScope(f, true, c);
+        break;
+    }
+  }
+  if (!r.ok()) return ErrorStatus("malformed perf_event_config");
+  if (c->ring_buffer_pages & (c->ring_buffer_pages - 1))
+    return ErrorStatus("perf_event_config.ring_buffer_pages must be a power of two");
+  if (c->frequency == 0 && c->period == 0) c->frequency = 100;
+  return Status::Ok();
+}
+
 Status ParseDataSource(std::string_view bytes, RecorderConfig* c) {
   using DS = pf::DataSourceConfig;
   std::string name;
-  std::string_view ftrace, ps, ss;
+  std::string_view ftrace, ps, ss, perf;
   ProtoReader r(bytes);
   for (ProtoField f; r.Next(&f);) {
     if (f.number == pf::TraceConfig::DataSource::kConfigFieldNumber) {
@@ -124,6 +199,7 @@ Status ParseDataSource(std::string_view bytes, RecorderConfig* c) {
         if (g.number == DS::kFtraceConfigFieldNumber) ftrace = g.bytes;
         if (g.number == DS::kProcessStatsConfigFieldNumber) ps = g.bytes;
         if (g.number == DS::kSysStatsConfigFieldNumber) ss = g.bytes;
+        if (g.number == DS::kPerfEventConfigFieldNumber) perf = g.bytes;
       }
       if (!cr.ok()) return ErrorStatus("malformed data source config");
     }
@@ -139,6 +215,10 @@ Status ParseDataSource(std::string_view bytes, RecorderConfig* c) {
   if (name == "linux.sys_stats") {
     c->has_sys_stats = true;
     return ParseSysStats(ss, &c->sys_stats);
+  }
+  if (name == "linux.perf") {
+    c->has_perf = true;
+    return ParsePerf(perf, &c->perf);
   }
   c->skipped_sources.push_back(name.empty() ? "(unnamed)" : name);
   return Status::Ok();
@@ -175,10 +255,10 @@ Result<RecorderConfig> ParseTraceConfig(std::string binary) {
   }
   if (!r.ok())
     return ErrorStatus("the config is not a binary TraceConfig (text format? add --txt)");
-  if (!c.has_ftrace && !c.has_process_stats && !c.has_sys_stats)
+  if (!c.has_ftrace && !c.has_process_stats && !c.has_sys_stats && !c.has_perf)
     return ErrorStatus(
         "the config has no data source this recorder provides (linux.ftrace, "
-        "linux.process_stats, linux.sys_stats)");
+        "linux.process_stats, linux.sys_stats, linux.perf)");
   c.raw = std::move(binary);
   return c;
 }

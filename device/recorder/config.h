@@ -34,16 +34,29 @@ struct SysStatsSourceConfig {
   std::vector<int32_t> stat_counters;  // SysStatsConfig.StatCounters; empty = all
 };
 
+// linux.perf (PerfEventConfig): CPU call-stack sampling with the kernel's perf events.
+struct PerfSourceConfig {
+  uint32_t counter = 1;    // PerfEvents.Counter; SW_CPU_CLOCK unless the timebase says
+  uint32_t frequency = 0;  // samples per second per CPU (0 with period 0: 100)
+  uint64_t period = 0;     // or one sample every `period` events
+  bool kernel_frames = false;
+  std::vector<int32_t> target_pids, exclude_pids;
+  std::vector<std::string> target_cmdlines, exclude_cmdlines;
+  uint32_t ring_buffer_pages = 0;           // per CPU, a power of two; 0 = default
+  uint32_t ring_buffer_read_period_ms = 0;  // 0 = default
+};
+
 struct RecorderConfig {
   std::string raw;  // the binary TraceConfig, echoed into the trace
   uint32_t duration_ms = 0;
   bool write_into_file = false;
   uint32_t file_write_period_ms = 0;
   uint64_t max_file_size_bytes = 0;
-  bool has_ftrace = false, has_process_stats = false, has_sys_stats = false;
+  bool has_ftrace = false, has_process_stats = false, has_sys_stats = false, has_perf = false;
   FtraceSourceConfig ftrace;
   ProcessStatsSourceConfig process_stats;
   SysStatsSourceConfig sys_stats;
+  PerfSourceConfig perf;
   std::vector<std::string> skipped_sources;  // data sources the recorder cannot provide
 };
 

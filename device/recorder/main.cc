@@ -17,9 +17,11 @@
 #include <optional>
 #include <string>
 
+#include "clock_snapshot.h"
 #include "config.h"
 #include "ftrace_source.h"
 #include "gen/perfetto_fields.h"
+#include "perf_source.h"
 #include "process_stats_source.h"
 #include "proto_writer.h"
 #include "sys_stats_source.h"
@@ -33,7 +35,7 @@ namespace {
 volatile sig_atomic_t g_stop = 0;
 void OnSignal(int) { g_stop = 1; }
 
-constexpr uint32_t kServiceSeq = 1, kFtraceSeq = 2, kProcessSeq = 3, kSysSeq = 4;
+constexpr uint32_t kServiceSeq = 1, kFtraceSeq = 2, kProcessSeq = 3, kSysSeq = 4, kPerfSeq = 5;
 
 int Fail(int code, const std::string& message) {
   fprintf(stderr, "fathom-recorder: %s\n", message.c_str());
@@ -101,22 +103,7 @@ Result<std::string> ReadConfig(const std::string& path) {
 void Emit(device::TraceWriter* w, const device::ProtoWriter& p) { w->AppendPacket(p.data()); }
 
 void WriteClockSnapshot(device::TraceWriter* w) {
-  using C = pf::ClockSnapshot;
-  device::ProtoWriter p;
-  p.Varint(pf::TracePacket::kTimestampFieldNumber, static_cast<uint64_t>(BootNs()));
-  p.Varint(pf::TracePacket::kTrustedPacketSequenceIdFieldNumber, kServiceSeq);
-  size_t s = p.BeginNested(pf::TracePacket::kClockSnapshotFieldNumber);
-  // BuiltinClock: REALTIME 1, MONOTONIC 3, BOOTTIME 6 (wire-format constants).
-  for (auto [id, clock] : {std::pair{6u, CLOCK_BOOTTIME}, std::pair{3u, CLOCK_MONOTONIC},
-                           std::pair{1u, CLOCK_REALTIME}}) {
-    size_t c = p.BeginNested(C::kClocksFieldNumber);
-    p.Varint(C::Clock::kClockIdFieldNumber, id);
-    p.Varint(C::Clock::kTimestampFieldNumber, static_cast<uint64_t>(ClockNs(clock)));
-    p.EndNested(c);
-  }
-  p.Varint(C::kPrimaryTraceClockFieldNumber, 6);
-  p.EndNested(s);
-  Emit(w, p);
+  w->AppendPacket(device::ClockSnapshotPacket(kServiceSeq));
 }
 
 void WriteStartPackets(device::TraceWriter* w, const RecorderConfig& config) {
@@ -155,7 +142,8 @@ void WriteTraceStats(device::TraceWriter* w, const RecorderConfig& config) {
   p.Varint(pf::TracePacket::kTimestampFieldNumber, static_cast<uint64_t>(BootNs()));
   p.Varint(pf::TracePacket::kTrustedPacketSequenceIdFieldNumber, kServiceSeq);
   size_t s = p.BeginNested(pf::TracePacket::kTraceStatsFieldNumber);
-  size_t provided = config.has_ftrace + config.has_process_stats + config.has_sys_stats;
+  size_t provided =
+      config.has_ftrace + config.has_process_stats + config.has_sys_stats + config.has_perf;
   // seen > registered tells the reader some requested sources were not recorded.
   p.Varint(TS::kDataSourcesRegisteredFieldNumber, provided);
   p.Varint(TS::kDataSourcesSeenFieldNumber, provided + config.skipped_sources.size());
@@ -192,7 +180,8 @@ int Run(int argc, char** argv) {
   for (const std::string& s : config.skipped_sources)
     fprintf(stderr,
             "fathom-recorder: note: data source %s skipped: fathom-recorder provides only "
-            "linux.ftrace, linux.process_stats and linux.sys_stats (use the system perfetto "
+            "linux.ftrace, linux.process_stats, linux.sys_stats and linux.perf (use the "
+            "system perfetto "
             "service for it)\n",
             s.c_str());
 
@@ -226,6 +215,20 @@ int Run(int argc, char** argv) {
     for (const std::string& n : ft->notes())
       fprintf(stderr, "fathom-recorder: note: %s\n", n.c_str());
   }
+  std::unique_ptr<PerfSource> perf;
+  if (config.has_perf) {
+    perf = std::make_unique<PerfSource>(config.perf, writer, kPerfSeq);
+    if (ps) perf->set_pid_callback([p = ps.get()](int32_t pid) { p->OnPidSeen(pid); });
+    Status st = perf->Start();
+    if (!st.ok()) {
+      perf.reset();
+      ft.reset();
+      writer->Close();
+      return Fail(3, st.message());
+    }
+    for (const std::string& n : perf->notes())
+      fprintf(stderr, "fathom-recorder: note: %s\n", n.c_str());
+  }
   writer->Flush();
 
   struct sigaction sa = {};
@@ -255,6 +258,7 @@ int Run(int argc, char** argv) {
 
   uint32_t tick_ms = 100;
   if (ft) tick_ms = std::min(tick_ms, ft->drain_period_ms());
+  if (perf) tick_ms = std::min(tick_ms, perf->read_period_ms());
   if (ps && config.process_stats.proc_stats_poll_ms)
     tick_ms = std::min(tick_ms, config.process_stats.proc_stats_poll_ms);
   for (uint32_t p : {config.sys_stats.meminfo_period_ms, config.sys_stats.vmstat_period_ms,
@@ -264,7 +268,7 @@ int Run(int argc, char** argv) {
 
   int64_t start = MonoNs();
   int64_t end = config.duration_ms ? start + int64_t{config.duration_ms} * 1000000 : INT64_MAX;
-  int64_t next_drain = start;
+  int64_t next_drain = start, next_perf_read = start;
   Status write_status;
   while (!g_stop && !writer->full()) {
     int64_t now = MonoNs();
@@ -273,6 +277,11 @@ int Run(int argc, char** argv) {
       ft->Drain();
       if (ps) ps->FlushNewPids();
       next_drain = now + int64_t{ft->drain_period_ms()} * 1000000;
+    }
+    if (perf && now >= next_perf_read) {
+      perf->Drain();
+      if (ps) ps->FlushNewPids();
+      next_perf_read = now + int64_t{perf->read_period_ms()} * 1000000;
     }
     if (ps) ps->MaybePoll(now);
     if (ss) ss->MaybePoll(now);
@@ -287,6 +296,7 @@ int Run(int argc, char** argv) {
   }
 
   if (ft) ft->Stop();
+  if (perf) perf->Stop();
   if (ps) ps->FlushNewPids();
   WriteClockSnapshot(writer);
   WriteTraceStats(writer, config);
