@@ -120,6 +120,7 @@ RecordingSession::RecordingSession(TargetShell& shell, TargetInfo info,
   observed_.build_type = info_.build_type;
   observed_.java_alloc = !options_.java_alloc_command.empty();
   for (const auto& ds : config_.data_sources()) {
+    observed_.sources.push_back(ds.config().name());
     if (ds.config().name() != "android.heapprofd") continue;
     observed_.heap_profile = true;
     const auto& h = ds.config().heapprofd_config();

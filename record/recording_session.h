@@ -51,8 +51,9 @@ struct SessionObservations {
   std::vector<std::string> heap_targets;  // process names / pids asked for
   uint64_t heap_interval_bytes = 0;       // the sampling interval asked for (0: default 4096)
   int sdk = 0;
-  bool traced_enabled = false;   // persist.traced.enable (Android 9)
-  bool system_perfetto = false;  // recorded through the platform's perfetto/traced
+  bool traced_enabled = false;       // persist.traced.enable (Android 9)
+  bool system_perfetto = false;      // recorded through the platform's perfetto/traced
+  std::vector<std::string> sources;  // the config's data source names
 };
 
 class RecordingSession {

@@ -12,6 +12,8 @@ const std::vector<Preset>& Presets() {
   static const std::vector<Preset> kPresets = {
       {"cpu", "CPU scheduling", "sched_switch/waking, process names, 10 s"},
       {"cpu-freq", "CPU + frequency", "scheduling plus cpu_frequency and cpu_idle"},
+      {"cpu-callstacks", "CPU call stacks",
+       "where the CPU time goes: linux.perf call stacks at 100 Hz (--app to narrow)"},
       {"memory", "Memory counters + LMK",
        "process RSS/swap/oom_score_adj every 100 ms, meminfo/vmstat, LMK kills"},
       {"native-heap", "Native heap profile", "heapprofd on the chosen process (--app)"},
@@ -31,6 +33,7 @@ Status ApplyPreset(const std::string& name, RecordOptions* o) {
   fresh.buffer_size_kb = buffer;
   fresh.heap_process_names = o->heap_process_names;
   fresh.java_processes = o->java_processes;
+  fresh.callstack_processes = o->callstack_processes;
   *o = fresh;
   if (name == "cpu" || name == "cpu-freq") {
     o->ftrace = true;
@@ -46,6 +49,11 @@ Status ApplyPreset(const std::string& name, RecordOptions* o) {
     }
     o->process_stats = true;
     o->proc_stats_poll_ms = 0;  // names at start and for new pids only
+  } else if (name == "cpu-callstacks") {
+    // No ftrace: sampling works without tracefs, which an unprivileged user lacks.
+    o->cpu_callstacks = true;
+    o->process_stats = true;
+    o->proc_stats_poll_ms = 0;
   } else if (name == "memory") {
     o->process_stats = true;
     o->proc_stats_poll_ms = 100;
@@ -108,6 +116,21 @@ pp::AndroidLogId LogIdFromName(const std::string& n) {
   return pp::LID_DEFAULT;
 }
 
+void AddPerf(const RecordOptions& o, pp::DataSourceConfig* ds) {
+  auto* p = ds->mutable_perf_event_config();
+  auto* timebase = p->mutable_timebase();
+  timebase->set_frequency(o.callstack_frequency_hz);
+  // The cpu-clock needs no PMU: it samples on virtual machines and every board.
+  timebase->set_counter(pp::PerfEvents::SW_CPU_CLOCK);
+  auto* cs = p->mutable_callstack_sampling();
+  if (o.callstack_kernel_frames) cs->set_kernel_frames(true);
+  if (!o.callstack_processes.empty() || !o.callstack_pids.empty()) {
+    auto* scope = cs->mutable_scope();
+    for (const auto& n : o.callstack_processes) scope->add_target_cmdline(n);
+    for (uint64_t pid : o.callstack_pids) scope->add_target_pid(static_cast<int32_t>(pid));
+  }
+}
+
 }  // namespace
 
 Result<pp::TraceConfig> BuildTraceConfig(const RecordOptions& o) {
@@ -120,6 +143,10 @@ Result<pp::TraceConfig> BuildTraceConfig(const RecordOptions& o) {
   }
   if (o.heapprofd && o.heap_sampling_interval == 0) {
     return ErrorStatus("native heap profile: the sampling interval must be > 0 bytes");
+  }
+  if (o.cpu_callstacks && (o.callstack_frequency_hz == 0 || o.callstack_frequency_hz > 10000)) {
+    return ErrorStatus("CPU call stacks: the sampling frequency must be 1..10000 Hz (got " +
+                       std::to_string(o.callstack_frequency_hz) + ")");
   }
   if (o.java_hprof && o.java_processes.empty()) {
     return ErrorStatus("Java heap dump: name the process to dump (--app NAME)");
@@ -160,6 +187,7 @@ Result<pp::TraceConfig> BuildTraceConfig(const RecordOptions& o) {
     for (int c : o.meminfo_counters) s->add_meminfo_counters(static_cast<pp::MeminfoCounters>(c));
     for (int c : o.vmstat_counters) s->add_vmstat_counters(static_cast<pp::VmstatCounters>(c));
   }
+  if (o.cpu_callstacks) AddPerf(o, add("linux.perf"));
   if (o.heapprofd) {
     auto* h = add("android.heapprofd")->mutable_heapprofd_config();
     h->set_sampling_interval_bytes(o.heap_sampling_interval);

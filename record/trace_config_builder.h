@@ -42,6 +42,13 @@ struct RecordOptions {
   std::vector<int> meminfo_counters;
   std::vector<int> vmstat_counters;
 
+  // linux.perf: CPU call stacks sampled on a clock, every process or the named ones.
+  bool cpu_callstacks = false;
+  uint32_t callstack_frequency_hz = 100;
+  std::vector<std::string> callstack_processes;
+  std::vector<uint64_t> callstack_pids;
+  bool callstack_kernel_frames = false;
+
   // android.heapprofd
   bool heapprofd = false;
   std::vector<std::string> heap_process_names;
@@ -69,7 +76,8 @@ struct RecordOptions {
 };
 
 struct Preset {
-  std::string name;  // cpu, cpu-freq, memory, native-heap, java-heap, java-alloc, power, logcat
+  std::string name;  // cpu, cpu-freq, cpu-callstacks, memory, native-heap, java-heap, java-alloc,
+                     // power, logcat
   std::string title;
   std::string description;
 };

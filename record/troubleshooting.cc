@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "record/source_hints.h"
+
 namespace fathom::record {
 namespace {
 
@@ -64,6 +66,9 @@ TraceFacts GatherTraceFacts(const RowsQuery& query) {
     for (const auto& r : *rows)
       if (!r.empty() && !r[0].empty()) f.process_names.push_back(r[0]);
   }
+  for (const auto& [source, sql] : SourceRowQueries())
+    if (auto rows = query(sql); rows.ok() && !rows->empty() && !(*rows)[0].empty())
+      f.source_rows[source] = std::atoll((*rows)[0][0].c_str());
   return f;
 }
 
@@ -153,12 +158,13 @@ std::vector<Hint> Troubleshoot(const SessionObservations& seen, const TraceFacts
                      "frequencies; in ring-buffer mode only the last part of the recording "
                      "is kept by design"});
   }
+  for (Hint& h : EmptySourceHints(seen, facts)) hints.push_back(std::move(h));
   return hints;
 }
 
 std::vector<Hint> TroubleshootError(const SessionObservations& seen, const std::string& error) {
-  std::vector<Hint> hints;
   const std::string text = error + "\n" + seen.target_messages;
+  std::vector<Hint> hints = SourceErrorHints(seen, text);
   if (Contains(text, "avc: denied") || (seen.android && Contains(text, "Permission denied"))) {
     hints.push_back(SelinuxHint());
   }

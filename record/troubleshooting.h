@@ -22,6 +22,7 @@ struct TraceFacts {
   std::map<std::string, int64_t> stats;  // stats with a nonzero value, summed over indices
   int64_t heap_samples = 0;              // rows of heap_profile_allocation
   std::vector<std::string> process_names;
+  std::map<std::string, int64_t> source_rows;  // rows each data source gave, by its name
 };
 
 // Runs one SQL statement, returning its rows as text (NULL as "").

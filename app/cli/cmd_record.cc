@@ -171,6 +171,7 @@ int MakeConfig(const RecordArgs& a, perfetto::protos::TraceConfig* config) {
   if (!a.app.empty()) {
     options.heap_process_names = {a.app};
     options.java_processes = {a.app};
+    options.callstack_processes = {a.app};
   }
   if (Status st = record::ApplyPreset(a.preset, &options); !st.ok()) {
     Say("fathom-cli: " + st.message(), Newlines::kEscape);

@@ -256,6 +256,14 @@ int Run(int argc, char** argv) {
     sigaction(SIGHUP, &sa, nullptr);
   }
 
+  if (perf) {
+    Status st = perf->Enable();
+    if (!st.ok()) {
+      fprintf(stderr, "fathom-recorder: %s\n", st.message().c_str());
+      perf.reset();
+    }
+  }
+
   uint32_t tick_ms = 100;
   if (ft) tick_ms = std::min(tick_ms, ft->drain_period_ms());
   if (perf) tick_ms = std::min(tick_ms, perf->read_period_ms());

@@ -110,21 +110,26 @@ int PerfSource::OpenOne(int pid, int cpu, bool exclude_kernel) {
   int fd =
       static_cast<int>(syscall(SYS_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC));
   if (fd < 0) return errno;
-  uint32_t pages = config_.ring_buffer_pages ? config_.ring_buffer_pages : kDefaultPages;
-  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  void* base = mmap(nullptr, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (base == MAP_FAILED) {
-    int err = errno;
-    close(fd);
-    return err;
-  }
   Buffer b;
   b.fd = fd;
-  b.base = base;
-  b.data_size = pages * page;
   b.cpu = cpu < 0 ? 0 : static_cast<uint32_t>(cpu);
   buffers_.push_back(b);
   return 0;
+}
+
+Status PerfSource::Enable() {
+  uint32_t pages = config_.ring_buffer_pages ? config_.ring_buffer_pages : kDefaultPages;
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  for (Buffer& b : buffers_) {
+    void* base = mmap(nullptr, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, 0);
+    if (base == MAP_FAILED)
+      return ErrorStatus(std::string("linux.perf: cannot map the sample buffer: ") +
+                         strerror(errno) + " (ring_buffer_pages too large for RLIMIT_MEMLOCK?)");
+    b.base = base;
+    b.data_size = pages * page;
+  }
+  for (Buffer& b : buffers_) ioctl(b.fd, PERF_EVENT_IOC_ENABLE, 0);
+  return Status::Ok();
 }
 
 int PerfSource::OpenAllCpus() {
@@ -161,7 +166,7 @@ int PerfSource::OpenTargetThreads() {
 
 void PerfSource::CloseAll() {
   for (Buffer& b : buffers_) {
-    munmap(b.base, b.data_size + static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+    if (b.base) munmap(b.base, b.data_size + static_cast<size_t>(sysconf(_SC_PAGESIZE)));
     close(b.fd);
   }
   buffers_.clear();
@@ -195,7 +200,6 @@ Status PerfSource::Start() {
     CloseAll();
     return ErrorStatus(std::string("linux.perf: cannot sample: ") + strerror(err));
   }
-  for (Buffer& b : buffers_) ioctl(b.fd, PERF_EVENT_IOC_ENABLE, 0);
   return Status::Ok();
 }
 
@@ -212,6 +216,7 @@ void PerfSource::Drain() {
 }
 
 void PerfSource::DrainBuffer(Buffer& b) {
+  if (!b.base) return;
   auto* meta = static_cast<perf_event_mmap_page*>(b.base);
   const uint8_t* data = static_cast<const uint8_t*>(b.base) + meta->data_offset;
   uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);

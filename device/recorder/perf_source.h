@@ -33,8 +33,11 @@ class PerfSource {
   PerfSource(const PerfSource&) = delete;
   PerfSource& operator=(const PerfSource&) = delete;
 
-  // Opens and enables the events; an error says why and how to allow it.
+  // Opens the events (nothing is sampled yet); an error says why and how to allow it.
   Status Start();
+  // Maps the sample buffers and starts sampling. After any fork: the kernel does not
+  // copy a perf buffer's mapping into a child.
+  Status Enable();
   // Reads every CPU's ring buffer and writes the samples.
   void Drain();
   void Stop();

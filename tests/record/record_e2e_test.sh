@@ -2,7 +2,7 @@
 # fathom-cli record through fathom-test-adbd (TCP + AUTH), through Debian's
 # adb server, on this computer, and with the cable pulled mid-recording.
 set -uo pipefail
-CLI=$1 ADBD=$2 DEVICE_DIR=$3 HEAP_PROG=${4:-} JAVA_CLASSES=${5:-}
+CLI=$1 ADBD=$2 DEVICE_DIR=$3 HEAP_PROG=${4:-} JAVA_CLASSES=${5:-} BUSY_PROG=${6:-}
 WORK=$(mktemp -d)
 ADBD_PID=
 cleanup() {
@@ -67,6 +67,29 @@ fi
 "$CLI" record --local --preset memory --time 2s -o "$WORK/local.pftrace" >"$WORK/local.log" 2>&1 \
   || { cat "$WORK/local.log"; fail "local record failed"; }
 check_trace "$WORK/local.pftrace" "local"
+
+# 3b. CPU call stacks of a busy program on this computer (linux.perf, no tracefs needed),
+#     and without a writable tracefs the scheduling preset names the cause.
+if [ -n "$BUSY_PROG" ]; then
+  "$BUSY_PROG" 4000 >/dev/null &
+  BUSY_PID=$!
+  "$CLI" record --local --preset cpu-callstacks --app "$(basename "$BUSY_PROG")" --time 1s \
+    -o "$WORK/stacks.pftrace" >"$WORK/stacks.log" 2>&1 || { cat "$WORK/stacks.log"; fail "callstack record failed"; }
+  kill "$BUSY_PID" 2>/dev/null; wait "$BUSY_PID" 2>/dev/null
+  if grep -q "linux.perf gave no CPU samples" "$WORK/stacks.log"; then
+    echo "SKIP: this kernel allows no perf events: $(grep -A1 linux.perf "$WORK/stacks.log")"
+  else
+    n=$("$CLI" query "$WORK/stacks.pftrace" "select count(*) from perf_sample s join stack_profile_callsite c on c.id = s.callsite_id join stack_profile_frame f on f.id = c.frame_id where f.name = 'perf_busy_leaf'" --format csv | tail -1)
+    [ "${n:-0}" -gt 0 ] 2>/dev/null || { cat "$WORK/stacks.log"; fail "no samples in perf_busy_leaf"; }
+    echo "local call stacks: ok ($n samples in perf_busy_leaf)"
+  fi
+fi
+if [ ! -w /sys/kernel/tracing/trace_marker ] && [ ! -w /sys/kernel/debug/tracing/trace_marker ]; then
+  "$CLI" record --local --preset cpu --time 1s -o "$WORK/sched.pftrace" >"$WORK/sched.log" 2>&1
+  grep -q "linux.ftrace gave no events" "$WORK/sched.log" \
+    || { cat "$WORK/sched.log"; fail "no tracefs, and no word why the timeline is empty"; }
+  echo "no tracefs: the hint names it"
+fi
 
 # 4. A native heap profile through the same path: fathom-heapprofd and the
 #    preload library are pushed next to the recorder and run the program.

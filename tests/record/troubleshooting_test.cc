@@ -139,5 +139,38 @@ TEST(Troubleshooting, ErrorsNameSelinuxTracedAndDebuggable) {
   EXPECT_TRUE(TroubleshootError(seen, "lost the connection to the target").empty());
 }
 
+// Each asked-for source that put nothing in the trace is named, with its fix; a source
+// that did record stays quiet. The real Linux trace has sched and perf samples; the
+// heapprofd-only trace has neither.
+TEST(Troubleshooting, EmptySourcesAreNamedWithTheirFix) {
+  SessionObservations seen;
+  seen.sources = {"linux.ftrace", "linux.perf", "linux.process_stats"};
+  const TraceFacts empty =
+      FactsOf(std::string(FATHOM_SHARED_DIR) + "/testdata/heapprofd_continuous_legacy.pb");
+  auto hints = Troubleshoot(seen, empty);
+  EXPECT_TRUE(Has(hints, "linux.ftrace gave no events")) << All(hints);
+  EXPECT_TRUE(Has(hints, "mount -t tracefs")) << All(hints);
+  EXPECT_TRUE(Has(hints, "linux.perf gave no CPU samples")) << All(hints);
+  EXPECT_TRUE(Has(hints, "perf_event_paranoid")) << All(hints);
+
+  const TraceFacts full = FactsOf(std::string(FATHOM_SHARED_DIR) +
+                                  "/testdata/linux_compact_sched_perf_samples.pftrace");
+  EXPECT_GT(full.source_rows.at("linux.perf"), 0);
+  hints = Troubleshoot(seen, full);
+  EXPECT_FALSE(Has(hints, "linux.ftrace")) << All(hints);
+  EXPECT_FALSE(Has(hints, "linux.perf")) << All(hints);
+
+  seen.sources = {"linux.process_stats"};  // not asked for: nothing said about them
+  EXPECT_FALSE(Has(Troubleshoot(seen, empty), "linux.perf")) << All(hints);
+}
+
+TEST(Troubleshooting, RecorderRefusalsNameTracefsAndPerf) {
+  SessionObservations seen;
+  EXPECT_TRUE(Has(TroubleshootError(seen, "permission denied: cannot write /sys/kernel/tracing"),
+                  "chmod -R a+rwX /sys/kernel/tracing"));
+  EXPECT_TRUE(Has(TroubleshootError(seen, "linux.perf: cannot sample (Permission denied)"),
+                  "perf_event_paranoid"));
+}
+
 }  // namespace
 }  // namespace fathom::record

@@ -45,6 +45,24 @@ QGroupBox* RecordOptionsForm::group(const QString& title) {
   return g;
 }
 
+// linux.perf: what a hotspot user records. Works without tracefs, so without root for
+// the user's own processes.
+QGroupBox* RecordOptionsForm::makeCallstacksGroup() {
+  callstacks_ = group(tr("CPU call stacks (linux.perf)"));
+  auto* cf = new QFormLayout(callstacks_);
+  callstack_hz_ = spin(1, 10000, 100, tr(" Hz"));
+  callstack_hz_->setToolTip(tr("Samples per second on each CPU (cpu-clock)"));
+  callstack_processes_ = new QLineEdit;
+  callstack_processes_->setPlaceholderText(tr("every process, or names / pids"));
+  connect(callstack_processes_, &QLineEdit::textChanged, this, &RecordOptionsForm::changed);
+  callstack_kernel_ = new QCheckBox(tr("kernel frames too"));
+  connect(callstack_kernel_, &QCheckBox::toggled, this, &RecordOptionsForm::changed);
+  cf->addRow(tr("Frequency"), callstack_hz_);
+  cf->addRow(tr("Processes"), callstack_processes_);
+  cf->addRow(callstack_kernel_);
+  return callstacks_;
+}
+
 RecordOptionsForm::RecordOptionsForm(QWidget* parent) : QWidget(parent) {
   auto edit = [this](const QString& placeholder) {
     auto* e = new QLineEdit;
@@ -147,8 +165,10 @@ RecordOptionsForm::RecordOptionsForm(QWidget* parent) : QWidget(parent) {
   lf->addRow(tr("Tags"), log_tags_);
 
   auto* layout = new QVBoxLayout(this);
-  for (QWidget* w : std::initializer_list<QWidget*>{session, ftrace_, process_stats_, sys_stats_,
-                                                    heapprofd_, java_hprof_, power_, logcat_})
+  QGroupBox* callstacks = makeCallstacksGroup();
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{session, ftrace_, process_stats_, sys_stats_, callstacks,
+                                       heapprofd_, java_hprof_, power_, logcat_})
     layout->addWidget(w);
   layout->addStretch();
 }
@@ -169,6 +189,19 @@ record::RecordOptions RecordOptionsForm::options() const {
   o.meminfo_period_ms = uint32_t(meminfo_ms_->value());
   o.vmstat_period_ms = uint32_t(vmstat_ms_->value());
   o.stat_period_ms = uint32_t(stat_ms_->value());
+  o.cpu_callstacks = callstacks_->isChecked();
+  o.callstack_frequency_hz = uint32_t(callstack_hz_->value());
+  o.callstack_kernel_frames = callstack_kernel_->isChecked();
+  o.callstack_pids.clear();
+  o.callstack_processes.clear();
+  for (const QString& p : Split(callstack_processes_->text())) {
+    bool numeric = false;
+    const qulonglong pid = p.toULongLong(&numeric);
+    if (numeric)
+      o.callstack_pids.push_back(pid);
+    else
+      o.callstack_processes.push_back(p.toStdString());
+  }
   o.heapprofd = heapprofd_->isChecked();
   o.heap_pids.clear();
   o.heap_process_names.clear();
@@ -216,6 +249,13 @@ void RecordOptionsForm::setOptions(const record::RecordOptions& o) {
   meminfo_ms_->setValue(int(o.meminfo_period_ms));
   vmstat_ms_->setValue(int(o.vmstat_period_ms));
   stat_ms_->setValue(int(o.stat_period_ms));
+  callstacks_->setChecked(o.cpu_callstacks);
+  callstack_hz_->setValue(int(o.callstack_frequency_hz));
+  callstack_kernel_->setChecked(o.callstack_kernel_frames);
+  QStringList targets;
+  for (const auto& n : o.callstack_processes) targets << QString::fromStdString(n);
+  for (uint64_t pid : o.callstack_pids) targets << QString::number(pid);
+  callstack_processes_->setText(targets.join(QStringLiteral(", ")));
   heapprofd_->setChecked(o.heapprofd);
   QStringList procs;
   for (const auto& n : o.heap_process_names) procs << QString::fromStdString(n);

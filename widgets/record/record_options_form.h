@@ -27,6 +27,7 @@ class RecordOptionsForm : public QWidget {
  private:
   QSpinBox* spin(int min, int max, int value, const QString& suffix);
   QGroupBox* group(const QString& title);
+  QGroupBox* makeCallstacksGroup();
 
   // Choices without a widget (e.g. a preset's counter lists) survive edits.
   record::RecordOptions base_;
@@ -48,6 +49,10 @@ class RecordOptionsForm : public QWidget {
   QSpinBox* meminfo_ms_;
   QSpinBox* vmstat_ms_;
   QSpinBox* stat_ms_;
+  QGroupBox* callstacks_;
+  QSpinBox* callstack_hz_;
+  QLineEdit* callstack_processes_;
+  QCheckBox* callstack_kernel_;
   QGroupBox* heapprofd_;
   QLineEdit* heap_processes_;
   QSpinBox* heap_interval_;

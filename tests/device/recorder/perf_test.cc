@@ -116,6 +116,29 @@ TEST(RecorderPerf, SamplesABusyChildWithItsCallChain) {
   EXPECT_NE(want.find("perf_busy_leaf"), std::string::npos) << want;
 }
 
+// --background forks after the events are opened: the child must map the sample buffers
+// itself (the kernel does not copy a perf mapping into a child) and still sample.
+TEST(RecorderPerf, BackgroundRecordingSamples) {
+  TempDir dir;
+  Child busy = StartBusy("", 3000);
+  ASSERT_GT(busy.pid, 0);
+  WriteStringToFile(dir / "config.txt", PerfConfig(busy.pid, 1000));
+  std::string cmd = std::string(FATHOM_RECORDER) + " --txt --background -c " + dir / "config.txt" +
+                    " -o " + dir / "trace.pftrace" + " >" + dir / "pid" + " 2>" + dir / "stderr";
+  int status = system(cmd.c_str());
+  std::string err = ReadFileOrDie(dir / "stderr");
+  if (WEXITSTATUS(status) == 3) GTEST_SKIP() << "no perf events here: " << err;
+  ASSERT_EQ(WEXITSTATUS(status), 0) << err;
+  std::string recorder = "/proc/" + std::to_string(std::stoi(ReadFileOrDie(dir / "pid")));
+  for (int i = 0; i < 100 && std::filesystem::exists(recorder); i++)
+    usleep(100 * 1000);  // it ends by itself after duration_ms
+  kill(busy.pid, SIGTERM);
+  Finish(busy);
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadFile(dir / "trace.pftrace").ok());
+  EXPECT_GT(QueryInt(tp, "select count(*) from perf_sample"), 25) << ReadFileOrDie(dir / "stderr");
+}
+
 // As an unprivileged user (perf_event_paranoid >= 1) every-CPU sampling is refused; the
 // recorder then samples the named process's own threads, as the kernel allows a user.
 TEST(RecorderPerf, UnprivilegedUserSamplesTheirOwnProcess) {
