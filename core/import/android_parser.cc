@@ -25,6 +25,21 @@ std::optional<int32_t> ParseInt32(std::string_view s) {
   return v;
 }
 
+// " name=value" of one event-log arg; strings quoted, floats as %f.
+void AppendLogArg(proto::Bytes arg, std::string* out) {
+  using A = pp::AndroidLogPacket::LogEvent::Arg;
+  std::string name, value;
+  proto::Decoder a(arg);
+  for (proto::Field g = a.Next(); g.valid(); g = a.Next()) {
+    if (g.id == A::kNameFieldNumber) name = g.as_string();
+    if (g.id == A::kIntValueFieldNumber) value = std::to_string(g.as_int64());
+    if (g.id == A::kFloatValueFieldNumber) value = std::to_string(g.as_float());
+    if (g.id == A::kStringValueFieldNumber)
+      value = std::string(1, '"').append(g.as_string()).append(1, '"');
+  }
+  out->append(" ").append(name).append("=").append(value);
+}
+
 }  // namespace
 
 AndroidParser::AndroidParser(TraceContext* ctx) : ctx_(ctx) {}
@@ -34,19 +49,14 @@ void AndroidParser::PushGlobalCounter(int64_t ts, StringId name, StringId type, 
   ctx_->track_tracker->PushCounter(ts, value, track);
 }
 
-void AndroidParser::ParseAndroidLog(proto::Bytes payload) {
-  proto::Decoder d(payload);
-  for (proto::Field f = d.Next(); f.valid(); f = d.Next())
-    if (f.id == pp::AndroidLogPacket::kEventsFieldNumber) ParseLogEvent(f.bytes);
-}
-
-void AndroidParser::ParseLogEvent(proto::Bytes event) {
+void AndroidParser::ParseLogEvent(int64_t ts, proto::Bytes event) {
   using E = pp::AndroidLogPacket::LogEvent;
   TraceStorage* s = ctx_->storage.get();
-  int64_t pid = 0, tid = 0, prio = 0;
-  uint64_t realtime_ns = 0;
-  std::string_view tag, message;
-  std::string args_text;  // binary (event-log) entries carry args, not a message
+  int64_t pid = 0, tid = 0;
+  int64_t prio = 4;  // INFO when the line says none (binary event-log lines never do)
+  std::string_view tag;
+  // The message, then each arg of a binary (event-log) line as " name=value".
+  std::string msg;
   proto::Decoder d(event);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
@@ -56,44 +66,23 @@ void AndroidParser::ParseLogEvent(proto::Bytes event) {
       case E::kTidFieldNumber:
         tid = f.as_int32();
         break;
-      case E::kTimestampFieldNumber:
-        realtime_ns = f.as_uint64();
-        break;
       case E::kTagFieldNumber:
         tag = f.as_string();
         break;
       case E::kPrioFieldNumber:
-        prio = f.as_int64();
+        if (f.as_int64() != 0) prio = f.as_int64();  // 0 is PRIO_UNSPECIFIED
         break;
       case E::kMessageFieldNumber:
-        message = f.as_string();
+        msg.insert(0, f.as_string());
         break;
-      case E::kArgsFieldNumber: {
-        std::string name, value;
-        proto::Decoder a(f.bytes);
-        for (proto::Field g = a.Next(); g.valid(); g = a.Next()) {
-          if (g.id == E::Arg::kNameFieldNumber) name = g.as_string();
-          if (g.id == E::Arg::kIntValueFieldNumber) value = std::to_string(g.as_int64());
-          if (g.id == E::Arg::kFloatValueFieldNumber) value = std::to_string(g.as_float());
-          if (g.id == E::Arg::kStringValueFieldNumber)
-            value = std::string(1, '"').append(g.as_string()).append(1, '"');
-        }
-        if (!args_text.empty()) args_text += ' ';
-        args_text += name + "=" + value;
+      case E::kArgsFieldNumber:
+        AppendLogArg(f.bytes, &msg);
         break;
-      }
     }
   }
-  // Log timestamps are wall-clock (REALTIME): convert to the trace clock.
-  auto ts = ctx_->clock_tracker->ToTraceTime(kClockRealtime, static_cast<int64_t>(realtime_ns));
-  if (!ts) {
-    s->stats.Increment(Stat::kClockSyncFailure);
-    return;
-  }
   uint32_t utid = ctx_->process_tracker->UpdateThread(tid, pid);
-  StringId msg = message.empty() && !args_text.empty() ? s->Intern(args_text) : s->Intern(message);
-  s->android_logs.Insert(*ts, utid, prio, s->Intern(tag), msg);
-  s->UpdateBounds(*ts);
+  s->android_logs.Insert(ts, utid, prio, s->Intern(tag), s->Intern(msg));
+  s->UpdateBounds(ts);
 }
 
 void AndroidParser::ParseSystemProperty(int64_t ts, proto::Bytes payload) {

@@ -13,12 +13,12 @@ class AndroidParser {
  public:
   explicit AndroidParser(TraceContext* ctx);
 
-  void ParseAndroidLog(proto::Bytes payload);
+  // One AndroidLogPacket.LogEvent at trace time `ts`.
+  void ParseLogEvent(int64_t ts, proto::Bytes event);
   void ParseSystemProperty(int64_t ts, proto::Bytes payload);
   void ParseInitialDisplayState(int64_t ts, proto::Bytes payload);
 
  private:
-  void ParseLogEvent(proto::Bytes event);
   void PushGlobalCounter(int64_t ts, StringId name, StringId type, double value);
 
   TraceContext* ctx_;

@@ -39,6 +39,8 @@ class ClockTracker {
   void SetTraceClock(uint64_t clock_id) { trace_clock_ = clock_id; }
   uint64_t trace_clock() const { return trace_clock_; }
   bool has_snapshots() const { return !snapshots_.empty(); }
+  // Whether any snapshot so far holds `clock_id`.
+  bool Knows(uint64_t clock_id) const { return snapshots_of_clock_.count(clock_id) != 0; }
   // Every snapshot so far, in arrival order: (clock, value in ns) by clock.
   const std::vector<std::vector<std::pair<uint64_t, int64_t>>>& snapshots() const {
     return snapshots_;

@@ -316,6 +316,9 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
       if (!ctx_->translation_table->Parse(pv.payload))
         ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
       return;
+    case TracePacket::kAndroidLogFieldNumber:
+      TokenizeAndroidLog(pv);
+      return;
     case TracePacket::kTrackEventRangeOfInterestFieldNumber:
       // Recorded in file order, before any event is parsed: the last packet
       // in the file sets the range for every TrackEvent, earlier or later

@@ -87,6 +87,10 @@ class ProtoTokenizer : public ChunkedTokenizer {
   uint32_t chrome_metadata_packets_ = 0;  // ChromeMetadataPackets read so far
   void NewGeneration(uint32_t sequence_id);
   void TokenizeCompressed(proto::Bytes payload, bool zstd, uint64_t offset);
+  // AndroidLogPacket: each log line is sorted at its own (REALTIME) time, as a packet
+  // of many lines spans seconds; the recorder's counters go to stats (file order).
+  void TokenizeAndroidLog(const PacketView& p);
+  uint32_t android_log_queue_ = UINT32_MAX;
 
   struct SequenceState {
     uint32_t generation;

@@ -23,11 +23,12 @@
 namespace fathom {
 
 enum class SortKind : uint8_t {
-  kFtraceEvent,    // data/size: FtraceEvent; cpu; aux: sequence generation index
-  kCompactSwitch,  // data: the CompactSwitchRecord (CompactSwitchOf); cpu
-  kCompactWaking,  // data: the CompactWakingRecord (CompactWakingOf); cpu
-  kTracePacket,    // data/size: TracePacket; aux: sequence generation index
-  kJsonEvent,      // data/size: one Chrome JSON event object
+  kFtraceEvent,      // data/size: FtraceEvent; cpu; aux: sequence generation index
+  kCompactSwitch,    // data: the CompactSwitchRecord (CompactSwitchOf); cpu
+  kCompactWaking,    // data: the CompactWakingRecord (CompactWakingOf); cpu
+  kTracePacket,      // data/size: TracePacket; aux: sequence generation index
+  kJsonEvent,        // data/size: one Chrome JSON event object
+  kAndroidLogEvent,  // data/size: one AndroidLogPacket.LogEvent, ts already converted
 };
 
 // CPU numbers index per-CPU queues and parser state; a larger value in a
@@ -136,6 +137,9 @@ class Sorter {
   static constexpr uint32_t kFtraceFamilies = 4;
   uint32_t FtraceQueue(uint32_t cpu, FtraceFamily family = kFullEvents);
   uint32_t SequenceQueue(uint32_t seq_id);
+  // A queue of its own, for events a tokenizer splits out of packets with their own
+  // timestamps (Android log lines).
+  uint32_t SourceQueue() { return NewQueue(); }
 
   void Push(uint32_t queue, SortEntry e) {
     e.order = next_order_++;

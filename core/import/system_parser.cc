@@ -2,8 +2,8 @@
 
 #include "core/import/android_cpu_per_uid.h"
 #include "core/import/android_parser.h"
-#include "core/import/ftrace_stats_parser.h"
 #include "core/import/concurrent_session_parser.h"
+#include "core/import/ftrace_stats_parser.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/power_parser.h"
 #include "core/import/process_tree_parser.h"
@@ -56,9 +56,6 @@ bool SystemParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes paylo
     case kCpuPerUidDataFieldNumber:
       cpu_per_uid_->Parse(ts, payload);
       return true;
-    case TracePacket::kAndroidLogFieldNumber:
-      android_->ParseAndroidLog(payload);
-      return true;
     case TracePacket::kAndroidSystemPropertyFieldNumber:
       android_->ParseSystemProperty(ts, payload);
       return true;
@@ -103,5 +100,9 @@ bool SystemParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes paylo
 }
 
 void SystemParser::OnImportFinished() { metadata_->OnImportFinished(); }
+
+void SystemParser::ParseAndroidLogEvent(int64_t ts, proto::Bytes event) {
+  android_->ParseLogEvent(ts, event);
+}
 
 }  // namespace fathom

@@ -4,6 +4,7 @@
 #include "core/import/packet_parser.h"
 #include "core/import/proto_tokenizer.h"
 #include "core/import/sorted_batches.h"
+#include "core/import/system_parser.h"
 #include "core/import/systrace_text_tokenizer.h"
 
 namespace fathom {
@@ -46,6 +47,9 @@ Status ParseSorted(TraceContext* ctx, Sorter* sorter, TokenizerSet* tokenizers,
         break;
       case SortKind::kJsonEvent:
         json_parser->ParseEvent(e.ts, proto::Bytes{e.data, e.size}, e.aux);
+        break;
+      case SortKind::kAndroidLogEvent:
+        ctx->system_parser->ParseAndroidLogEvent(e.ts, proto::Bytes{e.data, e.size});
         break;
     }
     if ((++parsed & 0xfffff) == 0 && progress) {

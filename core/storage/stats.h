@@ -27,6 +27,14 @@ namespace fathom {
     "Events pushed into the sorter out of order for their queue (sorted anyway).")                 \
   F(kClockSyncFailure, "clock_sync_failure", error, analysis,                                      \
     "Timestamps that could not be converted to the trace clock (dropped).")                        \
+  F(kClockSyncFailureUnknownSourceClock, "clock_sync_failure_unknown_source_clock", error,        \
+    analysis, "Timestamps in a clock that no clock snapshot holds (dropped).")                     \
+  F(kAndroidLogNumFailed, "android_log_num_failed", error, trace,                                  \
+    "Log lines the recorder could not read from the device's log buffers.")                        \
+  F(kAndroidLogNumSkipped, "android_log_num_skipped", info, trace,                                 \
+    "Log lines the recorder left out (filtered by tag or priority).")                              \
+  F(kAndroidLogNumTotal, "android_log_num_total", info, trace,                                     \
+    "Log lines the recorder read in all.")                                                         \
   F(kFtraceBundleErrors, "ftrace_bundle_tokenizer_errors", error, analysis,                        \
     "ftrace bundles that could not be tokenized.")                                                 \
   F(kFtraceParseErrors, "ftrace_parse_errors", error, analysis,                                    \

@@ -1,0 +1,61 @@
+// ProtoTokenizer's part for AndroidLogPacket (see proto_tokenizer.h).
+#include "core/import/clock_tracker.h"
+#include "core/import/proto_tokenizer.h"
+#include "core/import/sorter.h"
+#include "perfetto/trace/android/android_log.pb.h"
+
+namespace fathom {
+
+namespace {
+
+using LogPacket = perfetto::protos::AndroidLogPacket;
+
+void CountLogStats(TraceStorage* s, proto::Bytes stats) {
+  proto::Decoder d(stats);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    int64_t v = f.as_int64();
+    if (f.id == LogPacket::Stats::kNumTotalFieldNumber)
+      s->stats.Increment(Stat::kAndroidLogNumTotal, v);
+    if (f.id == LogPacket::Stats::kNumFailedFieldNumber)
+      s->stats.Increment(Stat::kAndroidLogNumFailed, v);
+    if (f.id == LogPacket::Stats::kNumSkippedFieldNumber)
+      s->stats.Increment(Stat::kAndroidLogNumSkipped, v);
+  }
+}
+
+}  // namespace
+
+void ProtoTokenizer::TokenizeAndroidLog(const PacketView& p) {
+  proto::Decoder d(p.payload);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == LogPacket::kStatsFieldNumber) {
+      CountLogStats(ctx_->storage.get(), f.bytes);
+      continue;
+    }
+    if (f.id != LogPacket::kEventsFieldNumber) continue;
+    int64_t realtime = 0;
+    proto::Decoder e(f.bytes);
+    for (proto::Field g = e.Next(); g.valid(); g = e.Next())
+      if (g.id == LogPacket::LogEvent::kTimestampFieldNumber) realtime = g.as_int64();
+    // Log timestamps are wall-clock time, converted with the snapshots seen so far. Unlike
+    // a packet's, they are never taken as trace time: without a snapshot that holds
+    // REALTIME they are dropped.
+    ClockTracker* clocks = ctx_->clock_tracker.get();
+    auto ts = clocks->ToTraceTime(kClockRealtime, realtime);
+    if (!ts) {
+      ctx_->storage->stats.Increment(clocks->Knows(kClockRealtime)
+                                         ? Stat::kClockSyncFailure
+                                         : Stat::kClockSyncFailureUnknownSourceClock);
+      continue;
+    }
+    if (android_log_queue_ == UINT32_MAX) android_log_queue_ = sorter_->SourceQueue();
+    SortEntry se{};
+    se.ts = *ts;
+    se.data = f.bytes.data;
+    se.size = static_cast<uint32_t>(f.bytes.size);
+    se.kind = SortKind::kAndroidLogEvent;
+    sorter_->Push(android_log_queue_, se);
+  }
+}
+
+}  // namespace fathom
