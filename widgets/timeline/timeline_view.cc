@@ -341,11 +341,16 @@ void TimelineView::showStats(const SelectionStats& s) {
   details_->header()->resizeSections(QHeaderView::ResizeToContents);
 }
 
-void TimelineView::showDetails(int track, quint32 row, qint64 ts) {
+void TimelineView::showDetails(int track, quint32 row, qint64 ts, bool state) {
   const TrackLayout& L = model_->layout();
   if (track < 0 || track >= L.tracks.size()) return;
-  const TrackInfo& info = L.tracks[track];
-  canvas_->setHighlight(track, row);
+  TrackInfo info = L.tracks[track];
+  state = state && (info.kind == TrackKind::kThreadState || info.hasStateStrip());
+  if (state && info.kind == TrackKind::kSlices) {  // the strip: details of the state
+    info.kind = TrackKind::kThreadState;
+    info.utid = quint32(info.state_utid);
+  }
+  canvas_->setHighlight(track, row, state);
   if (info.kind == TrackKind::kHeapDumps && !info.markers.isEmpty()) {
     const TrackMarker* best = &info.markers[0];
     for (const TrackMarker& m : info.markers)
@@ -390,10 +395,15 @@ int TimelineView::trackIndexOf(TrackKind kind, quint32 ref) const {
   const TrackLayout& L = model_->layout();
   for (int i = 0; i < L.tracks.size(); ++i) {
     const TrackInfo& t = L.tracks[i];
+    // A thread's states are its state track, or the strip on its slice track.
+    if (kind == TrackKind::kThreadState && t.hasStateStrip() && t.state_utid == qint64(ref))
+      return i;
     if (t.kind != kind) continue;
     if ((kind == TrackKind::kCpuSched && t.cpu == ref) ||
         (kind == TrackKind::kThreadState && t.utid == ref) ||
-        (kind != TrackKind::kCpuSched && kind != TrackKind::kThreadState && t.track_id == ref))
+        (kind == TrackKind::kSlices && t.hasSliceTrack(ref)) ||
+        (kind != TrackKind::kCpuSched && kind != TrackKind::kThreadState &&
+         kind != TrackKind::kSlices && t.track_id == ref))
       return i;
   }
   return -1;
@@ -432,7 +442,7 @@ void TimelineView::revealEvent(TrackKind kind, quint32 ref, quint32 row, qint64 
     model_->setHidden(track, false);
   }
   centreOn(track, ts, dur);
-  if (track >= 0) showDetails(track, row, ts);
+  if (track >= 0) showDetails(track, row, ts, kind == TrackKind::kThreadState);
 }
 
 void TimelineView::revealThread(quint32 utid) {

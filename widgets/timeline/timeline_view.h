@@ -39,7 +39,8 @@ class TimelineView : public QWidget {
   // Selects [t0, t1) over the given tracks (layout indexes) as a drag would.
   void selectArea(qint64 t0, qint64 t1, const QVector<int>& tracks);
   // Shows the details of `row` of `track` (as a click would).
-  void showDetails(int track, quint32 row, qint64 ts);
+  // `state`: `row` is a thread_state row on a slice track's state strip.
+  void showDetails(int track, quint32 row, qint64 ts, bool state = false);
   // Expands, scrolls and pans to slice row `slice` of slice track `track_id`, and selects it.
   void goToSlice(quint32 track_id, quint32 slice);
   // Reveals an event found by a search: expands its group, scrolls its track into view, zooms

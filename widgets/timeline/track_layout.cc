@@ -10,6 +10,7 @@
 #include "core/storage/trace_storage.h"
 #include "widgets/common/storage_text.h"
 #include "widgets/timeline/frame_timeline_style.h"
+#include "widgets/timeline/process_activity.h"
 
 namespace fathom::gui {
 namespace {
@@ -26,11 +27,72 @@ bool isCpuFreqOrIdle(const QString& name, const QString& type) {
          name == QLatin1String("cpufreq") || name == QLatin1String("cpuidle");
 }
 
+// A process's slice tracks with one name and no parent become one row (the importer
+// splits e.g. Expected / Actual Timeline into several tracks where frames overlap; Perfetto
+// shows one of each per process). Order: first appearance.
+QVector<QVector<uint32_t>> mergeByName(const TraceStorage& s, const std::vector<uint32_t>& ids) {
+  QVector<QVector<uint32_t>> rows;
+  QHash<StringId, int> by_name;
+  for (uint32_t id : ids) {
+    const StringId name = s.track.name[id];
+    const bool mergeable = name != kNullStringId && !s.track.parent_id.Get(id);
+    auto it = mergeable ? by_name.constFind(name) : by_name.constEnd();
+    if (it != by_name.constEnd()) {
+      rows[it.value()].push_back(id);
+      continue;
+    }
+    if (mergeable) by_name.insert(name, int(rows.size()));
+    rows.push_back({id});
+  }
+  return rows;
+}
+
+// The summary a collapsed process group draws on its header: its threads' CPU activity,
+// full height at as many running threads as it has (at most one per CPU); without sched
+// data, its open top-level slices, full height at their most.
+TrackInfo summaryTrack(const TraceStorage& s, const ProcessActivity& activity, uint32_t upid,
+                       int threads_with_sched, uint32_t cpus) {
+  TrackInfo t;
+  t.kind = TrackKind::kProcessSummary;
+  t.upid = upid;
+  t.name = processLabel(s, upid) + QStringLiteral(" summary");
+  if (upid >= activity.profiles.size()) return t;
+  t.activity = std::make_shared<ActivityProfile>(activity.profiles[upid]);
+  t.activity_from_sched = activity.from_sched[upid];
+  const int most = t.activity->max_count();
+  t.activity_scale = std::max(1, t.activity_from_sched
+                                     ? std::min({threads_with_sched, int(std::max(1u, cpus)), most})
+                                     : most);
+  return t;
+}
+
 }  // namespace
+
+bool TrackInfo::hasSliceTrack(quint32 id) const { return levelOf(id, 0) >= 0; }
+
+int TrackInfo::levelOf(quint32 id, quint32 depth) const {
+  if (kind != TrackKind::kSlices) return -1;
+  int base = 0;
+  for (const SlicePart& p : sliceParts()) {
+    if (p.track_id == id) return base + int(std::min(depth, p.depths - 1));
+    base += int(p.depths);
+  }
+  return -1;
+}
 
 int TrackLayout::countKind(TrackKind kind) const {
   return static_cast<int>(std::count_if(tracks.begin(), tracks.end(),
                                         [kind](const TrackInfo& t) { return t.kind == kind; }));
+}
+
+int TrackLayout::stateTrack(quint32 utid) const {
+  for (int i = 0; i < tracks.size(); ++i) {
+    const TrackInfo& t = tracks[i];
+    if ((t.kind == TrackKind::kThreadState && t.utid == utid) ||
+        (t.hasStateStrip() && t.state_utid == qint64(utid)))
+      return i;
+  }
+  return -1;
 }
 
 int TrackLayout::findGroup(GroupKind kind) const {
@@ -73,7 +135,7 @@ double typicalSchedSliceNs(const TraceStorage& s) {
 TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) {
   TrackLayout out;
   auto addGroup = [&](GroupKind kind, const QString& name, qint64 upid = -1) {
-    out.groups.push_back({kind, name, upid, {}});
+    out.groups.push_back({kind, name, upid, {}, -1});
     return static_cast<int>(out.groups.size() - 1);
   };
   auto addTrack = [&](int group, TrackInfo t) {
@@ -256,14 +318,31 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
 
   auto addThread = [&](int g, uint32_t utid) {
     QString label = threadLabel(s, utid);
-    if (index.HasThreadStates(utid)) {
+    const auto& slice_tracks = thread_slices[utid];
+    const bool states = index.HasThreadStates(utid);
+    if (states && slice_tracks.empty()) {
       TrackInfo t;
       t.kind = TrackKind::kThreadState;
       t.utid = utid;
       t.name = label + QStringLiteral(" state");
       addTrack(g, t);
     }
-    for (uint32_t id : thread_slices[utid]) addTrack(g, sliceTrack(id, label));
+    for (size_t i = 0; i < slice_tracks.size(); ++i) {
+      TrackInfo t = sliceTrack(slice_tracks[i], label);
+      // States and slices in one row: the states as a strip on the first slice track.
+      if (states && i == 0) t.state_utid = utid;
+      addTrack(g, t);
+    }
+  };
+  const ProcessActivity activity = buildProcessActivity(s);
+  auto addSummary = [&](int g, uint32_t upid) {
+    int with_sched = 0;
+    for (uint32_t utid : threads[upid]) with_sched += thread_cpu[utid] > 0;
+    TrackInfo t = summaryTrack(s, activity, upid, with_sched, index.cpu_count());
+    if (!t.activity || t.activity->empty()) return;
+    t.group = g;
+    out.tracks.push_back(std::move(t));
+    out.groups[g].summary = static_cast<int>(out.tracks.size() - 1);
   };
   for (uint32_t upid : upids) {
     int g = addGroup(GroupKind::kProcess, processLabel(s, upid), upid);
@@ -283,8 +362,20 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
       t.rows = static_cast<quint64>(t.markers.size());
       addTrack(g, t);
     }
-    for (uint32_t id : process_slices[upid])
-      addTrack(g, sliceTrack(id, QStringLiteral("process slices")));
+    for (const QVector<uint32_t>& ids : mergeByName(s, process_slices[upid])) {
+      TrackInfo t = sliceTrack(ids.front(), QStringLiteral("process slices"));
+      if (ids.size() > 1) {
+        t.depths = 0;
+        t.rows = 0;
+        for (uint32_t id : ids) {
+          const SlicePart part{id, std::max<uint32_t>(1, index.SliceDepthCount(id))};
+          t.parts.push_back(part);
+          t.depths += part.depths;
+          t.rows += index.SliceCount(id);
+        }
+      }
+      addTrack(g, t);
+    }
     auto& utids = threads[upid];
     int64_t main_tid = s.process.pid[upid];
     std::stable_sort(utids.begin(), utids.end(), [&](uint32_t a, uint32_t b) {
@@ -293,6 +384,7 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
       return thread_cpu[a] > thread_cpu[b];
     });
     for (uint32_t utid : utids) addThread(g, utid);
+    addSummary(g, upid);
   }
   if (!orphan_threads.empty()) {
     int g = addGroup(GroupKind::kProcess, QStringLiteral("Threads without a process"));

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QVector>
 #include <cstdint>
+#include <memory>
 
 namespace fathom {
 class TraceStorage;
@@ -17,7 +18,18 @@ class TimelineIndex;
 
 namespace fathom::gui {
 
-enum class TrackKind { kCpuSched, kCounter, kInstants, kHeapDumps, kThreadState, kSlices };
+class ActivityProfile;
+
+// kProcessSummary is never a row of its own: a collapsed process's header row draws it.
+enum class TrackKind {
+  kCpuSched,
+  kCounter,
+  kInstants,
+  kHeapDumps,
+  kThreadState,
+  kSlices,
+  kProcessSummary
+};
 enum class GroupKind { kCpus, kCpuFreqIdle, kSystemCounters, kLmk, kGlobal, kProcess };
 
 // A point event drawn as a marker (LMK kill) or a diamond (heap dump).
@@ -27,6 +39,14 @@ struct TrackMarker {
   qint64 upid = -1;
   QString kind;  // heap dumps: "native" or "graph"
   quint32 row = 0;
+};
+
+// One slice track drawn in a row; a row may stack several (a process's tracks of one name,
+// such as its Expected / Actual Timeline tracks, which the importer splits where frames
+// overlap), each part's levels below the previous part's.
+struct SlicePart {
+  quint32 track_id = 0;
+  quint32 depths = 1;
 };
 
 struct TrackInfo {
@@ -41,6 +61,23 @@ struct TrackInfo {
   bool idle_states = false;      // cpuidle counter: drawn as grey state bands
   int indent = 0;                // nesting under parent tracks (TrackEvent hierarchies)
   QVector<TrackMarker> markers;  // kInstants, kHeapDumps
+  // kSlices: the parts stacked in this row (empty: just track_id with `depths` levels).
+  QVector<SlicePart> parts;
+  // kSlices: the thread whose states are drawn as a thin strip on top of the slices (a
+  // thread with both takes one row, as in Perfetto); -1: none.
+  qint64 state_utid = -1;
+  // kProcessSummary: the process, its activity and the count drawn full height.
+  qint64 upid = -1;
+  std::shared_ptr<const ActivityProfile> activity;
+  bool activity_from_sched = false;
+  int activity_scale = 1;
+
+  QVector<SlicePart> sliceParts() const {
+    return parts.isEmpty() ? QVector<SlicePart>{{track_id, depths}} : parts;
+  }
+  bool hasSliceTrack(quint32 id) const;
+  int levelOf(quint32 id, quint32 depth) const;  // row level of a part's depth; -1: not here
+  bool hasStateStrip() const { return kind == TrackKind::kSlices && state_utid >= 0; }
 };
 
 struct TrackGroup {
@@ -48,6 +85,7 @@ struct TrackGroup {
   QString name;
   qint64 upid = -1;
   QVector<int> tracks;  // indexes into TrackLayout::tracks
+  int summary = -1;     // kProcessSummary track drawn on the header while collapsed
 };
 
 struct TrackLayout {
@@ -62,6 +100,9 @@ struct TrackLayout {
   QHash<quint32, quint32> frame_rows;
   int countKind(TrackKind kind) const;
   int findGroup(GroupKind kind) const;  // -1 when absent
+  // The track that draws `utid`'s states: its state track or the slice track with its
+  // state strip; -1 when none.
+  int stateTrack(quint32 utid) const;
 };
 
 // Display names shared by the layout, the painter and the details panel.

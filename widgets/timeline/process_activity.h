@@ -1,0 +1,50 @@
+// A process's activity over time, for the summary drawn on a collapsed process's header
+// row: how many of its threads run at each instant (from sched), or, for a process without
+// scheduling data, how many of its top-level slices are open. Both are step functions of
+// intervals; the profile keeps their running integral at each step so that the average
+// over any pixel column costs two binary searches, whatever the trace size.
+#pragma once
+
+#include <QVector>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace fathom {
+class TraceStorage;
+}
+
+namespace fathom::gui {
+
+class ActivityProfile {
+ public:
+  ActivityProfile() = default;
+  // Half-open [start, end) intervals; empty ones are ignored.
+  static ActivityProfile FromIntervals(std::vector<std::pair<int64_t, int64_t>> intervals);
+
+  bool empty() const { return times_.empty(); }
+  // Sum over the intervals of their overlap with [a, b): "busy thread-ns".
+  int64_t BusyNs(int64_t a, int64_t b) const { return IntegralAt(b) - IntegralAt(a); }
+  // The average number of open intervals in each of `buckets` equal columns of [t0, t1)
+  // (column i covers [BucketStart(i), BucketStart(i + 1))).
+  QVector<float> Buckets(int64_t t0, int64_t t1, int buckets) const;
+  static int64_t BucketStart(int64_t t0, int64_t t1, int buckets, int i);
+  int max_count() const { return max_count_; }
+
+ private:
+  int64_t IntegralAt(int64_t t) const;
+  std::vector<int64_t> times_;     // distinct step times, ascending
+  std::vector<int64_t> integral_;  // integral of the count from the first step to times_[k]
+  std::vector<int32_t> count_;     // the count from times_[k] to times_[k + 1]
+  int max_count_ = 0;
+};
+
+// Per process (indexed by upid): its threads' scheduling slices, or, when it has none, its
+// depth-0 slices (thread and process tracks). `from_sched[upid]` says which.
+struct ProcessActivity {
+  std::vector<ActivityProfile> profiles;
+  std::vector<bool> from_sched;
+};
+ProcessActivity buildProcessActivity(const TraceStorage& storage);
+
+}  // namespace fathom::gui
