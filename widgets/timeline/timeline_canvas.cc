@@ -12,6 +12,7 @@
 #include "widgets/common/format.h"
 #include "widgets/common/theme.h"
 #include "widgets/timeline/counter_plot.h"
+#include "widgets/timeline/heap_memory_plot.h"
 #include "widgets/timeline/ruler_ticks.h"
 
 namespace fathom::gui {
@@ -167,7 +168,7 @@ int TimelineCanvas::trackHeight(const TrackInfo& t) const {
     case TrackKind::kInstants:
       return 30;
     case TrackKind::kHeapDumps:
-      return 24;
+      return t.memory.isEmpty() ? 24 : 48;
   }
   return 20;
 }
@@ -609,7 +610,10 @@ void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
       }
       break;
     case TrackKind::kHeapDumps:
+      paintHeapMemory(
+          p, t, area, [this](qint64 ts) { return xAt(ts); }, palette().color(QPalette::Text));
       for (const TrackMarker& m : t.markers) {
+        if (!t.memory.isEmpty() && m.kind == QLatin1String("native")) continue;  // on the curve
         double x = xAt(m.ts);
         if (x < area.left() - 10 || x > area.right() + 10) continue;
         QPointF c(x, area.center().y());

@@ -13,6 +13,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QWidgetAction>
+#include <tuple>
 
 #include "core/storage/trace_storage.h"
 #include "widgets/common/format.h"
@@ -173,13 +174,8 @@ void TimelineView::onLoaded() {
                                  // Heap dumps may sit outside the trace bounds (they do not move
                                  // them): widen the navigable range so every diamond can be
                                  // reached.
-                                 start_ = session_->traceStart();
-                                 end_ = session_->traceEnd();
-                                 for (const TrackInfo& t : layout.tracks)
-                                   for (const TrackMarker& m : t.markers) {
-                                     start_ = std::min(start_, m.ts);
-                                     end_ = std::max(end_, m.ts);
-                                   }
+                                 std::tie(start_, end_) = navigableBounds(
+                                     layout, session_->traceStart(), session_->traceEnd());
                                  canvas_->setBounds(start_, end_);
                                  model_->setLayout(std::move(layout));
                                  if (history_.isEmpty()) showWholeTrace();

@@ -66,7 +66,39 @@ TrackInfo summaryTrack(const TraceStorage& s, const ProcessActivity& activity, u
   return t;
 }
 
+// Per process, the native heap profile's unreleased bytes at each dump: heap_profile_allocation
+// rows are per-dump changes per call site (allocations positive, frees negative, as upstream
+// stores continuous dumps), so the bytes held at a dump are the sum of every row up to it.
+std::map<uint32_t, QVector<QPair<qint64, qint64>>> unreleasedBytesByDump(const TraceStorage& s) {
+  std::map<uint32_t, std::map<int64_t, int64_t>> change;  // upid -> ts -> bytes
+  const auto& hpa = s.profile.heap_profile_allocation;
+  for (uint32_t r = 0; r < hpa.row_count(); ++r) change[hpa.upid[r]][hpa.ts[r]] += hpa.size[r];
+  std::map<uint32_t, QVector<QPair<qint64, qint64>>> out;
+  for (const auto& [upid, by_ts] : change) {
+    int64_t held = 0;
+    for (const auto& [ts, bytes] : by_ts) out[upid].push_back({ts, held += bytes});
+  }
+  return out;
+}
+
 }  // namespace
+
+QPair<qint64, qint64> navigableBounds(const TrackLayout& layout, qint64 start, qint64 end) {
+  bool heap = false;
+  for (const TrackInfo& t : layout.tracks) {
+    heap |= t.kind == TrackKind::kHeapDumps;
+    for (const TrackMarker& m : t.markers) {
+      start = std::min(start, m.ts);
+      end = std::max(end, m.ts);
+    }
+  }
+  constexpr qint64 kPad = 1000000000;  // 1 s
+  if (heap && end - start < kPad / 1000) {
+    const qint64 mid = start + (end - start) / 2;
+    return {mid - kPad, mid + kPad};
+  }
+  return {start, end};
+}
 
 bool TrackInfo::hasSliceTrack(quint32 id) const { return levelOf(id, 0) >= 0; }
 
@@ -282,6 +314,7 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
   std::map<uint32_t, std::set<std::pair<int64_t, int>>> dumps;  // upid -> (ts, 0 native/1 graph)
   const auto& hpa = s.profile.heap_profile_allocation;
   for (uint32_t r = 0; r < hpa.row_count(); ++r) dumps[hpa.upid[r]].insert({hpa.ts[r], 0});
+  const auto memory = unreleasedBytesByDump(s);
   const auto& hgo = s.profile.heap_graph_object;
   for (uint32_t r = 0; r < hgo.row_count(); ++r)
     dumps[hgo.upid[r]].insert({hgo.graph_sample_ts[r], 1});
@@ -355,6 +388,10 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
       TrackInfo t;
       t.kind = TrackKind::kHeapDumps;
       t.name = QStringLiteral("Heap dumps");
+      if (auto m = memory.find(upid); m != memory.end()) {
+        t.memory = m->second;
+        t.name = QStringLiteral("Heap memory (unreleased)");
+      }
       for (const auto& [ts, graph] : dumps[upid])
         t.markers.push_back(
             {ts, graph ? QStringLiteral("Java heap graph") : QStringLiteral("native heap profile"),

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QHash>
+#include <QPair>
 #include <QString>
 #include <QVector>
 #include <cstdint>
@@ -61,6 +62,9 @@ struct TrackInfo {
   bool idle_states = false;      // cpuidle counter: drawn as grey state bands
   int indent = 0;                // nesting under parent tracks (TrackEvent hierarchies)
   QVector<TrackMarker> markers;  // kInstants, kHeapDumps
+  // kHeapDumps: the native profile's unreleased bytes at each of its dumps (ts, bytes),
+  // plotted over time; empty without a native profile.
+  QVector<QPair<qint64, qint64>> memory;
   // kSlices: the parts stacked in this row (empty: just track_id with `depths` levels).
   QVector<SlicePart> parts;
   // kSlices: the thread whose states are drawn as a thin strip on top of the slices (a
@@ -110,5 +114,10 @@ QString processLabel(const TraceStorage& storage, uint32_t upid);
 QString threadLabel(const TraceStorage& storage, uint32_t utid);
 
 TrackLayout buildTrackLayout(const TraceStorage& storage, const TimelineIndex& index);
+
+// The range the timeline can show: the trace's bounds, widened to every marker (heap dumps
+// may lie outside them), and, for a heap profile whose dumps span under a millisecond (one
+// dump), padded to a second each side so the ruler reads in ms rather than in ns.
+QPair<qint64, qint64> navigableBounds(const TrackLayout& layout, qint64 start, qint64 end);
 
 }  // namespace fathom::gui
