@@ -54,8 +54,9 @@ TimelineCanvas::TimelineCanvas(TraceSession* session, TrackListModel* model, QWi
 
 TimelineCanvas::~TimelineCanvas() = default;
 
-void TimelineCanvas::setBounds(qint64 start, qint64 end) {
+void TimelineCanvas::setBounds(qint64 start, qint64 end, qint64 origin) {
   start_ = start;
+  origin_ = origin < 0 ? start : origin;
   end_ = std::max(end, start + 1);
 }
 
@@ -384,11 +385,11 @@ void TimelineCanvas::paintHeader(QPainter& p, const Row& r, int y) {
   p.setFont(bold);
   const QString arrow =
       model_->isExpanded(r.group) ? QStringLiteral("\u25BE ") : QStringLiteral("\u25B8 ");
-  const QString text = arrow + L.groups[r.group].name +
-                       QStringLiteral("   (%1 tracks)").arg(L.groups[r.group].tracks.size());
+  const QString text = arrow + L.groups[r.group].name;
   if (r.summary < 0) {
     // Headers span the whole row: long process names stay readable.
-    p.drawText(QRect(6, y, width() - 12, r.h), Qt::AlignVCenter | Qt::AlignLeft, text);
+    p.drawText(QRect(6, y, width() - 12, r.h), Qt::AlignVCenter | Qt::AlignLeft,
+               text + QStringLiteral("   (%1 tracks)").arg(L.groups[r.group].tracks.size()));
     p.setFont(small);
     return;
   }
@@ -466,7 +467,7 @@ void TimelineCanvas::paintRuler(QPainter& p) {
   p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
   // Ticks over the canvas part of the ruler; the label column's part names
   // the anchor the tick labels count from, when they count from one.
-  const RulerTicks ticks = computeRulerTicks(start_, t0_, t1_, std::max(1, width() - kLabelWidth));
+  const RulerTicks ticks = computeRulerTicks(origin_, t0_, t1_, std::max(1, width() - kLabelWidth));
   const qint64 istep = ticks.step;
   p.setPen(pal.color(QPalette::WindowText));
   for (const RulerTick& tick : ticks.ticks) {
@@ -487,7 +488,7 @@ void TimelineCanvas::paintRuler(QPainter& p) {
   }
   paintSearchMarks(p);
   if (cursor_x_ >= kLabelWidth) {
-    QString at = formatTimestamp(timeAt(cursor_x_) - start_, std::max<qint64>(1, istep / 100));
+    QString at = formatTimestamp(timeAt(cursor_x_) - origin_, std::max<qint64>(1, istep / 100));
     QRect box = p.fontMetrics().boundingRect(at).adjusted(-4, -2, 4, 2);
     box.moveTopLeft(QPoint(std::min(cursor_x_ + 2, width() - box.width()), 1));
     p.fillRect(box, pal.color(QPalette::ToolTipBase));

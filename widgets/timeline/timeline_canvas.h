@@ -27,7 +27,10 @@ class TimelineCanvas : public QWidget {
   TimelineCanvas(TraceSession* session, TrackListModel* model, QWidget* parent = nullptr);
   ~TimelineCanvas() override;
 
-  void setBounds(qint64 start, qint64 end);
+  // The navigable range; the ruler counts from `origin` (the trace start, which a padded
+  // range may begin before); origin < 0: from `start`.
+  void setBounds(qint64 start, qint64 end, qint64 origin = -1);
+  qint64 origin() const { return origin_; }
   void setRange(qint64 t0, qint64 t1);  // clamps to the trace, refetches
   qint64 rangeStart() const { return t0_; }
   qint64 rangeEnd() const { return t1_; }
@@ -118,7 +121,7 @@ class TimelineCanvas : public QWidget {
   TraceSession* session_;
   TrackListModel* model_;
   std::unique_ptr<CounterPlotter> plotter_;
-  qint64 start_ = 0, end_ = 1, t0_ = 0, t1_ = 1;
+  qint64 start_ = 0, end_ = 1, t0_ = 0, t1_ = 1, origin_ = 0;
   qint64 sel_t0_ = 0, sel_t1_ = 0;
   QVector<int> sel_tracks_;
   QVector<Row> rows_;

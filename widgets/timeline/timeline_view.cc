@@ -176,7 +176,7 @@ void TimelineView::onLoaded() {
                                  // reached.
                                  std::tie(start_, end_) = navigableBounds(
                                      layout, session_->traceStart(), session_->traceEnd());
-                                 canvas_->setBounds(start_, end_);
+                                 canvas_->setBounds(start_, end_, session_->traceStart());
                                  model_->setLayout(std::move(layout));
                                  if (history_.isEmpty()) showWholeTrace();
                                  emit tracksReady();
