@@ -53,6 +53,7 @@ class TimelineRowsTest : public QObject {
  private slots:
   void activityProfileIntegrates();
   void collapsedProcessDrawsSchedSummary();
+  void processWithoutSchedSummarisesItsSlices();
   void threadStatesAndSlicesShareARow();
   void oneExpectedAndOneActualRowPerProcess();
 };
@@ -122,6 +123,7 @@ void TimelineRowsTest::collapsedProcessDrawsSchedSummary() {
         sqlInt(tp, "select ifnull(sum(max(0, min(" + end + ", " + B1 + ") - max(ts, " + B0 +
                        "))), 0) from sched join thread using (utid) where upid = " + upid +
                        " and ts < " + B1);
+    QVERIFY(busy >= 0);  // -1: the query failed
     const double expected = double(busy) / double(b1 - b0);
     QVERIFY2(
         std::abs(buckets[i] - expected) <= 1e-4 * std::max(1.0, expected),
@@ -140,6 +142,55 @@ void TimelineRowsTest::collapsedProcessDrawsSchedSummary() {
   }
   QVERIFY(checked > 100);
   QVERIFY(drawn > 10);
+}
+
+// A Chrome JSON trace has no sched: each process's summary counts its open top-level slices
+// (thread and process tracks), per pixel column, as SQL over slice does.
+void TimelineRowsTest::processWithoutSchedSummarisesItsSlices() {
+  TraceProcessor tp;
+  QVERIFY(tp.LoadFile((kTestdata + "chrome_big_trace.json").toStdString()).ok());
+  const TraceStorage& s = tp.storage();
+  TimelineIndex index(s);
+  const TrackLayout L = buildTrackLayout(s, index);
+  int summaries = 0;
+  for (const TrackGroup& g : L.groups) {
+    if (g.summary < 0) continue;
+    ++summaries;
+    const TrackInfo& t = L.tracks[g.summary];
+    QVERIFY(!t.activity_from_sched);
+    FrameRequest req;
+    req.t0 = s.min_ts();
+    req.t1 = s.max_ts() + 1;
+    req.pixels = 300;
+    req.tracks = {g.summary};
+    const QVector<float> buckets = fetchFrame(s, index, L, req).tracks.value(g.summary).utilization;
+    QCOMPARE(buckets.size(), qsizetype(req.pixels));
+    const std::string end =
+        "(case when s.dur < 0 then max(s.ts, (select end_ts from trace_bounds)) else s.ts + "
+        "s.dur end)";
+    const std::string owned =
+        " from slice s left join thread_track tt on tt.id = s.track_id left join thread th on "
+        "th.utid = tt.utid left join process_track pt on pt.id = s.track_id where s.depth = 0 "
+        "and coalesce(pt.upid, th.upid) = " +
+        std::to_string(g.upid);
+    for (int i = 0; i < req.pixels; i += 5) {
+      const int64_t b0 = ActivityProfile::BucketStart(req.t0, req.t1, req.pixels, i);
+      const int64_t b1 = ActivityProfile::BucketStart(req.t0, req.t1, req.pixels, i + 1);
+      const std::string B0 = std::to_string(b0), B1 = std::to_string(b1);
+      const int64_t busy =
+          sqlInt(tp, "select ifnull(sum(max(0, min(" + end + ", " + B1 + ") - max(s.ts, " + B0 +
+                         "))), 0)" + owned + " and s.ts < " + B1);
+      QVERIFY(busy >= 0);  // -1: the query failed
+      const double expected = double(busy) / double(b1 - b0);
+      QVERIFY2(std::abs(buckets[i] - expected) <= 1e-4 * std::max(1.0, expected),
+               qPrintable(QStringLiteral("upid %1 column %2: %3, SQL %4")
+                              .arg(g.upid)
+                              .arg(i)
+                              .arg(buckets[i])
+                              .arg(expected)));
+    }
+  }
+  QCOMPARE(summaries, 4);  // the trace's four processes with slices
 }
 
 // A thread with states and slices takes one row: its slice track with the states as a strip
