@@ -1,6 +1,9 @@
 #include "widgets/timeline/process_activity.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
 
 #include "core/storage/trace_storage.h"
 
@@ -15,6 +18,7 @@ ActivityProfile ActivityProfile::FromIntervals(std::vector<std::pair<int64_t, in
     steps.push_back({start, 1});
     steps.push_back({end, -1});
   }
+  intervals = {};
   std::sort(steps.begin(), steps.end());
   int32_t count = 0;
   int64_t integral = 0;
@@ -24,8 +28,24 @@ ActivityProfile ActivityProfile::FromIntervals(std::vector<std::pair<int64_t, in
     for (; i < steps.size() && steps[i].first == t; ++i) count += steps[i].second;
     p.times_.push_back(t);
     p.integral_.push_back(integral);
-    p.count_.push_back(count);
+    p.rate_.push_back(count);
     p.max_count_ = std::max(p.max_count_, int(count));
+  }
+  return p;
+}
+
+ActivityProfile ActivityProfile::FromGrid(int64_t t0, int64_t width,
+                                          const std::vector<int64_t>& busy) {
+  ActivityProfile p;
+  if (busy.empty() || width <= 0) return p;
+  int64_t integral = 0;
+  for (size_t k = 0; k <= busy.size(); ++k) {
+    p.times_.push_back(t0 + int64_t(k) * width);
+    p.integral_.push_back(integral);
+    const double rate = k < busy.size() ? double(busy[k]) / double(width) : 0.0;
+    p.rate_.push_back(rate);
+    p.max_count_ = std::max(p.max_count_, int(std::ceil(rate)));
+    if (k < busy.size()) integral += busy[k];
   }
   return p;
 }
@@ -34,7 +54,7 @@ int64_t ActivityProfile::IntegralAt(int64_t t) const {
   auto it = std::upper_bound(times_.begin(), times_.end(), t);
   if (it == times_.begin()) return 0;
   const size_t k = size_t(it - times_.begin()) - 1;
-  return integral_[k] + int64_t(count_[k]) * (t - times_[k]);
+  return integral_[k] + int64_t(std::llround(rate_[k] * double(t - times_[k])));
 }
 
 int64_t ActivityProfile::BucketStart(int64_t t0, int64_t t1, int buckets, int i) {
@@ -55,40 +75,113 @@ QVector<float> ActivityProfile::Buckets(int64_t t0, int64_t t1, int buckets) con
   return out;
 }
 
-ProcessActivity buildProcessActivity(const TraceStorage& s) {
-  const uint32_t processes = s.process.row_count();
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> sched(processes), slices(processes);
-  auto upidOf = [&](uint32_t utid) -> std::optional<uint32_t> {
+namespace {
+
+// Busy time per grid cell; whole cells an interval covers go through a difference array, so
+// an interval costs O(1) however long it is.
+class Grid {
+ public:
+  Grid(int64_t t0, int64_t t1, int cells)
+      : t0_(t0),
+        width_(std::max<int64_t>(1, (t1 - t0 + cells) / cells)),
+        busy_(cells, 0),
+        whole_(cells + 1, 0) {}
+  void Add(int64_t a, int64_t b) {
+    const int64_t end = t0_ + width_ * int64_t(busy_.size());
+    a = std::clamp(a, t0_, end);
+    b = std::clamp(b, t0_, end);
+    if (b <= a) return;
+    const size_t ka = size_t((a - t0_) / width_), kb = size_t((b - 1 - t0_) / width_);
+    if (ka == kb) {
+      busy_[ka] += b - a;
+      return;
+    }
+    busy_[ka] += t0_ + int64_t(ka + 1) * width_ - a;
+    busy_[kb] += b - (t0_ + int64_t(kb) * width_);
+    whole_[ka + 1] += 1;
+    whole_[kb] -= 1;
+  }
+  ActivityProfile Profile() {
+    int64_t covering = 0;
+    for (size_t k = 0; k < busy_.size(); ++k) busy_[k] += (covering += whole_[k]) * width_;
+    return ActivityProfile::FromGrid(t0_, width_, busy_);
+  }
+
+ private:
+  int64_t t0_, width_;
+  std::vector<int64_t> busy_, whole_;
+};
+
+// The owner of each interval source: sched rows by their thread's process, depth-0 slices by
+// their track's process (or its thread's), for processes without sched rows.
+struct Owners {
+  const TraceStorage& s;
+  std::optional<uint32_t> OfThread(uint32_t utid) const {
     if (utid == 0 || utid >= s.thread.row_count()) return std::nullopt;
     return s.thread.upid.Get(utid);
-  };
+  }
+  std::optional<uint32_t> OfSlice(uint32_t row) const {
+    if (s.slice.depth[row] != 0) return std::nullopt;
+    const uint32_t track = s.slice.track_id[row];
+    if (auto upid = s.track.upid.Get(track)) return upid;
+    if (auto utid = s.track.utid.Get(track)) return OfThread(*utid);
+    return std::nullopt;
+  }
   // A slice that did not end (dur -1) stays open to the end of the trace.
-  auto endOf = [&](int64_t ts, int64_t dur) {
+  int64_t End(int64_t ts, int64_t dur) const {
     return dur < 0 ? std::max(ts, s.max_ts()) : ts + dur;
-  };
-  for (uint32_t r = 0; r < s.sched.row_count(); ++r) {
-    auto upid = upidOf(s.sched.utid[r]);
-    if (upid && *upid < processes)
-      sched[*upid].push_back({s.sched.ts[r], endOf(s.sched.ts[r], s.sched.dur[r])});
   }
-  const SliceTable& sl = s.slice;
-  for (uint32_t r = 0; r < sl.row_count(); ++r) {
-    if (sl.depth[r] != 0) continue;
-    const uint32_t track = sl.track_id[r];
-    std::optional<uint32_t> upid = s.track.upid.Get(track);
-    if (!upid)
-      if (auto utid = s.track.utid.Get(track)) upid = upidOf(*utid);
-    if (upid && *upid < processes && sched[*upid].empty())
-      slices[*upid].push_back({sl.ts[r], endOf(sl.ts[r], sl.dur[r])});
-  }
+};
+
+}  // namespace
+
+ProcessActivity buildProcessActivity(const TraceStorage& s, size_t exact_budget) {
+  const uint32_t processes = s.process.row_count();
+  const Owners owners{s};
   ProcessActivity out;
   out.profiles.resize(processes);
-  out.from_sched.resize(processes);
-  for (uint32_t upid = 0; upid < processes; ++upid) {
-    out.from_sched[upid] = !sched[upid].empty();
-    out.profiles[upid] = ActivityProfile::FromIntervals(
-        std::move(out.from_sched[upid] ? sched[upid] : slices[upid]));
+  out.from_sched.assign(processes, false);
+  // Pass 1: how many intervals each process has, from which source.
+  std::vector<size_t> count(processes, 0);
+  for (uint32_t r = 0; r < s.sched.row_count(); ++r)
+    if (auto upid = owners.OfThread(s.sched.utid[r]); upid && *upid < processes) ++count[*upid];
+  for (uint32_t upid = 0; upid < processes; ++upid) out.from_sched[upid] = count[upid] > 0;
+  for (uint32_t r = 0; r < s.slice.row_count(); ++r)
+    if (auto upid = owners.OfSlice(r); upid && *upid < processes && !out.from_sched[*upid])
+      ++count[*upid];
+  // Exact profiles for the smallest processes within the budget; grids for the rest.
+  std::vector<uint32_t> order(processes);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return count[a] < count[b]; });
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> exact(processes);
+  std::vector<std::optional<Grid>> grids(processes);
+  size_t used = 0;
+  for (uint32_t upid : order) {
+    if (count[upid] == 0) continue;
+    if (used + count[upid] <= exact_budget) {
+      used += count[upid];
+      exact[upid].reserve(count[upid]);
+    } else {
+      grids[upid].emplace(s.min_ts(), s.max_ts() + 1, ProcessActivity::kGridCells);
+    }
   }
+  // Pass 2: the intervals, kept or gridded.
+  auto add = [&](uint32_t upid, int64_t a, int64_t b) {
+    if (grids[upid])
+      grids[upid]->Add(a, b);
+    else
+      exact[upid].push_back({a, b});
+  };
+  for (uint32_t r = 0; r < s.sched.row_count(); ++r)
+    if (auto upid = owners.OfThread(s.sched.utid[r]); upid && *upid < processes)
+      add(*upid, s.sched.ts[r], owners.End(s.sched.ts[r], s.sched.dur[r]));
+  for (uint32_t r = 0; r < s.slice.row_count(); ++r)
+    if (auto upid = owners.OfSlice(r); upid && *upid < processes && !out.from_sched[*upid])
+      add(*upid, s.slice.ts[r], owners.End(s.slice.ts[r], s.slice.dur[r]));
+  for (uint32_t upid = 0; upid < processes; ++upid)
+    out.profiles[upid] = grids[upid] ? grids[upid]->Profile()
+                                     : ActivityProfile::FromIntervals(std::move(exact[upid]));
   return out;
 }
 

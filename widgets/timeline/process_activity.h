@@ -19,8 +19,11 @@ namespace fathom::gui {
 class ActivityProfile {
  public:
   ActivityProfile() = default;
-  // Half-open [start, end) intervals; empty ones are ignored.
+  // Exact: half-open [start, end) intervals; empty ones are ignored.
   static ActivityProfile FromIntervals(std::vector<std::pair<int64_t, int64_t>> intervals);
+  // Gridded: busy[k] ns in [t0 + k * width, t0 + (k + 1) * width); exact at the grid's
+  // boundaries, spread evenly inside a cell (for processes too big to keep every interval).
+  static ActivityProfile FromGrid(int64_t t0, int64_t width, const std::vector<int64_t>& busy);
 
   bool empty() const { return times_.empty(); }
   // Sum over the intervals of their overlap with [a, b): "busy thread-ns".
@@ -33,18 +36,24 @@ class ActivityProfile {
 
  private:
   int64_t IntegralAt(int64_t t) const;
-  std::vector<int64_t> times_;     // distinct step times, ascending
-  std::vector<int64_t> integral_;  // integral of the count from the first step to times_[k]
-  std::vector<int32_t> count_;     // the count from times_[k] to times_[k + 1]
+  std::vector<int64_t> times_;     // step times, ascending
+  std::vector<int64_t> integral_;  // integral of the count up to times_[k]
+  std::vector<double> rate_;       // the (average) count from times_[k] to times_[k + 1]
   int max_count_ = 0;
 };
 
 // Per process (indexed by upid): its threads' scheduling slices, or, when it has none, its
-// depth-0 slices (thread and process tracks). `from_sched[upid]` says which.
+// depth-0 slices (thread and process tracks). `from_sched[upid]` says which. Up to
+// `exact_budget` intervals (smallest processes first) are kept exactly; larger processes
+// get a gridded profile (kGridCells cells over the trace), so memory stays bounded on a
+// trace of tens of millions of slices.
 struct ProcessActivity {
+  static constexpr size_t kExactBudget = 4'000'000;
+  static constexpr int kGridCells = 16384;
   std::vector<ActivityProfile> profiles;
   std::vector<bool> from_sched;
 };
-ProcessActivity buildProcessActivity(const TraceStorage& storage);
+ProcessActivity buildProcessActivity(const TraceStorage& storage,
+                                     size_t exact_budget = ProcessActivity::kExactBudget);
 
 }  // namespace fathom::gui

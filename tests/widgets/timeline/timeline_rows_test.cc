@@ -52,6 +52,7 @@ class TimelineRowsTest : public QObject {
   Q_OBJECT
  private slots:
   void activityProfileIntegrates();
+  void griddedProfileAgreesWithExact();
   void collapsedProcessDrawsSchedSummary();
   void processWithoutSchedSummarisesItsSlices();
   void threadStatesAndSlicesShareARow();
@@ -67,6 +68,40 @@ void TimelineRowsTest::activityProfileIntegrates() {
   QCOMPARE(p.BusyNs(-100, 5), int64_t(5));
   const QVector<float> b = p.Buckets(0, 40, 4);
   QCOMPARE(b, (QVector<float>{1.f, 2.f, 1.f, 0.f}));
+}
+
+// A process over the exact-interval budget gets a gridded profile: the same busy time over
+// the trace, and per pixel column within a grid cell's worth at each edge.
+void TimelineRowsTest::griddedProfileAgreesWithExact() {
+  TraceProcessor tp;
+  QVERIFY(tp.LoadFile((kTestdata + "android_sched_binder_10s.perfetto-trace").toStdString()).ok());
+  const TraceStorage& s = tp.storage();
+  const ProcessActivity exact = buildProcessActivity(s);
+  const ProcessActivity gridded = buildProcessActivity(s, 0);
+  const int64_t t0 = s.min_ts(), t1 = s.max_ts() + 1;
+  const double cell = double(t1 - t0) / ProcessActivity::kGridCells;
+  const int px = 400;
+  const double column = double(t1 - t0) / px;
+  int compared = 0;
+  for (size_t upid = 0; upid < exact.profiles.size(); ++upid) {
+    const ActivityProfile& e = exact.profiles[upid];
+    const ActivityProfile& g = gridded.profiles[upid];
+    QCOMPARE(g.empty(), e.empty());
+    if (e.empty()) continue;
+    QVERIFY2(std::abs(g.BusyNs(t0, t1) - e.BusyNs(t0, t1)) <= cell * std::max(1, e.max_count()),
+             qPrintable(QStringLiteral("%1 vs %2").arg(g.BusyNs(t0, t1)).arg(e.BusyNs(t0, t1))));
+    const QVector<float> eb = e.Buckets(t0, t1, px), gb = g.Buckets(t0, t1, px);
+    const double slack = 2 * cell * std::max(1, e.max_count()) / column + 1e-3;
+    for (int i = 0; i < px; ++i)
+      QVERIFY2(std::abs(eb[i] - gb[i]) <= slack,
+               qPrintable(QStringLiteral("upid %1 column %2: exact %3, gridded %4")
+                              .arg(upid)
+                              .arg(i)
+                              .arg(eb[i])
+                              .arg(gb[i])));
+    ++compared;
+  }
+  QVERIFY(compared > 10);
 }
 
 // The busiest process of a real Android trace, collapsed: its header row carries the
