@@ -1,7 +1,6 @@
 #include "widgets/timeline/process_activity.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 #include <optional>
 
@@ -28,7 +27,7 @@ ActivityProfile ActivityProfile::FromIntervals(std::vector<std::pair<int64_t, in
     for (; i < steps.size() && steps[i].first == t; ++i) count += steps[i].second;
     p.times_.push_back(t);
     p.integral_.push_back(integral);
-    p.rate_.push_back(count);
+    p.count_.push_back(count);
     p.max_count_ = std::max(p.max_count_, int(count));
   }
   return p;
@@ -38,23 +37,32 @@ ActivityProfile ActivityProfile::FromGrid(int64_t t0, int64_t width,
                                           const std::vector<int64_t>& busy) {
   ActivityProfile p;
   if (busy.empty() || width <= 0) return p;
+  p.t0_ = t0;
+  p.width_ = width;
+  p.integral_.reserve(busy.size() + 1);
   int64_t integral = 0;
-  for (size_t k = 0; k <= busy.size(); ++k) {
-    p.times_.push_back(t0 + int64_t(k) * width);
-    p.integral_.push_back(integral);
-    const double rate = k < busy.size() ? double(busy[k]) / double(width) : 0.0;
-    p.rate_.push_back(rate);
-    p.max_count_ = std::max(p.max_count_, int(std::ceil(rate)));
-    if (k < busy.size()) integral += busy[k];
+  p.integral_.push_back(0);
+  for (int64_t b : busy) {
+    p.integral_.push_back(integral += b);
+    p.max_count_ = std::max(p.max_count_, int((b + width - 1) / width));
   }
   return p;
 }
 
 int64_t ActivityProfile::IntegralAt(int64_t t) const {
+  if (times_.empty()) {  // gridded: linear inside a cell
+    if (integral_.empty() || t <= t0_) return 0;
+    const int64_t cells = int64_t(integral_.size()) - 1;
+    const int64_t k = std::min((t - t0_) / width_, cells);
+    if (k == cells) return integral_.back();
+    const int64_t in_cell = t - t0_ - k * width_;
+    return integral_[k] +
+           int64_t(static_cast<__int128>(integral_[k + 1] - integral_[k]) * in_cell / width_);
+  }
   auto it = std::upper_bound(times_.begin(), times_.end(), t);
   if (it == times_.begin()) return 0;
   const size_t k = size_t(it - times_.begin()) - 1;
-  return integral_[k] + int64_t(std::llround(rate_[k] * double(t - times_[k])));
+  return integral_[k] + int64_t(count_[k]) * (t - times_[k]);
 }
 
 int64_t ActivityProfile::BucketStart(int64_t t0, int64_t t1, int buckets, int i) {
@@ -115,10 +123,16 @@ class Grid {
 // The owner of each interval source: sched rows by their thread's process, depth-0 slices by
 // their track's process (or its thread's), for processes without sched rows.
 struct Owners {
+  explicit Owners(const TraceStorage& storage)
+      : s(storage), upid_of(storage.thread.row_count(), -1) {
+    for (uint32_t utid = 1; utid < upid_of.size(); ++utid)
+      if (auto upid = s.thread.upid.Get(utid)) upid_of[utid] = int64_t(*upid);
+  }
   const TraceStorage& s;
+  std::vector<int64_t> upid_of;  // by utid; -1: none (and the idle thread 0)
   std::optional<uint32_t> OfThread(uint32_t utid) const {
-    if (utid == 0 || utid >= s.thread.row_count()) return std::nullopt;
-    return s.thread.upid.Get(utid);
+    if (utid >= upid_of.size() || upid_of[utid] < 0) return std::nullopt;
+    return uint32_t(upid_of[utid]);
   }
   std::optional<uint32_t> OfSlice(uint32_t row) const {
     if (s.slice.depth[row] != 0) return std::nullopt;
@@ -137,7 +151,7 @@ struct Owners {
 
 ProcessActivity buildProcessActivity(const TraceStorage& s, size_t exact_budget) {
   const uint32_t processes = s.process.row_count();
-  const Owners owners{s};
+  const Owners owners(s);
   ProcessActivity out;
   out.profiles.resize(processes);
   out.from_sched.assign(processes, false);

@@ -25,7 +25,7 @@ class ActivityProfile {
   // boundaries, spread evenly inside a cell (for processes too big to keep every interval).
   static ActivityProfile FromGrid(int64_t t0, int64_t width, const std::vector<int64_t>& busy);
 
-  bool empty() const { return times_.empty(); }
+  bool empty() const { return integral_.empty(); }
   // Sum over the intervals of their overlap with [a, b): "busy thread-ns".
   int64_t BusyNs(int64_t a, int64_t b) const { return IntegralAt(b) - IntegralAt(a); }
   // The average number of open intervals in each of `buckets` equal columns of [t0, t1)
@@ -36,20 +36,23 @@ class ActivityProfile {
 
  private:
   int64_t IntegralAt(int64_t t) const;
-  std::vector<int64_t> times_;     // step times, ascending
-  std::vector<int64_t> integral_;  // integral of the count up to times_[k]
-  std::vector<double> rate_;       // the (average) count from times_[k] to times_[k + 1]
+  // Exact: step times (ascending), the integral of the count up to each, and the count
+  // after it. Gridded: times_ empty; integral_ at each cell boundary t0_ + k * width_.
+  std::vector<int64_t> times_;
+  std::vector<int64_t> integral_;
+  std::vector<int32_t> count_;
+  int64_t t0_ = 0, width_ = 0;
   int max_count_ = 0;
 };
 
 // Per process (indexed by upid): its threads' scheduling slices, or, when it has none, its
 // depth-0 slices (thread and process tracks). `from_sched[upid]` says which. Up to
 // `exact_budget` intervals (smallest processes first) are kept exactly; larger processes
-// get a gridded profile (kGridCells cells over the trace), so memory stays bounded on a
-// trace of tens of millions of slices.
+// get a gridded profile (kGridCells cells over the trace, 32 KiB each), so time and memory
+// stay bounded on a trace of tens of millions of slices.
 struct ProcessActivity {
-  static constexpr size_t kExactBudget = 4'000'000;
-  static constexpr int kGridCells = 16384;
+  static constexpr size_t kExactBudget = 1'000'000;
+  static constexpr int kGridCells = 4096;
   std::vector<ActivityProfile> profiles;
   std::vector<bool> from_sched;
 };
