@@ -168,19 +168,35 @@ TimelineView::TimelineView(TraceSession* session, QWidget* parent)
 void TimelineView::onLoaded() {
   canvas_->setBounds(session_->traceStart(), session_->traceEnd());
   ++pending_;
-  session_->query<TrackLayout>([](Core& c) { return buildTrackLayout(c.storage(), c.index); }, this,
-                               [this](TrackLayout layout) {
-                                 --pending_;
-                                 // Heap dumps may sit outside the trace bounds (they do not move
-                                 // them): widen the navigable range so every diamond can be
-                                 // reached.
-                                 std::tie(start_, end_) = navigableBounds(
-                                     layout, session_->traceStart(), session_->traceEnd());
-                                 canvas_->setBounds(start_, end_, session_->traceStart());
-                                 model_->setLayout(std::move(layout));
-                                 if (history_.isEmpty()) showWholeTrace();
-                                 emit tracksReady();
-                               });
+  // The layout first (the first paint waits for it), the process summaries after it.
+  session_->query<TrackLayout>(
+      [](Core& c) { return buildTrackLayout(c.storage(), c.index, false); }, this,
+      [this](TrackLayout layout) {
+        --pending_;
+        // Heap dumps may sit outside the trace bounds (they do not move
+        // them): widen the navigable range so every diamond can be
+        // reached.
+        std::tie(start_, end_) =
+            navigableBounds(layout, session_->traceStart(), session_->traceEnd());
+        canvas_->setBounds(start_, end_, session_->traceStart());
+        model_->setLayout(std::move(layout));
+        if (history_.isEmpty()) showWholeTrace();
+        attachSummaries();
+        emit tracksReady();
+      });
+}
+
+void TimelineView::attachSummaries() {
+  ++pending_;
+  const int generation = ++layout_generation_;
+  TrackLayout layout = model_->layout();
+  session_->query<QHash<int, TrackInfo>>(
+      [layout](Core& c) { return processSummaries(layout, c.storage(), c.index); }, this,
+      [this, generation](QHash<int, TrackInfo> tracks) {
+        --pending_;
+        // A result for an older layout (another trace loaded since) is dropped.
+        if (generation == layout_generation_) model_->updateTracks(tracks);
+      });
 }
 
 void TimelineView::showWholeTrace() {

@@ -84,6 +84,7 @@ class TimelineView : public QWidget {
 
  private:
   void onLoaded();
+  void attachSummaries();  // computes the process summaries, then adds them to the layout
   void pushHistory();
   void navigate(qint64 t0, qint64 t1, bool record);
   void showStats(const SelectionStats& stats);
@@ -105,6 +106,7 @@ class TimelineView : public QWidget {
   QList<QPair<qint64, qint64>> history_;
   int history_pos_ = -1;
   int pending_ = 0;             // query-lane jobs in flight
+  int layout_generation_ = 0;   // which layout a summaries job was started for
   qint64 start_ = 0, end_ = 0;  // navigable range: the trace plus its markers
 };
 

@@ -220,25 +220,6 @@ QVector<QVector<uint32_t>> mergeByName(const TraceStorage& s, const std::vector<
   return rows;
 }
 
-// The summary a collapsed process group draws on its header: its threads' CPU activity,
-// full height at as many running threads as it has (at most one per CPU); without sched
-// data, its open top-level slices, full height at their most.
-TrackInfo summaryTrack(const TraceStorage& s, const ProcessActivity& activity, uint32_t upid,
-                       int threads_with_sched, uint32_t cpus) {
-  TrackInfo t;
-  t.kind = TrackKind::kProcessSummary;
-  t.upid = upid;
-  t.name = processLabel(s, upid) + QStringLiteral(" summary");
-  if (upid >= activity.profiles.size()) return t;
-  t.activity = std::make_shared<ActivityProfile>(activity.profiles[upid]);
-  t.activity_from_sched = activity.from_sched[upid];
-  const int most = t.activity->max_count();
-  t.activity_scale = std::max(1, t.activity_from_sched
-                                     ? std::min({threads_with_sched, int(std::max(1u, cpus)), most})
-                                     : most);
-  return t;
-}
-
 // Per process, the native heap profile's unreleased bytes at each dump: heap_profile_allocation
 // rows are per-dump changes per call site (allocations positive, frees negative, as upstream
 // stores continuous dumps), so the bytes held at a dump are the sum of every row up to it.
@@ -337,7 +318,7 @@ double typicalSchedSliceNs(const TraceStorage& s) {
   return static_cast<double>(*mid);
 }
 
-TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) {
+TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index, bool summaries) {
   TrackLayout out;
   auto addGroup = [&](GroupKind kind, const QString& name, qint64 upid = -1) {
     out.groups.push_back({kind, name, upid, {}, -1});
@@ -451,13 +432,19 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
       addTrack(g, t);
     }
   };
-  const ProcessActivity activity = buildProcessActivity(s);
+  // A process whose threads ran or that has slices gets a summary (its activity later).
   auto addSummary = [&](int g, uint32_t upid) {
-    int with_sched = 0;
-    for (uint32_t utid : threads[upid]) with_sched += thread_cpu[utid] > 0;
-    TrackInfo t = summaryTrack(s, activity, upid, with_sched, index.cpu_count());
-    if (!t.activity || t.activity->empty()) return;
+    TrackInfo t;
+    t.kind = TrackKind::kProcessSummary;
+    t.upid = upid;
     t.group = g;
+    t.name = processLabel(s, upid) + QStringLiteral(" summary");
+    bool slices = process_slices.count(upid) > 0;
+    for (uint32_t utid : threads[upid]) {
+      t.summary_threads += thread_cpu[utid] > 0;
+      slices |= thread_slices.count(utid) > 0;
+    }
+    if (t.summary_threads == 0 && !slices) return;
     out.tracks.push_back(std::move(t));
     out.groups[g].summary = static_cast<int>(out.tracks.size() - 1);
   };
@@ -488,6 +475,31 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
   if (!orphan_threads.empty()) {
     int g = addGroup(GroupKind::kProcess, QStringLiteral("Threads without a process"));
     for (uint32_t utid : orphan_threads) addThread(g, utid);
+  }
+  if (summaries) {
+    const QHash<int, TrackInfo> filled = processSummaries(out, s, index);
+    for (auto it = filled.cbegin(); it != filled.cend(); ++it) out.tracks[it.key()] = it.value();
+  }
+  return out;
+}
+
+// Full height at as many running threads as the process has (at most one per CPU); without
+// sched data, at its most open top-level slices.
+QHash<int, TrackInfo> processSummaries(const TrackLayout& layout, const TraceStorage& s,
+                                       const TimelineIndex& index) {
+  QHash<int, TrackInfo> out;
+  const ProcessActivity activity = buildProcessActivity(s);
+  for (const TrackGroup& g : layout.groups) {
+    if (g.summary < 0 || g.summary >= layout.tracks.size()) continue;
+    TrackInfo t = layout.tracks[g.summary];
+    if (t.upid < 0 || size_t(t.upid) >= activity.profiles.size()) continue;
+    t.activity = std::make_shared<ActivityProfile>(activity.profiles[size_t(t.upid)]);
+    t.activity_from_sched = activity.from_sched[size_t(t.upid)];
+    const int most = t.activity->max_count();
+    const int cpus = int(std::max(1u, index.cpu_count()));
+    t.activity_scale =
+        std::max(1, t.activity_from_sched ? std::min({t.summary_threads, cpus, most}) : most);
+    out.insert(g.summary, std::move(t));
   }
   return out;
 }

@@ -75,6 +75,7 @@ struct TrackInfo {
   std::shared_ptr<const ActivityProfile> activity;
   bool activity_from_sched = false;
   int activity_scale = 1;
+  int summary_threads = 0;  // threads that ran (the scale's cap with sched data)
 
   QVector<SlicePart> sliceParts() const {
     return parts.isEmpty() ? QVector<SlicePart>{{track_id, depths}} : parts;
@@ -113,7 +114,14 @@ struct TrackLayout {
 QString processLabel(const TraceStorage& storage, uint32_t upid);
 QString threadLabel(const TraceStorage& storage, uint32_t utid);
 
-TrackLayout buildTrackLayout(const TraceStorage& storage, const TimelineIndex& index);
+// `summaries`: also compute the collapsed processes' activity (else the summary tracks are
+// there, empty, until attachProcessSummaries: the window does that as a second job so the
+// first paint does not wait for it).
+TrackLayout buildTrackLayout(const TraceStorage& storage, const TimelineIndex& index,
+                             bool summaries = true);
+// The summary tracks of `layout` with their activity (track index -> track).
+QHash<int, TrackInfo> processSummaries(const TrackLayout& layout, const TraceStorage& storage,
+                                       const TimelineIndex& index);
 
 // The range the timeline can show: the trace's bounds, widened to every marker (heap dumps
 // may lie outside them), and, for a heap profile whose dumps span under a millisecond (one
