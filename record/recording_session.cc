@@ -83,6 +83,12 @@ std::string Timestamp() {
   return buf;
 }
 
+// The collector's dump period for a heapprofd config: its continuous dump interval, 0 (one
+// dump at the end) when it has none.
+uint64_t HeapDumpIntervalMs(const perfetto::protos::HeapprofdConfig& h) {
+  return h.has_continuous_dump_config() ? h.continuous_dump_config().dump_interval_ms() : 0;
+}
+
 }  // namespace
 
 std::string FindDeviceProgram(const std::string& dir, const std::string& abi,
@@ -165,7 +171,7 @@ std::string RecordingSession::DeviceCommand() const {
     std::string cmd =
         "cd $(mktemp -d) && ./fathom-heapprofd --interval " +
         std::to_string(heap_->sampling_interval_bytes() ? heap_->sampling_interval_bytes() : 4096) +
-        " -o heap.pftrace -- " +
+        " --dump-interval " + std::to_string(HeapDumpIntervalMs(*heap_)) + " -o heap.pftrace -- " +
         (heap_->process_cmdline_size() ? heap_->process_cmdline(0) : "PROGRAM");
     if (run_recorder_) cmd += "  &  ./fathom-recorder -c config.pb -o trace.pftrace --background";
     return cmd;
@@ -301,8 +307,9 @@ Result<long> RecordingSession::StartHeapCollector(const CancelToken& cancel) {
       "cd " + remote_dir_ + " && ./fathom-heapprofd --lib " + remote_dir_ +
       "/libfathom_heapprof.so --interval " +
       std::to_string(heap_->sampling_interval_bytes() ? heap_->sampling_interval_bytes() : 4096);
-  if (heap_->has_continuous_dump_config() && heap_->continuous_dump_config().dump_interval_ms())
-    cmd += " --dump-interval " + std::to_string(heap_->continuous_dump_config().dump_interval_ms());
+  // Always explicit: a config without continuous dumps means one dump at the end, whatever
+  // the collector's own default.
+  cmd += " --dump-interval " + std::to_string(HeapDumpIntervalMs(*heap_));
   if (heap_->block_client()) cmd += " --block";
   cmd += " -o heap.pftrace";
   if (heap_->process_cmdline_size() > 0) {

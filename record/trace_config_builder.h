@@ -54,7 +54,8 @@ struct RecordOptions {
   std::vector<std::string> heap_process_names;
   std::vector<uint64_t> heap_pids;
   uint64_t heap_sampling_interval = 4096;
-  uint32_t heap_continuous_dump_ms = 0;
+  // Periodic dumps by default (memory over time); 0 = one dump at the end.
+  uint32_t heap_continuous_dump_ms = 1000;
   uint64_t heap_shmem_size = 8 * 1024 * 1024;
   bool heap_block_client = false;
   bool heap_all_heaps = false;

@@ -16,6 +16,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -75,7 +76,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   QSettings settings;
   restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
   restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-  if (!settings.contains(QStringLiteral("window/geometry"))) resize(1400, 900);
+  if (!settings.contains(QStringLiteral("window/geometry"))) {
+    // The first window: 1400x900, or the screen's free area when smaller (a window larger
+    // than a 1024x700 screen hides its right edge).
+    QSize size(1400, 900);
+    if (const QScreen* s = screen()) size = size.boundedTo(s->availableGeometry().size());
+    resize(size);
+  }
   rebuildRecentMenu();
 }
 

@@ -36,7 +36,9 @@ namespace {
 
 struct Options {
   uint64_t interval = 4096;
-  uint64_t dump_interval_ms = 0;
+  // A dump every second by default, so a short run still shows memory over time (and
+  // what was held before the program's frees at exit); 0 = at the end (and SIGUSR1) only.
+  uint64_t dump_interval_ms = 1000;
   bool block = false;
   bool follow_children = false;
   std::string lib;

@@ -8,9 +8,11 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/trace_processor.h"
 #include "record/trace_config_builder.h"
 
 using namespace fathom;
@@ -30,6 +32,48 @@ class RecordingRunnerTest : public QObject {
   }
 
  private slots:
+  // Issue 29 item 10: the heap preset dumps every second by default, and a recording of a
+  // program alive for ~2.5 s has a dump per second plus the one at exit.
+  void heapPresetDumpsEverySecond() {
+    record::RecordOptions o;
+    QVERIFY(record::ApplyPreset("native-heap", &o).ok());
+    o.heap_process_names = {"x"};
+    auto c = record::BuildTraceConfig(o);
+    QVERIFY(c.ok());
+    bool found = false;
+    for (const auto& ds : c->data_sources()) {
+      if (ds.config().name() != "android.heapprofd") continue;
+      found = true;
+      QCOMPARE(ds.config().heapprofd_config().continuous_dump_config().dump_interval_ms(), 1000u);
+    }
+    QVERIFY(found);
+    if (!QFile::exists(QStringLiteral(FATHOM_DEVICE_DIR "/fathom-heapprofd")))
+      QSKIP("fathom-heapprofd not built");
+    if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty()) QSKIP("no python3");
+    QTemporaryDir dir;
+    record::SessionOptions options;
+    options.output_path = dir.filePath(QStringLiteral("heap.pftrace")).toStdString();
+    options.device_programs_dir = FATHOM_DEVICE_DIR;
+    auto config = HeapConfig(
+        "python3 -c \"import time; keep = [bytearray(100000) for _ in range(100)]; "
+        "time.sleep(2.5)\"");
+    for (auto& ds : *config.mutable_data_sources())
+      if (ds.config().name() == "android.heapprofd")
+        ds.mutable_config()->mutable_heapprofd_config()->set_sampling_interval_bytes(4096);
+    gui::RecordingRunner runner;
+    QSignalSpy finished(&runner, &gui::RecordingRunner::finished);
+    runner.start({true, {}}, config, options);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 40000);
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+    TraceProcessor tp;
+    QVERIFY(tp.LoadFile(options.output_path).ok());
+    auto it = tp.Query(
+        "select count(distinct ts) from heap_profile_allocation where upid = (select upid from "
+        "heap_profile_allocation group by upid order by sum(abs(size)) desc limit 1)");
+    QVERIFY(it->NextResultSet() && it->NextRow());
+    QVERIFY2(it->Get(0).i >= 2, qPrintable(QString::number(it->Get(0).i)));
+  }
+
   void emptyHeapProfileIsExplained() {
     if (!QFile::exists(QStringLiteral(FATHOM_DEVICE_DIR "/fathom-heapprofd")))
       QSKIP("fathom-heapprofd not built");

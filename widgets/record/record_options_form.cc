@@ -125,7 +125,7 @@ RecordOptionsForm::RecordOptionsForm(QWidget* parent) : QWidget(parent) {
   auto* hf = new QFormLayout(heapprofd_);
   heap_processes_ = edit(tr("process names or pids"));
   heap_interval_ = spin(1, 64 * 1024 * 1024, 4096, tr(" B"));
-  heap_dump_ms_ = spin(0, 3600000, 0, tr(" ms"));
+  heap_dump_ms_ = spin(0, 3600000, 1000, tr(" ms"));
   heap_dump_ms_->setSpecialValueText(tr("at the end only"));
   heap_shmem_mb_ = spin(1, 512, 8, tr(" MiB"));
   heap_block_ = check(tr("block the app when the buffer is full (no lost samples)"), false);

@@ -12,6 +12,7 @@
 #include "widgets/common/format.h"
 #include "widgets/common/theme.h"
 #include "widgets/timeline/counter_plot.h"
+#include "widgets/timeline/heap_memory_plot.h"
 #include "widgets/timeline/ruler_ticks.h"
 
 namespace fathom::gui {
@@ -19,6 +20,7 @@ namespace {
 constexpr int kGroupHeight = 22;
 constexpr int kSliceLevelHeight = 18;
 constexpr int kMaxLevels = 24;
+constexpr int kSummaryHeight = 30;
 constexpr qint64 kMinRange = 200;  // ns
 
 // Counter values: whole numbers with digit groups (cpufreq 1 482 000), others
@@ -52,8 +54,9 @@ TimelineCanvas::TimelineCanvas(TraceSession* session, TrackListModel* model, QWi
 
 TimelineCanvas::~TimelineCanvas() = default;
 
-void TimelineCanvas::setBounds(qint64 start, qint64 end) {
+void TimelineCanvas::setBounds(qint64 start, qint64 end, qint64 origin) {
   start_ = start;
+  origin_ = origin < 0 ? start : origin;
   end_ = std::max(end, start + 1);
 }
 
@@ -92,13 +95,15 @@ QPointF TimelineCanvas::flowPoint(const FlowEnd& end) const {
   const TrackLayout& L = model_->layout();
   int track = -1;
   for (int i = 0; i < L.tracks.size() && track < 0; ++i)
-    if (L.tracks[i].kind == TrackKind::kSlices && L.tracks[i].track_id == end.track_id) track = i;
+    if (L.tracks[i].hasSliceTrack(end.track_id)) track = i;
   if (track < 0) return {};
   const double x = xAt(end.ts);
+  const TrackInfo& info = L.tracks[track];
   for (const Row& r : rows_)
     if (r.track == track) {
-      const int level = static_cast<int>(std::min<quint32>(end.depth, kMaxLevels - 1));
-      return {x, screenY(r) + 1 + level * kSliceLevelHeight + kSliceLevelHeight / 2.0};
+      const int level = std::clamp(info.levelOf(end.track_id, end.depth), 0, kMaxLevels - 1);
+      const int strip = info.hasStateStrip() ? kStateStripHeight : 0;
+      return {x, screenY(r) + 1 + strip + level * kSliceLevelHeight + kSliceLevelHeight / 2.0};
     }
   for (const Row& r : rows_)  // collapsed: the group header
     if (r.track < 0 && r.group == L.tracks[track].group) return {x, screenY(r) + r.h / 2.0};
@@ -131,9 +136,10 @@ void TimelineCanvas::paintFlows(QPainter& p) {
   p.restore();
 }
 
-void TimelineCanvas::setHighlight(int track, quint32 row) {
+void TimelineCanvas::setHighlight(int track, quint32 row, bool state) {
   highlight_track_ = track;
   highlight_row_ = row;
+  highlight_state_ = state;
   update();
 }
 
@@ -156,11 +162,14 @@ int TimelineCanvas::trackHeight(const TrackInfo& t) const {
     case TrackKind::kThreadState:
       return 14;
     case TrackKind::kSlices:
-      return static_cast<int>(std::min<quint32>(t.depths, kMaxLevels)) * kSliceLevelHeight + 2;
+      return static_cast<int>(std::min<quint32>(t.depths, kMaxLevels)) * kSliceLevelHeight + 2 +
+             (t.hasStateStrip() ? kStateStripHeight : 0);
+    case TrackKind::kProcessSummary:
+      return kSummaryHeight;
     case TrackKind::kInstants:
       return 30;
     case TrackKind::kHeapDumps:
-      return 24;
+      return t.memory.isEmpty() ? 24 : 48;
   }
   return 20;
 }
@@ -185,9 +194,13 @@ void TimelineCanvas::relayout() {
       if (!model_->isHidden(ti) && !model_->isPinned(ti) && model_->matchesFilter(ti))
         shown.push_back(ti);
     if (shown.isEmpty()) continue;
-    rows_.push_back({g, -1, y, kGroupHeight});
-    y += kGroupHeight;
-    if (!model_->isExpanded(g) && model_->filter().pattern().isEmpty()) continue;
+    // A collapsed process shows its summary on a taller header.
+    const bool collapsed = !model_->isExpanded(g) && model_->filter().pattern().isEmpty();
+    const int summary = collapsed ? L.groups[g].summary : -1;
+    const int header = summary >= 0 ? kSummaryHeight : kGroupHeight;
+    rows_.push_back({g, -1, y, header, false, summary});
+    y += header;
+    if (collapsed) continue;
     for (int ti : shown) {
       int h = trackHeight(L.tracks[ti]);
       rows_.push_back({g, ti, y, h});
@@ -242,7 +255,9 @@ FrameRequest TimelineCanvas::currentRequest() const {
   req.pixels = width() - kLabelWidth;
   for (const Row& r : rows_) {
     const int y = screenY(r);
-    if (r.track >= 0 && y + r.h >= kRulerHeight && y <= height()) req.tracks.push_back(r.track);
+    if (y + r.h < kRulerHeight || y > height()) continue;
+    if (r.track >= 0) req.tracks.push_back(r.track);
+    if (r.summary >= 0) req.tracks.push_back(r.summary);
   }
   return req;
 }
@@ -280,7 +295,8 @@ int TimelineCanvas::groupAt(int y) const {
 
 QRect TimelineCanvas::trackRect(int track) const {
   for (const Row& r : rows_)
-    if (r.track == track) return QRect(kLabelWidth, screenY(r), width() - kLabelWidth, r.h);
+    if (track >= 0 && (r.track == track || r.summary == track))
+      return QRect(kLabelWidth, screenY(r), width() - kLabelWidth, r.h);
   return {};
 }
 
@@ -314,18 +330,7 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
     p.setClipRect(clip);
     QRect label(0, y, kLabelWidth, r.h);
     if (r.track < 0) {
-      p.fillRect(QRect(0, y, width(), r.h), pal.color(QPalette::AlternateBase));
-      p.setPen(pal.color(QPalette::Text));
-      QFont bold = small;
-      bold.setBold(true);
-      p.setFont(bold);
-      QString arrow =
-          model_->isExpanded(r.group) ? QStringLiteral("\u25BE ") : QStringLiteral("\u25B8 ");
-      // Headers span the whole row: long process names stay readable.
-      p.drawText(QRect(6, y, width() - 12, r.h), Qt::AlignVCenter | Qt::AlignLeft,
-                 arrow + L.groups[r.group].name +
-                     QStringLiteral("   (%1 tracks)").arg(L.groups[r.group].tracks.size()));
-      p.setFont(small);
+      paintHeader(p, r, y);
       continue;
     }
     const TrackInfo& t = L.tracks[r.track];
@@ -369,6 +374,71 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
   paintRuler(p);
 }
 
+void TimelineCanvas::paintHeader(QPainter& p, const Row& r, int y) {
+  const QPalette& pal = palette();
+  const TrackLayout& L = model_->layout();
+  const QFont small = p.font();
+  p.fillRect(QRect(0, y, width(), r.h), pal.color(QPalette::AlternateBase));
+  p.setPen(pal.color(QPalette::Text));
+  QFont bold = small;
+  bold.setBold(true);
+  p.setFont(bold);
+  const QString arrow =
+      model_->isExpanded(r.group) ? QStringLiteral("\u25BE ") : QStringLiteral("\u25B8 ");
+  const QString text = arrow + L.groups[r.group].name;
+  if (r.summary < 0) {
+    // Headers span the whole row: long process names stay readable.
+    p.drawText(QRect(6, y, width() - 12, r.h), Qt::AlignVCenter | Qt::AlignLeft,
+               text + QStringLiteral("   (%1 tracks)").arg(L.groups[r.group].tracks.size()));
+    p.setFont(small);
+    return;
+  }
+  // Collapsed with a summary: the name in the label column, the activity beside it.
+  const QRect label(6, y, kLabelWidth - 10, r.h);
+  p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
+             p.fontMetrics().elidedText(text, Qt::ElideMiddle, label.width()));
+  p.setFont(small);
+  p.setPen(pal.color(QPalette::Midlight));
+  p.drawLine(0, y + r.h - 1, width(), y + r.h - 1);
+  const QRect area(kLabelWidth, y + 2, width() - kLabelWidth, r.h - 4);
+  p.save();
+  p.setClipRect(area.intersected(p.clipBoundingRect().toAlignedRect()));
+  paintTrack(p, Row{r.group, r.summary, r.y, r.h, r.pinned, -1}, area);
+  p.restore();
+}
+
+void TimelineCanvas::paintBars(QPainter& p, const QVector<float>& values, float scale,
+                               const QRect& area, const QColor& bar) {
+  const int n = static_cast<int>(values.size());
+  const float k = area.height() / std::max(scale, 1e-9f);
+  if (frame_.request.t0 == t0_ && frame_.request.t1 == t1_ && n == area.width()) {
+    // Data for exactly this view: one integer column per bucket, runs of
+    // equal height merged (the raster engine fills those with memset).
+    auto height = [&](int i) {
+      return std::min(area.height(), static_cast<int>(values[i] * k + 0.5f));
+    };
+    for (int i = 0; i < n;) {
+      const int h = height(i);
+      int j = i + 1;
+      while (j < n && height(j) == h) ++j;
+      if (h > 0) p.fillRect(QRect(area.left() + i, area.bottom() + 1 - h, j - i, h), bar);
+      i = j;
+    }
+    return;
+  }
+  // Older data while a lookup runs: stretch it to the current view.
+  const double span = static_cast<double>(frame_.request.t1 - frame_.request.t0);
+  const double scale_x = span / (t1_ - t0_);
+  for (int i = 0; i < n; ++i) {
+    const float u = values[i];
+    if (u <= 0) continue;
+    double x =
+        area.left() + (i + (frame_.request.t0 - t0_) * static_cast<double>(n) / span) * scale_x;
+    double h = std::min<double>(u * k, area.height());
+    p.fillRect(QRectF(x, area.bottom() + 1 - h, std::max(1.0, scale_x), h), bar);
+  }
+}
+
 void TimelineCanvas::setSearchMarks(QVector<qint64> ts) {
   search_marks_ = std::move(ts);
   update();
@@ -397,7 +467,7 @@ void TimelineCanvas::paintRuler(QPainter& p) {
   p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
   // Ticks over the canvas part of the ruler; the label column's part names
   // the anchor the tick labels count from, when they count from one.
-  const RulerTicks ticks = computeRulerTicks(start_, t0_, t1_, std::max(1, width() - kLabelWidth));
+  const RulerTicks ticks = computeRulerTicks(origin_, t0_, t1_, std::max(1, width() - kLabelWidth));
   const qint64 istep = ticks.step;
   p.setPen(pal.color(QPalette::WindowText));
   for (const RulerTick& tick : ticks.ticks) {
@@ -418,7 +488,7 @@ void TimelineCanvas::paintRuler(QPainter& p) {
   }
   paintSearchMarks(p);
   if (cursor_x_ >= kLabelWidth) {
-    QString at = formatTimestamp(timeAt(cursor_x_) - start_, std::max<qint64>(1, istep / 100));
+    QString at = formatTimestamp(timeAt(cursor_x_) - origin_, std::max<qint64>(1, istep / 100));
     QRect box = p.fontMetrics().boundingRect(at).adjusted(-4, -2, 4, 2);
     box.moveTopLeft(QPoint(std::min(cursor_x_ + 2, width() - box.width()), 1));
     p.fillRect(box, pal.color(QPalette::ToolTipBase));
@@ -433,7 +503,7 @@ void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
   const TrackInfo& t = model_->layout().tracks[r.track];
   auto it = frame_.tracks.constFind(r.track);
   const bool have = it != frame_.tracks.cend();
-  auto drawSpans = [&](const QVector<PaintSpan>& spans, int y, int h) {
+  auto drawSpans = [&](const QVector<PaintSpan>& spans, int y, int h, bool states) {
     for (const PaintSpan& s : spans) {
       double x0 = xAt(s.start), x1 = xAt(s.end);
       if (x1 < area.left() || x0 > area.right()) continue;
@@ -442,11 +512,15 @@ void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
       const int ix1 = static_cast<int>(std::ceil(std::min<double>(x1, area.right() + 2)));
       QRect box(ix0, y, std::max(1, ix1 - ix0), h);
       p.fillRect(box, QColor::fromRgb(s.color));
-      if (r.track == highlight_track_ && s.row == highlight_row_ && s.merged == 0) {
+      if (r.track == highlight_track_ && s.row == highlight_row_ && s.merged == 0 &&
+          states == highlight_state_ && h > 6) {
         p.setPen(QPen(palette().color(QPalette::Text), 2));
         p.drawRect(box.adjusted(1, 1, -1, -1));
       }
-      if (!s.label.isEmpty() && box.width() > 24) {
+      if (r.track == highlight_track_ && s.row == highlight_row_ && s.merged == 0 &&
+          states == highlight_state_ && h <= 6)
+        p.fillRect(box.adjusted(0, h - 2, 0, 0), palette().color(QPalette::Text));
+      if (!s.label.isEmpty() && box.width() > 24 && h > 10) {
         QRect text = box.intersected(area).adjusted(3, 0, -2, 0);
         p.setPen(textColorOn(QColor::fromRgb(s.color)));
         p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
@@ -459,40 +533,29 @@ void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
     case TrackKind::kThreadState:
       if (!have) break;
       if (!it->utilization.isEmpty()) {
-        QColor bar = isDarkPalette() ? QColor(0x7e, 0x93, 0xd8) : QColor(0x3f, 0x51, 0xb5);
-        const int n = static_cast<int>(it->utilization.size());
-        if (frame_.request.t0 == t0_ && frame_.request.t1 == t1_ && n == area.width()) {
-          // Data for exactly this view: one integer column per bucket, runs of
-          // equal height merged (the raster engine fills those with memset).
-          for (int i = 0; i < n;) {
-            int h = static_cast<int>(it->utilization[i] * area.height() + 0.5f);
-            int j = i + 1;
-            while (j < n && static_cast<int>(it->utilization[j] * area.height() + 0.5f) == h) ++j;
-            if (h > 0) p.fillRect(QRect(area.left() + i, area.bottom() + 1 - h, j - i, h), bar);
-            i = j;
-          }
-          break;
-        }
-        // Older data while a lookup runs: stretch it to the current view.
-        const double scale =
-            static_cast<double>(frame_.request.t1 - frame_.request.t0) / (t1_ - t0_);
-        for (int i = 0; i < n; ++i) {
-          float u = it->utilization[i];
-          if (u <= 0) continue;
-          double x = area.left() + (i + (frame_.request.t0 - t0_) * static_cast<double>(n) /
-                                            (frame_.request.t1 - frame_.request.t0)) *
-                                       scale;
-          double h = u * area.height();
-          p.fillRect(QRectF(x, area.bottom() + 1 - h, std::max(1.0, scale), h), bar);
-        }
+        paintBars(p, it->utilization, 1.f, area,
+                  isDarkPalette() ? QColor(0x7e, 0x93, 0xd8) : QColor(0x3f, 0x51, 0xb5));
       } else if (!it->levels.isEmpty()) {
-        drawSpans(it->levels[0], area.top() + 1, area.height() - 2);
+        drawSpans(it->levels[0], area.top() + 1, area.height() - 2,
+                  t.kind == TrackKind::kThreadState);
       }
       break;
-    case TrackKind::kSlices:
+    case TrackKind::kSlices: {
       if (!have) break;
+      int top = area.top();
+      if (t.hasStateStrip()) {
+        drawSpans(it->states, top, kStateStripHeight - 1, true);
+        top += kStateStripHeight;
+      }
       for (int d = 0; d < std::min<int>(it->levels.size(), kMaxLevels); ++d)
-        drawSpans(it->levels[d], area.top() + d * kSliceLevelHeight, kSliceLevelHeight - 1);
+        drawSpans(it->levels[d], top + d * kSliceLevelHeight, kSliceLevelHeight - 1, false);
+      break;
+    }
+    case TrackKind::kProcessSummary:
+      // Running threads per pixel (or open slices for a process without sched data).
+      if (have)
+        paintBars(p, it->utilization, float(t.activity_scale), area,
+                  t.activity_from_sched ? QColor(0x43, 0x8e, 0xd8) : QColor(0x8e, 0x8e, 0x9e));
       break;
     case TrackKind::kCounter: {
       if (!have) break;
@@ -548,7 +611,10 @@ void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
       }
       break;
     case TrackKind::kHeapDumps:
+      paintHeapMemory(
+          p, t, area, [this](qint64 ts) { return xAt(ts); }, palette().color(QPalette::Text));
       for (const TrackMarker& m : t.markers) {
+        if (!t.memory.isEmpty() && m.kind == QLatin1String("native")) continue;  // on the curve
         double x = xAt(m.ts);
         if (x < area.left() - 10 || x > area.right() + 10) continue;
         QPointF c(x, area.center().y());
@@ -567,11 +633,12 @@ void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
 
 const PaintSpan* TimelineCanvas::spanAt(int track, int depth, qint64 t, double slop_px) const {
   auto it = frame_.tracks.constFind(track);
-  if (it == frame_.tracks.cend() || depth < 0 || depth >= it->levels.size()) return nullptr;
+  if (it == frame_.tracks.cend() || depth < -1 || depth >= it->levels.size()) return nullptr;
+  const QVector<PaintSpan>& spans = depth < 0 ? it->states : it->levels[depth];
   const double ns_per_px = static_cast<double>(t1_ - t0_) / std::max(1, width() - kLabelWidth);
   const qint64 slop = static_cast<qint64>(slop_px * ns_per_px);
   const PaintSpan* best = nullptr;
-  for (const PaintSpan& s : it->levels[depth]) {
+  for (const PaintSpan& s : spans) {
     if (t >= s.start && t < std::max(s.end, s.start + 1)) return &s;
     if (t >= s.start - slop && t < s.end + slop) best = &s;
   }
@@ -628,10 +695,14 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) {
   qint64 t = timeAt(e->position().x());
   const TrackInfo& info = model_->layout().tracks[track];
   quint32 row = 0;
+  bool state = false;
   if (info.kind == TrackKind::kSlices) {
-    QRect r = trackRect(track);
-    int depth = (e->pos().y() - r.top()) / kSliceLevelHeight;
-    const PaintSpan* s = spanAt(track, depth, t, 3);
+    int y = e->pos().y() - trackRect(track).top() - 1;
+    if (info.hasStateStrip()) {
+      state = y < kStateStripHeight;
+      y -= kStateStripHeight;
+    }
+    const PaintSpan* s = spanAt(track, state ? -1 : std::max(0, y) / kSliceLevelHeight, t, 3);
     if (!s) return;
     row = s->row;
   } else if (info.kind == TrackKind::kCpuSched || info.kind == TrackKind::kThreadState) {
@@ -641,8 +712,9 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) {
       return;
     }
     row = s->row;
+    state = info.kind == TrackKind::kThreadState;
   }
-  emit clicked(track, row, t);
+  emit clicked(track, row, t, state);
 }
 
 bool TimelineCanvas::showsUtilization(int track) const {

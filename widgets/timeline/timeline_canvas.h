@@ -27,7 +27,10 @@ class TimelineCanvas : public QWidget {
   TimelineCanvas(TraceSession* session, TrackListModel* model, QWidget* parent = nullptr);
   ~TimelineCanvas() override;
 
-  void setBounds(qint64 start, qint64 end);
+  // The navigable range; the ruler counts from `origin` (the trace start, which a padded
+  // range may begin before); origin < 0: from `start`.
+  void setBounds(qint64 start, qint64 end, qint64 origin = -1);
+  qint64 origin() const { return origin_; }
   void setRange(qint64 t0, qint64 t1);  // clamps to the trace, refetches
   qint64 rangeStart() const { return t0_; }
   qint64 rangeEnd() const { return t1_; }
@@ -38,7 +41,8 @@ class TimelineCanvas : public QWidget {
   // True while a lookup is in flight or queued (tests and the bench wait on it).
   bool isFetching() const { return in_flight_ || dirty_; }
   // Outlines the span of `row` on `track` (the clicked event); -1: none.
-  void setHighlight(int track, quint32 row);
+  // `state`: the row is a thread_state row on the track's state strip.
+  void setHighlight(int track, quint32 row, bool state = false);
   int highlightTrack() const { return highlight_track_; }
   quint32 highlightRow() const { return highlight_row_; }
   // Flow arrows of the clicked slice, drawn from the end of the source slice to the start
@@ -59,7 +63,8 @@ class TimelineCanvas : public QWidget {
   void applyFrame(FrameData frame);
   // Track index under widget y (-1: none) and its row rectangle.
   int trackAt(int y) const;
-  QRect trackRect(int track) const;
+  QRect trackRect(int track) const;  // also a process summary's header row
+  static constexpr int kStateStripHeight = 6;
   int groupAt(int y) const;  // group header under y, -1 otherwise
   qint64 timeAt(double x) const;
   double xAt(qint64 t) const;
@@ -68,7 +73,8 @@ class TimelineCanvas : public QWidget {
   void rangeChanged(qint64 t0, qint64 t1);
   void scrollChanged(int y, int content_height);
   void selectionMade(qint64 t0, qint64 t1, const QVector<int>& tracks);  // drag finished
-  void clicked(int track, quint32 row, qint64 ts);  // a click on a track (row: span row)
+  // A click on a track (row: span row; state: a thread_state row on a slice track's strip).
+  void clicked(int track, quint32 row, qint64 ts, bool state);
   void contextMenuForTrack(int track, const QPoint& global_pos);
   void frameReady();
 
@@ -88,6 +94,7 @@ class TimelineCanvas : public QWidget {
     int track = -1;    // -1: group header
     int y = 0, h = 0;  // y: in the pinned strip (pinned rows) or in the scrolled content
     bool pinned = false;
+    int summary = -1;  // group header: the process summary drawn on it (collapsed)
   };
   // Where a row is drawn: pinned rows stay under the ruler, the rest scroll below them.
   int screenY(const Row& r) const {
@@ -102,6 +109,11 @@ class TimelineCanvas : public QWidget {
   void paintFlows(QPainter& p);
   void paintSearchMarks(QPainter& p);
   void paintTrack(QPainter& p, const Row& r, const QRect& area);
+  void paintHeader(QPainter& p, const Row& r, int y);
+  // One bar per pixel column: values[i] / scale of the area's height.
+  void paintBars(QPainter& p, const QVector<float>& values, float scale, const QRect& area,
+                 const QColor& color);
+  // depth -1: the state strip.
   const PaintSpan* spanAt(int track, int depth, qint64 t, double slop_px) const;
   bool showsUtilization(int track) const;
   void zoomToCpuSlicesAt(qint64 t);
@@ -109,7 +121,7 @@ class TimelineCanvas : public QWidget {
   TraceSession* session_;
   TrackListModel* model_;
   std::unique_ptr<CounterPlotter> plotter_;
-  qint64 start_ = 0, end_ = 1, t0_ = 0, t1_ = 1;
+  qint64 start_ = 0, end_ = 1, t0_ = 0, t1_ = 1, origin_ = 0;
   qint64 sel_t0_ = 0, sel_t1_ = 0;
   QVector<int> sel_tracks_;
   QVector<Row> rows_;
@@ -121,6 +133,7 @@ class TimelineCanvas : public QWidget {
   int cursor_x_ = -1;
   int highlight_track_ = -1;
   quint32 highlight_row_ = 0;
+  bool highlight_state_ = false;
   QVector<FlowLink> flows_;
   QVector<qint64> search_marks_;
   // Mouse gestures: select (left drag on tracks), pan (ruler / middle / shift).

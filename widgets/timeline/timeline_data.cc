@@ -10,6 +10,7 @@
 #include "widgets/common/storage_text.h"
 #include "widgets/common/theme.h"
 #include "widgets/timeline/frame_timeline_style.h"
+#include "widgets/timeline/process_activity.h"
 
 namespace fathom::gui {
 namespace {
@@ -62,6 +63,21 @@ void addNativeDumpTotals(const TraceStorage& s, const TrackMarker& dump, Details
   d.fields.push_back({QStringLiteral("Change since previous dump"),
                       (change >= 0 ? QStringLiteral("+") : QStringLiteral("-")) +
                           formatBytes(double(std::llabs(change)))});
+}
+
+// A thread's states as spans (a state track, or the strip on its slice track).
+QVector<PaintSpan> stateSpans(const TraceStorage& s, const TimelineIndex& index, uint32_t utid,
+                              const FrameRequest& req, double ns_per_px) {
+  QVector<PaintSpan> level;
+  for (const TimelineSpan& sp :
+       index.ThreadStateSpans(utid, req.t0, req.t1, static_cast<uint32_t>(req.pixels))) {
+    QString state = str(s, s.thread_state.state[sp.row]);
+    PaintSpan ps{sp.start, sp.end, sp.row, sp.merged, threadStateColor(state), {}};
+    const int64_t dur = s.thread_state.dur[sp.row];
+    if (dur < 0 || dur / ns_per_px >= kLabelMinPx) ps.label = threadStateLabel(state);
+    level.push_back(std::move(ps));
+  }
+  return level;
 }
 
 }  // namespace
@@ -118,32 +134,30 @@ FrameData fetchFrame(const TraceStorage& s, const TimelineIndex& index, const Tr
         p.levels.push_back(std::move(level));
         break;
       }
-      case TrackKind::kThreadState: {
-        QVector<PaintSpan> level;
-        for (const TimelineSpan& sp : index.ThreadStateSpans(t.utid, req.t0, req.t1, px)) {
-          QString state = str(s, s.thread_state.state[sp.row]);
-          PaintSpan ps{sp.start, sp.end, sp.row, sp.merged, threadStateColor(state), {}};
-          if (wide(s.thread_state.ts[sp.row], s.thread_state.dur[sp.row]))
-            ps.label = threadStateLabel(state);
-          level.push_back(std::move(ps));
-        }
-        p.levels.push_back(std::move(level));
+      case TrackKind::kThreadState:
+        p.levels.push_back(stateSpans(s, index, t.utid, req, ns_per_px));
         break;
-      }
+      case TrackKind::kProcessSummary:
+        if (t.activity) p.utilization = t.activity->Buckets(req.t0, req.t1, req.pixels);
+        break;
       case TrackKind::kSlices: {
-        for (uint32_t d = 0; d < t.depths; ++d) {
-          QVector<PaintSpan> level;
-          for (const TimelineSpan& sp : index.SliceSpans(t.track_id, d, req.t0, req.t1, px)) {
-            QString name = str(s, s.slice.name[sp.row]);
-            auto frame = layout.frame_rows.constFind(sp.row);
-            const QRgb color = frame != layout.frame_rows.cend() ? frameSliceColor(s, frame.value())
-                                                                 : colorForName(name).rgb();
-            PaintSpan ps{sp.start, sp.end, sp.row, sp.merged, color, {}};
-            if (wide(s.slice.ts[sp.row], s.slice.dur[sp.row])) ps.label = name;
-            level.push_back(std::move(ps));
+        if (t.hasStateStrip())
+          p.states = stateSpans(s, index, uint32_t(t.state_utid), req, ns_per_px);
+        for (const SlicePart& part : t.sliceParts())
+          for (uint32_t d = 0; d < part.depths; ++d) {
+            QVector<PaintSpan> level;
+            for (const TimelineSpan& sp : index.SliceSpans(part.track_id, d, req.t0, req.t1, px)) {
+              QString name = str(s, s.slice.name[sp.row]);
+              auto frame = layout.frame_rows.constFind(sp.row);
+              const QRgb color = frame != layout.frame_rows.cend()
+                                     ? frameSliceColor(s, frame.value())
+                                     : colorForName(name).rgb();
+              PaintSpan ps{sp.start, sp.end, sp.row, sp.merged, color, {}};
+              if (wide(s.slice.ts[sp.row], s.slice.dur[sp.row])) ps.label = name;
+              level.push_back(std::move(ps));
+            }
+            p.levels.push_back(std::move(level));
           }
-          p.levels.push_back(std::move(level));
-        }
         break;
       }
       case TrackKind::kCounter: {
@@ -259,11 +273,13 @@ SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& inde
         int64_t ns = std::min<int64_t>(end, t1) - std::max<int64_t>(ts, t0);
         if (ns > 0) per_thread[utid] += ns;
       }
-    } else if (t.kind == TrackKind::kThreadState) {
-      if (!out.utids.contains(int(t.utid))) out.utids.push_back(int(t.utid));
+    }
+    if (t.kind == TrackKind::kThreadState || t.hasStateStrip()) {
+      const uint32_t utid = t.kind == TrackKind::kThreadState ? t.utid : uint32_t(t.state_utid);
+      if (!out.utids.contains(int(utid))) out.utids.push_back(int(utid));
       ++out.stateTracks;
       const ThreadStateTable& st = s.thread_state;
-      for (uint32_t row : index.ThreadStateRowsInRange(t.utid, t0, t1)) {
+      for (uint32_t row : index.ThreadStateRowsInRange(utid, t0, t1)) {
         const int64_t end = st.dur[row] < 0 ? s.max_ts() : st.ts[row] + st.dur[row];
         const int64_t ns = std::min<int64_t>(end, t1) - std::max<int64_t>(st.ts[row], t0);
         auto& agg = per_state[st.state[row]];
@@ -271,18 +287,20 @@ SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& inde
         agg.ns += std::max<int64_t>(ns, 0);
         agg.per_thread[st.utid[row]] += std::max<int64_t>(ns, 0);
       }
-    } else if (t.kind == TrackKind::kSlices) {
+    }
+    if (t.kind == TrackKind::kSlices) {
       if (auto utid = s.track.utid.Get(t.track_id); utid && !out.utids.contains(int(*utid)))
         out.utids.push_back(int(*utid));
       ++out.sliceTracks;
       const SliceTable& sl = s.slice;
-      for (uint32_t row : index.SliceRowsInRange(t.track_id, t0, t1)) {
-        const int64_t end = sl.dur[row] < 0 ? s.max_ts() : sl.ts[row] + sl.dur[row];
-        auto& agg = per_slice_name[sl.name[row]];
-        agg.first++;
-        agg.second +=
-            std::max<int64_t>(0, std::min<int64_t>(end, t1) - std::max<int64_t>(sl.ts[row], t0));
-      }
+      for (const SlicePart& part : t.sliceParts())
+        for (uint32_t row : index.SliceRowsInRange(part.track_id, t0, t1)) {
+          const int64_t end = sl.dur[row] < 0 ? s.max_ts() : sl.ts[row] + sl.dur[row];
+          auto& agg = per_slice_name[sl.name[row]];
+          agg.first++;
+          agg.second +=
+              std::max<int64_t>(0, std::min<int64_t>(end, t1) - std::max<int64_t>(sl.ts[row], t0));
+        }
     } else if (t.kind == TrackKind::kCounter) {
       std::optional<uint32_t> before;
       auto rows = index.CounterRowsInRange(t.track_id, t0, t1, &before);
@@ -446,6 +464,8 @@ Details computeDetails(const TraceStorage& s, const TimelineIndex& index, const 
       addArgs(s, s.counter.arg_set_id.Get(r), d);
       break;
     }
+    case TrackKind::kProcessSummary:
+      break;
     case TrackKind::kInstants:
     case TrackKind::kHeapDumps: {
       const TrackMarker* best = nullptr;

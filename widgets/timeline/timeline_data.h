@@ -24,7 +24,9 @@ struct PaintSpan {
 
 struct TrackPaint {
   QVector<QVector<PaintSpan>> levels;  // sched/thread state: 1 level; slices: per depth
-  QVector<float> utilization;          // CPU tracks zoomed out: busy fraction per pixel
+  QVector<PaintSpan> states;           // slices with a state strip: the thread's states
+  QVector<float> utilization;          // CPU tracks zoomed out: busy fraction per pixel;
+                                       // process summaries: running threads per pixel
   QVector<CounterBucket> buckets;      // counters: one per pixel
   double vmin = 0, vmax = 0;           // counters: value range in view
 };

@@ -13,6 +13,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QWidgetAction>
+#include <tuple>
 
 #include "core/storage/trace_storage.h"
 #include "widgets/common/format.h"
@@ -167,24 +168,35 @@ TimelineView::TimelineView(TraceSession* session, QWidget* parent)
 void TimelineView::onLoaded() {
   canvas_->setBounds(session_->traceStart(), session_->traceEnd());
   ++pending_;
-  session_->query<TrackLayout>([](Core& c) { return buildTrackLayout(c.storage(), c.index); }, this,
-                               [this](TrackLayout layout) {
-                                 --pending_;
-                                 // Heap dumps may sit outside the trace bounds (they do not move
-                                 // them): widen the navigable range so every diamond can be
-                                 // reached.
-                                 start_ = session_->traceStart();
-                                 end_ = session_->traceEnd();
-                                 for (const TrackInfo& t : layout.tracks)
-                                   for (const TrackMarker& m : t.markers) {
-                                     start_ = std::min(start_, m.ts);
-                                     end_ = std::max(end_, m.ts);
-                                   }
-                                 canvas_->setBounds(start_, end_);
-                                 model_->setLayout(std::move(layout));
-                                 if (history_.isEmpty()) showWholeTrace();
-                                 emit tracksReady();
-                               });
+  // The layout first (the first paint waits for it), the process summaries after it.
+  session_->query<TrackLayout>(
+      [](Core& c) { return buildTrackLayout(c.storage(), c.index, false); }, this,
+      [this](TrackLayout layout) {
+        --pending_;
+        // Heap dumps may sit outside the trace bounds (they do not move
+        // them): widen the navigable range so every diamond can be
+        // reached.
+        std::tie(start_, end_) =
+            navigableBounds(layout, session_->traceStart(), session_->traceEnd());
+        canvas_->setBounds(start_, end_, session_->traceStart());
+        model_->setLayout(std::move(layout));
+        if (history_.isEmpty()) showWholeTrace();
+        attachSummaries();
+        emit tracksReady();
+      });
+}
+
+void TimelineView::attachSummaries() {
+  ++pending_;
+  const int generation = ++layout_generation_;
+  TrackLayout layout = model_->layout();
+  session_->query<QHash<int, TrackInfo>>(
+      [layout](Core& c) { return processSummaries(layout, c.storage(), c.index); }, this,
+      [this, generation](QHash<int, TrackInfo> tracks) {
+        --pending_;
+        // A result for an older layout (another trace loaded since) is dropped.
+        if (generation == layout_generation_) model_->updateTracks(tracks);
+      });
 }
 
 void TimelineView::showWholeTrace() {
@@ -341,11 +353,16 @@ void TimelineView::showStats(const SelectionStats& s) {
   details_->header()->resizeSections(QHeaderView::ResizeToContents);
 }
 
-void TimelineView::showDetails(int track, quint32 row, qint64 ts) {
+void TimelineView::showDetails(int track, quint32 row, qint64 ts, bool state) {
   const TrackLayout& L = model_->layout();
   if (track < 0 || track >= L.tracks.size()) return;
-  const TrackInfo& info = L.tracks[track];
-  canvas_->setHighlight(track, row);
+  TrackInfo info = L.tracks[track];
+  state = state && (info.kind == TrackKind::kThreadState || info.hasStateStrip());
+  if (state && info.kind == TrackKind::kSlices) {  // the strip: details of the state
+    info.kind = TrackKind::kThreadState;
+    info.utid = quint32(info.state_utid);
+  }
+  canvas_->setHighlight(track, row, state);
   if (info.kind == TrackKind::kHeapDumps && !info.markers.isEmpty()) {
     const TrackMarker* best = &info.markers[0];
     for (const TrackMarker& m : info.markers)
@@ -390,10 +407,15 @@ int TimelineView::trackIndexOf(TrackKind kind, quint32 ref) const {
   const TrackLayout& L = model_->layout();
   for (int i = 0; i < L.tracks.size(); ++i) {
     const TrackInfo& t = L.tracks[i];
+    // A thread's states are its state track, or the strip on its slice track.
+    if (kind == TrackKind::kThreadState && t.hasStateStrip() && t.state_utid == qint64(ref))
+      return i;
     if (t.kind != kind) continue;
     if ((kind == TrackKind::kCpuSched && t.cpu == ref) ||
         (kind == TrackKind::kThreadState && t.utid == ref) ||
-        (kind != TrackKind::kCpuSched && kind != TrackKind::kThreadState && t.track_id == ref))
+        (kind == TrackKind::kSlices && t.hasSliceTrack(ref)) ||
+        (kind != TrackKind::kCpuSched && kind != TrackKind::kThreadState &&
+         kind != TrackKind::kSlices && t.track_id == ref))
       return i;
   }
   return -1;
@@ -432,7 +454,7 @@ void TimelineView::revealEvent(TrackKind kind, quint32 ref, quint32 row, qint64 
     model_->setHidden(track, false);
   }
   centreOn(track, ts, dur);
-  if (track >= 0) showDetails(track, row, ts);
+  if (track >= 0) showDetails(track, row, ts, kind == TrackKind::kThreadState);
 }
 
 void TimelineView::revealThread(quint32 utid) {

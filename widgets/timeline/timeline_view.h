@@ -39,7 +39,8 @@ class TimelineView : public QWidget {
   // Selects [t0, t1) over the given tracks (layout indexes) as a drag would.
   void selectArea(qint64 t0, qint64 t1, const QVector<int>& tracks);
   // Shows the details of `row` of `track` (as a click would).
-  void showDetails(int track, quint32 row, qint64 ts);
+  // `state`: `row` is a thread_state row on a slice track's state strip.
+  void showDetails(int track, quint32 row, qint64 ts, bool state = false);
   // Expands, scrolls and pans to slice row `slice` of slice track `track_id`, and selects it.
   void goToSlice(quint32 track_id, quint32 slice);
   // Reveals an event found by a search: expands its group, scrolls its track into view, zooms
@@ -83,6 +84,7 @@ class TimelineView : public QWidget {
 
  private:
   void onLoaded();
+  void attachSummaries();  // computes the process summaries, then adds them to the layout
   void pushHistory();
   void navigate(qint64 t0, qint64 t1, bool record);
   void showStats(const SelectionStats& stats);
@@ -104,6 +106,7 @@ class TimelineView : public QWidget {
   QList<QPair<qint64, qint64>> history_;
   int history_pos_ = -1;
   int pending_ = 0;             // query-lane jobs in flight
+  int layout_generation_ = 0;   // which layout a summaries job was started for
   qint64 start_ = 0, end_ = 0;  // navigable range: the trace plus its markers
 };
 

@@ -10,6 +10,7 @@
 #include "core/storage/trace_storage.h"
 #include "widgets/common/storage_text.h"
 #include "widgets/timeline/frame_timeline_style.h"
+#include "widgets/timeline/process_activity.h"
 
 namespace fathom::gui {
 namespace {
@@ -26,11 +27,258 @@ bool isCpuFreqOrIdle(const QString& name, const QString& type) {
          name == QLatin1String("cpufreq") || name == QLatin1String("cpuidle");
 }
 
+// CPUs: one track per CPU that has scheduling data.
+QVector<TrackInfo> cpuTracks(const TimelineIndex& index) {
+  QVector<TrackInfo> out;
+  for (uint32_t cpu = 0; cpu < index.cpu_count(); ++cpu) {
+    uint64_t n = index.SchedCountInRange(cpu, INT64_MIN, INT64_MAX);
+    if (n == 0) continue;
+    TrackInfo t;
+    t.kind = TrackKind::kCpuSched;
+    t.name = QStringLiteral("CPU %1").arg(cpu);
+    t.cpu = cpu;
+    t.rows = n;
+    out.push_back(t);
+  }
+  return out;
+}
+
+// CPU time per thread (utid), from sched.
+std::vector<int64_t> threadCpuNs(const TraceStorage& s) {
+  std::vector<int64_t> thread_cpu(s.thread.row_count(), 0);
+  for (uint32_t r = 0; r < s.sched.row_count(); ++r) {
+    uint32_t utid = s.sched.utid[r];
+    if (utid < thread_cpu.size() && s.sched.dur[r] > 0) thread_cpu[utid] += s.sched.dur[r];
+  }
+  return thread_cpu;
+}
+
+struct TracksByOwner {
+  std::vector<uint32_t> cpu_counters, system_counters;
+  std::map<uint32_t, std::vector<uint32_t>> process_counters;  // upid -> tracks
+  std::map<uint32_t, std::vector<uint32_t>> process_slices;    // upid -> tracks
+  std::map<uint32_t, std::vector<uint32_t>> thread_slices;     // utid -> tracks
+  std::vector<uint32_t> global_slices;
+};
+
+// Counter and slice tracks with events, by owner.
+TracksByOwner tracksByOwner(const TraceStorage& s, const TimelineIndex& index) {
+  TracksByOwner o;
+  const TrackTable& tr = s.track;
+  const StringId counter_evt = s.strings.Find("counter");
+  for (uint32_t id = 0; id < tr.row_count(); ++id) {
+    bool is_counter = counter_evt != kNullStringId && tr.event_type[id] == counter_evt;
+    if (is_counter) {
+      if (index.CounterCount(id) == 0) continue;
+      if (tr.cpu.Get(id)) {
+        o.cpu_counters.push_back(id);
+      } else if (auto upid = tr.upid.Get(id)) {
+        o.process_counters[*upid].push_back(id);
+      } else if (auto utid = tr.utid.Get(id); utid && threadUpid(s, *utid)) {
+        o.process_counters[*threadUpid(s, *utid)].push_back(id);
+      } else {
+        o.system_counters.push_back(id);
+      }
+      continue;
+    }
+    if (index.SliceCount(id) == 0) continue;
+    if (auto utid = tr.utid.Get(id)) {
+      o.thread_slices[*utid].push_back(id);
+    } else if (auto upid = tr.upid.Get(id)) {
+      o.process_slices[*upid].push_back(id);
+    } else {
+      o.global_slices.push_back(id);
+    }
+  }
+  return o;
+}
+
+TrackInfo makeCounterTrack(const TraceStorage& s, const TimelineIndex& index, uint32_t id,
+                           const QString& prefix) {
+  const TrackTable& tr = s.track;
+  TrackInfo t;
+  t.kind = TrackKind::kCounter;
+  t.track_id = id;
+  t.rows = index.CounterCount(id);
+  QString name = str(s, tr.name[id]);
+  QString type = str(s, tr.type[id]);
+  if (name.isEmpty()) name = type.isEmpty() ? QStringLiteral("counter") : type;
+  t.idle_states = type == QLatin1String("cpu_idle") || name == QLatin1String("cpuidle");
+  t.name = prefix.isEmpty() ? name : prefix + QLatin1Char(' ') + name;
+  return t;
+}
+
+TrackInfo makeSliceTrack(const TraceStorage& s, const TimelineIndex& index, uint32_t id,
+                         const QString& fallback) {
+  const TrackTable& tr = s.track;
+  TrackInfo t;
+  t.kind = TrackKind::kSlices;
+  t.track_id = id;
+  t.depths = std::max<uint32_t>(1, index.SliceDepthCount(id));
+  t.rows = index.SliceCount(id);
+  t.name = str(s, tr.name[id]);
+  if (t.name.isEmpty()) t.name = fallback;
+  for (auto p = tr.parent_id.Get(id); p && t.indent < 16; p = tr.parent_id.Get(*p)) ++t.indent;
+  return t;
+}
+
+// A process's slice tracks of one name as one row (mergeByName), each track a part.
+TrackInfo processSliceTrack(const TraceStorage& s, const TimelineIndex& index,
+                            const QVector<uint32_t>& ids) {
+  TrackInfo t = makeSliceTrack(s, index, ids.front(), QStringLiteral("process slices"));
+  if (ids.size() < 2) return t;
+  t.depths = 0;
+  t.rows = 0;
+  for (uint32_t id : ids) {
+    const SlicePart part{id, std::max<uint32_t>(1, index.SliceDepthCount(id))};
+    t.parts.push_back(part);
+    t.depths += part.depths;
+    t.rows += index.SliceCount(id);
+  }
+  return t;
+}
+
+// "mem.lmk" instants, wherever the importer put them, with the oom_score_adj in force.
+TrackInfo lmkTrack(const TraceStorage& s, const TimelineIndex& index,
+                   std::map<uint32_t, std::vector<uint32_t>>& process_counters) {
+  const TrackTable& tr = s.track;
+  TrackInfo t;
+  t.kind = TrackKind::kInstants;
+  t.name = QStringLiteral("Low memory kills");
+  const StringId lmk = s.strings.Find("mem.lmk");
+  if (lmk == kNullStringId) return t;
+  const SliceTable& sl = s.slice;
+  for (uint32_t row = 0; row < sl.row_count(); ++row) {
+    if (sl.name[row] != lmk) continue;
+    uint32_t track = sl.track_id[row];
+    std::optional<uint32_t> upid = tr.upid.Get(track);
+    if (!upid) {
+      if (auto utid = tr.utid.Get(track)) upid = threadUpid(s, *utid);
+    }
+    TrackMarker m;
+    m.ts = sl.ts[row];
+    m.row = row;
+    m.upid = upid ? *upid : -1;
+    m.label = upid ? processLabel(s, *upid) : QStringLiteral("?");
+    // oom_score_adj in force at the kill, from the process's counter track.
+    if (upid) {
+      for (uint32_t c : process_counters[*upid]) {
+        if (str(s, tr.name[c]) != QLatin1String("oom_score_adj")) continue;
+        auto b = index.CounterBuckets(c, m.ts, m.ts + 1, 1);
+        if (b[0].has_value) m.label += QStringLiteral(" (oom_score_adj %1)").arg(b[0].last);
+      }
+    }
+    t.markers.push_back(m);
+  }
+  t.rows = static_cast<quint64>(t.markers.size());
+  return t;
+}
+
+// Per process, its dumps: (ts, 0 native heap profile / 1 Java heap graph).
+std::map<uint32_t, std::set<std::pair<int64_t, int>>> dumpsByProcess(const TraceStorage& s) {
+  std::map<uint32_t, std::set<std::pair<int64_t, int>>> dumps;
+  const auto& hpa = s.profile.heap_profile_allocation;
+  for (uint32_t r = 0; r < hpa.row_count(); ++r) dumps[hpa.upid[r]].insert({hpa.ts[r], 0});
+  const auto& hgo = s.profile.heap_graph_object;
+  for (uint32_t r = 0; r < hgo.row_count(); ++r)
+    dumps[hgo.upid[r]].insert({hgo.graph_sample_ts[r], 1});
+  return dumps;
+}
+
+TrackInfo heapTrack(uint32_t upid, const std::set<std::pair<int64_t, int>>& dumps,
+                    const QVector<QPair<qint64, qint64>>& memory) {
+  TrackInfo t;
+  t.kind = TrackKind::kHeapDumps;
+  t.name =
+      memory.isEmpty() ? QStringLiteral("Heap dumps") : QStringLiteral("Heap memory (unreleased)");
+  t.memory = memory;
+  for (const auto& [ts, graph] : dumps)
+    t.markers.push_back(
+        {ts, graph ? QStringLiteral("Java heap graph") : QStringLiteral("native heap profile"),
+         upid, graph ? QStringLiteral("graph") : QStringLiteral("native"), 0});
+  t.rows = static_cast<quint64>(t.markers.size());
+  return t;
+}
+
+// A process's slice tracks with one name and no parent become one row (the importer
+// splits e.g. Expected / Actual Timeline into several tracks where frames overlap; Perfetto
+// shows one of each per process). Order: first appearance.
+QVector<QVector<uint32_t>> mergeByName(const TraceStorage& s, const std::vector<uint32_t>& ids) {
+  QVector<QVector<uint32_t>> rows;
+  QHash<StringId, int> by_name;
+  for (uint32_t id : ids) {
+    const StringId name = s.track.name[id];
+    const bool mergeable = name != kNullStringId && !s.track.parent_id.Get(id);
+    auto it = mergeable ? by_name.constFind(name) : by_name.constEnd();
+    if (it != by_name.constEnd()) {
+      rows[it.value()].push_back(id);
+      continue;
+    }
+    if (mergeable) by_name.insert(name, int(rows.size()));
+    rows.push_back({id});
+  }
+  return rows;
+}
+
+// Per process, the native heap profile's unreleased bytes at each dump: heap_profile_allocation
+// rows are per-dump changes per call site (allocations positive, frees negative, as upstream
+// stores continuous dumps), so the bytes held at a dump are the sum of every row up to it.
+std::map<uint32_t, QVector<QPair<qint64, qint64>>> unreleasedBytesByDump(const TraceStorage& s) {
+  std::map<uint32_t, std::map<int64_t, int64_t>> change;  // upid -> ts -> bytes
+  const auto& hpa = s.profile.heap_profile_allocation;
+  for (uint32_t r = 0; r < hpa.row_count(); ++r) change[hpa.upid[r]][hpa.ts[r]] += hpa.size[r];
+  std::map<uint32_t, QVector<QPair<qint64, qint64>>> out;
+  for (const auto& [upid, by_ts] : change) {
+    int64_t held = 0;
+    for (const auto& [ts, bytes] : by_ts) out[upid].push_back({ts, held += bytes});
+  }
+  return out;
+}
+
 }  // namespace
+
+QPair<qint64, qint64> navigableBounds(const TrackLayout& layout, qint64 start, qint64 end) {
+  bool heap = false;
+  for (const TrackInfo& t : layout.tracks) {
+    heap |= t.kind == TrackKind::kHeapDumps;
+    for (const TrackMarker& m : t.markers) {
+      start = std::min(start, m.ts);
+      end = std::max(end, m.ts);
+    }
+  }
+  constexpr qint64 kPad = 1000000000;  // 1 s
+  if (heap && end - start < kPad / 1000) {
+    const qint64 mid = start + (end - start) / 2;
+    return {mid - kPad, mid + kPad};
+  }
+  return {start, end};
+}
+
+bool TrackInfo::hasSliceTrack(quint32 id) const { return levelOf(id, 0) >= 0; }
+
+int TrackInfo::levelOf(quint32 id, quint32 depth) const {
+  if (kind != TrackKind::kSlices) return -1;
+  int base = 0;
+  for (const SlicePart& p : sliceParts()) {
+    if (p.track_id == id) return base + int(std::min(depth, p.depths - 1));
+    base += int(p.depths);
+  }
+  return -1;
+}
 
 int TrackLayout::countKind(TrackKind kind) const {
   return static_cast<int>(std::count_if(tracks.begin(), tracks.end(),
                                         [kind](const TrackInfo& t) { return t.kind == kind; }));
+}
+
+int TrackLayout::stateTrack(quint32 utid) const {
+  for (int i = 0; i < tracks.size(); ++i) {
+    const TrackInfo& t = tracks[i];
+    if ((t.kind == TrackKind::kThreadState && t.utid == utid) ||
+        (t.hasStateStrip() && t.state_utid == qint64(utid)))
+      return i;
+  }
+  return -1;
 }
 
 int TrackLayout::findGroup(GroupKind kind) const {
@@ -70,10 +318,10 @@ double typicalSchedSliceNs(const TraceStorage& s) {
   return static_cast<double>(*mid);
 }
 
-TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) {
+TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index, bool summaries) {
   TrackLayout out;
   auto addGroup = [&](GroupKind kind, const QString& name, qint64 upid = -1) {
-    out.groups.push_back({kind, name, upid, {}});
+    out.groups.push_back({kind, name, upid, {}, -1});
     return static_cast<int>(out.groups.size() - 1);
   };
   auto addTrack = [&](int group, TrackInfo t) {
@@ -82,67 +330,24 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
     out.groups[group].tracks.push_back(static_cast<int>(out.tracks.size() - 1));
   };
 
-  // CPUs: one track per CPU that has scheduling data.
-  int cpus = -1;
-  for (uint32_t cpu = 0; cpu < index.cpu_count(); ++cpu) {
-    uint64_t n = index.SchedCountInRange(cpu, INT64_MIN, INT64_MAX);
-    if (n == 0) continue;
-    if (cpus < 0) cpus = addGroup(GroupKind::kCpus, QStringLiteral("CPUs"));
-    TrackInfo t;
-    t.kind = TrackKind::kCpuSched;
-    t.name = QStringLiteral("CPU %1").arg(cpu);
-    t.cpu = cpu;
-    t.rows = n;
-    addTrack(cpus, t);
+  if (const QVector<TrackInfo> cpus = cpuTracks(index); !cpus.isEmpty()) {
+    const int g = addGroup(GroupKind::kCpus, QStringLiteral("CPUs"));
+    for (const TrackInfo& t : cpus) addTrack(g, t);
   }
 
   out.cpu_typical_slice_ns = typicalSchedSliceNs(s);
   out.frame_rows = frameRowsBySlice(s);
 
-  // Counter tracks by owner.
   const TrackTable& tr = s.track;
-  const StringId counter_evt = s.strings.Find("counter");
-  std::vector<uint32_t> cpu_counters, system_counters;
-  std::map<uint32_t, std::vector<uint32_t>> process_counters;  // upid -> tracks
-  std::map<uint32_t, std::vector<uint32_t>> process_slices;    // upid -> tracks
-  std::map<uint32_t, std::vector<uint32_t>> thread_slices;     // utid -> tracks
-  std::vector<uint32_t> global_slices;
-  for (uint32_t id = 0; id < tr.row_count(); ++id) {
-    bool is_counter = counter_evt != kNullStringId && tr.event_type[id] == counter_evt;
-    if (is_counter) {
-      if (index.CounterCount(id) == 0) continue;
-      if (tr.cpu.Get(id)) {
-        cpu_counters.push_back(id);
-      } else if (auto upid = tr.upid.Get(id)) {
-        process_counters[*upid].push_back(id);
-      } else if (auto utid = tr.utid.Get(id); utid && threadUpid(s, *utid)) {
-        process_counters[*threadUpid(s, *utid)].push_back(id);
-      } else {
-        system_counters.push_back(id);
-      }
-      continue;
-    }
-    if (index.SliceCount(id) == 0) continue;
-    if (auto utid = tr.utid.Get(id)) {
-      thread_slices[*utid].push_back(id);
-    } else if (auto upid = tr.upid.Get(id)) {
-      process_slices[*upid].push_back(id);
-    } else {
-      global_slices.push_back(id);
-    }
-  }
-
+  TracksByOwner owners = tracksByOwner(s, index);
+  auto& cpu_counters = owners.cpu_counters;
+  auto& system_counters = owners.system_counters;
+  auto& process_counters = owners.process_counters;
+  auto& process_slices = owners.process_slices;
+  auto& thread_slices = owners.thread_slices;
+  const auto& global_slices = owners.global_slices;
   auto counterTrack = [&](uint32_t id, const QString& prefix) {
-    TrackInfo t;
-    t.kind = TrackKind::kCounter;
-    t.track_id = id;
-    t.rows = index.CounterCount(id);
-    QString name = str(s, tr.name[id]);
-    QString type = str(s, tr.type[id]);
-    if (name.isEmpty()) name = type.isEmpty() ? QStringLiteral("counter") : type;
-    t.idle_states = type == QLatin1String("cpu_idle") || name == QLatin1String("cpuidle");
-    t.name = prefix.isEmpty() ? name : prefix + QLatin1Char(' ') + name;
-    return t;
+    return makeCounterTrack(s, index, id, prefix);
   };
 
   if (!cpu_counters.empty()) {
@@ -169,47 +374,10 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
   }
 
   // LMK kills: "mem.lmk" instants, wherever the importer put them.
-  if (StringId lmk = s.strings.Find("mem.lmk"); lmk != kNullStringId) {
-    TrackInfo t;
-    t.kind = TrackKind::kInstants;
-    t.name = QStringLiteral("Low memory kills");
-    const SliceTable& sl = s.slice;
-    for (uint32_t row = 0; row < sl.row_count(); ++row) {
-      if (sl.name[row] != lmk) continue;
-      uint32_t track = sl.track_id[row];
-      std::optional<uint32_t> upid = tr.upid.Get(track);
-      if (!upid) {
-        if (auto utid = tr.utid.Get(track)) upid = threadUpid(s, *utid);
-      }
-      TrackMarker m;
-      m.ts = sl.ts[row];
-      m.row = row;
-      m.upid = upid ? *upid : -1;
-      m.label = upid ? processLabel(s, *upid) : QStringLiteral("?");
-      // oom_score_adj in force at the kill, from the process's counter track.
-      if (upid) {
-        for (uint32_t c : process_counters[*upid]) {
-          if (str(s, tr.name[c]) != QLatin1String("oom_score_adj")) continue;
-          auto b = index.CounterBuckets(c, m.ts, m.ts + 1, 1);
-          if (b[0].has_value) m.label += QStringLiteral(" (oom_score_adj %1)").arg(b[0].last);
-        }
-      }
-      t.markers.push_back(m);
-    }
-    t.rows = static_cast<quint64>(t.markers.size());
-    if (!t.markers.isEmpty()) addTrack(addGroup(GroupKind::kLmk, QStringLiteral("LMK")), t);
-  }
-
+  if (TrackInfo t = lmkTrack(s, index, process_counters); !t.markers.isEmpty())
+    addTrack(addGroup(GroupKind::kLmk, QStringLiteral("LMK")), t);
   auto sliceTrack = [&](uint32_t id, const QString& fallback) {
-    TrackInfo t;
-    t.kind = TrackKind::kSlices;
-    t.track_id = id;
-    t.depths = std::max<uint32_t>(1, index.SliceDepthCount(id));
-    t.rows = index.SliceCount(id);
-    t.name = str(s, tr.name[id]);
-    if (t.name.isEmpty()) t.name = fallback;
-    for (auto p = tr.parent_id.Get(id); p && t.indent < 16; p = tr.parent_id.Get(*p)) ++t.indent;
-    return t;
+    return makeSliceTrack(s, index, id, fallback);
   };
   if (!global_slices.empty()) {
     int g = addGroup(GroupKind::kGlobal, QStringLiteral("Global tracks"));
@@ -217,19 +385,11 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
   }
 
   // Heap dumps per process: one diamond per (upid, ts) dump.
-  std::map<uint32_t, std::set<std::pair<int64_t, int>>> dumps;  // upid -> (ts, 0 native/1 graph)
-  const auto& hpa = s.profile.heap_profile_allocation;
-  for (uint32_t r = 0; r < hpa.row_count(); ++r) dumps[hpa.upid[r]].insert({hpa.ts[r], 0});
-  const auto& hgo = s.profile.heap_graph_object;
-  for (uint32_t r = 0; r < hgo.row_count(); ++r)
-    dumps[hgo.upid[r]].insert({hgo.graph_sample_ts[r], 1});
+  auto dumps = dumpsByProcess(s);
+  const auto memory = unreleasedBytesByDump(s);
 
   // Threads per process, busiest first; processes busiest first.
-  std::vector<int64_t> thread_cpu(s.thread.row_count(), 0);
-  for (uint32_t r = 0; r < s.sched.row_count(); ++r) {
-    uint32_t utid = s.sched.utid[r];
-    if (utid < thread_cpu.size() && s.sched.dur[r] > 0) thread_cpu[utid] += s.sched.dur[r];
-  }
+  const std::vector<int64_t> thread_cpu = threadCpuNs(s);
   std::map<uint32_t, std::vector<uint32_t>> threads;  // upid -> utids with tracks
   std::vector<uint32_t> orphan_threads;
   for (uint32_t utid = 1; utid < s.thread.row_count(); ++utid) {
@@ -256,14 +416,37 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
 
   auto addThread = [&](int g, uint32_t utid) {
     QString label = threadLabel(s, utid);
-    if (index.HasThreadStates(utid)) {
+    const auto& slice_tracks = thread_slices[utid];
+    const bool states = index.HasThreadStates(utid);
+    if (states && slice_tracks.empty()) {
       TrackInfo t;
       t.kind = TrackKind::kThreadState;
       t.utid = utid;
       t.name = label + QStringLiteral(" state");
       addTrack(g, t);
     }
-    for (uint32_t id : thread_slices[utid]) addTrack(g, sliceTrack(id, label));
+    for (size_t i = 0; i < slice_tracks.size(); ++i) {
+      TrackInfo t = sliceTrack(slice_tracks[i], label);
+      // States and slices in one row: the states as a strip on the first slice track.
+      if (states && i == 0) t.state_utid = utid;
+      addTrack(g, t);
+    }
+  };
+  // A process whose threads ran or that has slices gets a summary (its activity later).
+  auto addSummary = [&](int g, uint32_t upid) {
+    TrackInfo t;
+    t.kind = TrackKind::kProcessSummary;
+    t.upid = upid;
+    t.group = g;
+    t.name = processLabel(s, upid) + QStringLiteral(" summary");
+    bool slices = process_slices.count(upid) > 0;
+    for (uint32_t utid : threads[upid]) {
+      t.summary_threads += thread_cpu[utid] > 0;
+      slices |= thread_slices.count(utid) > 0;
+    }
+    if (t.summary_threads == 0 && !slices) return;
+    out.tracks.push_back(std::move(t));
+    out.groups[g].summary = static_cast<int>(out.tracks.size() - 1);
   };
   for (uint32_t upid : upids) {
     int g = addGroup(GroupKind::kProcess, processLabel(s, upid), upid);
@@ -273,18 +456,12 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
     });
     for (uint32_t id : counters) addTrack(g, counterTrack(id, {}));
     if (dumps.count(upid)) {
-      TrackInfo t;
-      t.kind = TrackKind::kHeapDumps;
-      t.name = QStringLiteral("Heap dumps");
-      for (const auto& [ts, graph] : dumps[upid])
-        t.markers.push_back(
-            {ts, graph ? QStringLiteral("Java heap graph") : QStringLiteral("native heap profile"),
-             upid, graph ? QStringLiteral("graph") : QStringLiteral("native"), 0});
-      t.rows = static_cast<quint64>(t.markers.size());
-      addTrack(g, t);
+      auto m = memory.find(upid);
+      addTrack(g, heapTrack(upid, dumps[upid],
+                            m != memory.end() ? m->second : QVector<QPair<qint64, qint64>>{}));
     }
-    for (uint32_t id : process_slices[upid])
-      addTrack(g, sliceTrack(id, QStringLiteral("process slices")));
+    for (const QVector<uint32_t>& ids : mergeByName(s, process_slices[upid]))
+      addTrack(g, processSliceTrack(s, index, ids));
     auto& utids = threads[upid];
     int64_t main_tid = s.process.pid[upid];
     std::stable_sort(utids.begin(), utids.end(), [&](uint32_t a, uint32_t b) {
@@ -293,10 +470,36 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index) 
       return thread_cpu[a] > thread_cpu[b];
     });
     for (uint32_t utid : utids) addThread(g, utid);
+    addSummary(g, upid);
   }
   if (!orphan_threads.empty()) {
     int g = addGroup(GroupKind::kProcess, QStringLiteral("Threads without a process"));
     for (uint32_t utid : orphan_threads) addThread(g, utid);
+  }
+  if (summaries) {
+    const QHash<int, TrackInfo> filled = processSummaries(out, s, index);
+    for (auto it = filled.cbegin(); it != filled.cend(); ++it) out.tracks[it.key()] = it.value();
+  }
+  return out;
+}
+
+// Full height at as many running threads as the process has (at most one per CPU); without
+// sched data, at its most open top-level slices.
+QHash<int, TrackInfo> processSummaries(const TrackLayout& layout, const TraceStorage& s,
+                                       const TimelineIndex& index) {
+  QHash<int, TrackInfo> out;
+  const ProcessActivity activity = buildProcessActivity(s);
+  for (const TrackGroup& g : layout.groups) {
+    if (g.summary < 0 || g.summary >= layout.tracks.size()) continue;
+    TrackInfo t = layout.tracks[g.summary];
+    if (t.upid < 0 || size_t(t.upid) >= activity.profiles.size()) continue;
+    t.activity = std::make_shared<ActivityProfile>(activity.profiles[size_t(t.upid)]);
+    t.activity_from_sched = activity.from_sched[size_t(t.upid)];
+    const int most = t.activity->max_count();
+    const int cpus = int(std::max(1u, index.cpu_count()));
+    t.activity_scale =
+        std::max(1, t.activity_from_sched ? std::min({t.summary_threads, cpus, most}) : most);
+    out.insert(g.summary, std::move(t));
   }
   return out;
 }

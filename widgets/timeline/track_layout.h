@@ -6,9 +6,11 @@
 #pragma once
 
 #include <QHash>
+#include <QPair>
 #include <QString>
 #include <QVector>
 #include <cstdint>
+#include <memory>
 
 namespace fathom {
 class TraceStorage;
@@ -17,7 +19,18 @@ class TimelineIndex;
 
 namespace fathom::gui {
 
-enum class TrackKind { kCpuSched, kCounter, kInstants, kHeapDumps, kThreadState, kSlices };
+class ActivityProfile;
+
+// kProcessSummary is never a row of its own: a collapsed process's header row draws it.
+enum class TrackKind {
+  kCpuSched,
+  kCounter,
+  kInstants,
+  kHeapDumps,
+  kThreadState,
+  kSlices,
+  kProcessSummary
+};
 enum class GroupKind { kCpus, kCpuFreqIdle, kSystemCounters, kLmk, kGlobal, kProcess };
 
 // A point event drawn as a marker (LMK kill) or a diamond (heap dump).
@@ -27,6 +40,14 @@ struct TrackMarker {
   qint64 upid = -1;
   QString kind;  // heap dumps: "native" or "graph"
   quint32 row = 0;
+};
+
+// One slice track drawn in a row; a row may stack several (a process's tracks of one name,
+// such as its Expected / Actual Timeline tracks, which the importer splits where frames
+// overlap), each part's levels below the previous part's.
+struct SlicePart {
+  quint32 track_id = 0;
+  quint32 depths = 1;
 };
 
 struct TrackInfo {
@@ -41,6 +62,27 @@ struct TrackInfo {
   bool idle_states = false;      // cpuidle counter: drawn as grey state bands
   int indent = 0;                // nesting under parent tracks (TrackEvent hierarchies)
   QVector<TrackMarker> markers;  // kInstants, kHeapDumps
+  // kHeapDumps: the native profile's unreleased bytes at each of its dumps (ts, bytes),
+  // plotted over time; empty without a native profile.
+  QVector<QPair<qint64, qint64>> memory;
+  // kSlices: the parts stacked in this row (empty: just track_id with `depths` levels).
+  QVector<SlicePart> parts;
+  // kSlices: the thread whose states are drawn as a thin strip on top of the slices (a
+  // thread with both takes one row, as in Perfetto); -1: none.
+  qint64 state_utid = -1;
+  // kProcessSummary: the process, its activity and the count drawn full height.
+  qint64 upid = -1;
+  std::shared_ptr<const ActivityProfile> activity;
+  bool activity_from_sched = false;
+  int activity_scale = 1;
+  int summary_threads = 0;  // threads that ran (the scale's cap with sched data)
+
+  QVector<SlicePart> sliceParts() const {
+    return parts.isEmpty() ? QVector<SlicePart>{{track_id, depths}} : parts;
+  }
+  bool hasSliceTrack(quint32 id) const;
+  int levelOf(quint32 id, quint32 depth) const;  // row level of a part's depth; -1: not here
+  bool hasStateStrip() const { return kind == TrackKind::kSlices && state_utid >= 0; }
 };
 
 struct TrackGroup {
@@ -48,6 +90,7 @@ struct TrackGroup {
   QString name;
   qint64 upid = -1;
   QVector<int> tracks;  // indexes into TrackLayout::tracks
+  int summary = -1;     // kProcessSummary track drawn on the header while collapsed
 };
 
 struct TrackLayout {
@@ -62,12 +105,27 @@ struct TrackLayout {
   QHash<quint32, quint32> frame_rows;
   int countKind(TrackKind kind) const;
   int findGroup(GroupKind kind) const;  // -1 when absent
+  // The track that draws `utid`'s states: its state track or the slice track with its
+  // state strip; -1 when none.
+  int stateTrack(quint32 utid) const;
 };
 
 // Display names shared by the layout, the painter and the details panel.
 QString processLabel(const TraceStorage& storage, uint32_t upid);
 QString threadLabel(const TraceStorage& storage, uint32_t utid);
 
-TrackLayout buildTrackLayout(const TraceStorage& storage, const TimelineIndex& index);
+// `summaries`: also compute the collapsed processes' activity (else the summary tracks are
+// there, empty, until attachProcessSummaries: the window does that as a second job so the
+// first paint does not wait for it).
+TrackLayout buildTrackLayout(const TraceStorage& storage, const TimelineIndex& index,
+                             bool summaries = true);
+// The summary tracks of `layout` with their activity (track index -> track).
+QHash<int, TrackInfo> processSummaries(const TrackLayout& layout, const TraceStorage& storage,
+                                       const TimelineIndex& index);
+
+// The range the timeline can show: the trace's bounds, widened to every marker (heap dumps
+// may lie outside them), and, for a heap profile whose dumps span under a millisecond (one
+// dump), padded to a second each side so the ruler reads in ms rather than in ns.
+QPair<qint64, qint64> navigableBounds(const TrackLayout& layout, qint64 start, qint64 end);
 
 }  // namespace fathom::gui

@@ -21,6 +21,12 @@ void TrackListModel::setLayout(TrackLayout layout) {
   emit tracksChanged();
 }
 
+void TrackListModel::updateTracks(const QHash<int, TrackInfo>& tracks) {
+  for (auto it = tracks.cbegin(); it != tracks.cend(); ++it)
+    if (it.key() >= 0 && it.key() < layout_.tracks.size()) layout_.tracks[it.key()] = it.value();
+  emit tracksChanged();
+}
+
 void TrackListModel::setHidden(int track, bool hidden) {
   if (track < 0 || track >= hidden_.size() || hidden_[track] == hidden) return;
   hidden_[track] = hidden;

@@ -22,6 +22,8 @@ class TrackListModel : public QAbstractItemModel {
   explicit TrackListModel(QObject* parent = nullptr);
 
   void setLayout(TrackLayout layout);
+  // Replaces tracks of the layout in place (the process summaries once computed).
+  void updateTracks(const QHash<int, TrackInfo>& tracks);
   const TrackLayout& layout() const { return layout_; }
 
   bool isHidden(int track) const { return hidden_.value(track); }

@@ -115,7 +115,7 @@ class WorkspaceTest : public QObject {
       const QRect row = c->trackRect([&] {
         const TrackLayout& L = timeline->trackModel()->layout();
         for (int i = 0; i < L.tracks.size(); ++i)
-          if (L.tracks[i].kind == TrackKind::kSlices && L.tracks[i].track_id == m.ref) return i;
+          if (L.tracks[i].hasSliceTrack(m.ref)) return i;
         return -1;
       }());
       QVERIFY(row.isValid());
@@ -266,9 +266,7 @@ class WorkspaceTest : public QObject {
     QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, name);
     QVERIFY(revealed.count() == 1 || revealed.wait(5000));
     QTRY_VERIFY(!timeline->isBusy());
-    int stateTrack = -1;
-    for (int i = 0; i < L.tracks.size(); ++i)
-      if (L.tracks[i].kind == TrackKind::kThreadState && L.tracks[i].utid == utid) stateTrack = i;
+    const int stateTrack = L.stateTrack(utid);
     QVERIFY(stateTrack >= 0);
     const QRect r = c->trackRect(stateTrack);
     QVERIFY(r.isValid());
@@ -297,9 +295,7 @@ class WorkspaceTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(flame->tree() && !flame->isBusy(), 20000);
     QCOMPARE(flame->tree()->total(), 355.0);  // all samples at first
     const TrackLayout& L = timeline->trackModel()->layout();
-    int track = -1;
-    for (int i = 0; i < L.tracks.size() && track < 0; ++i)
-      if (L.tracks[i].kind == TrackKind::kThreadState && L.tracks[i].utid == 98) track = i;
+    const int track = L.stateTrack(98);
     QVERIFY(track >= 0);
     timeline->selectArea(w.session()->traceStart(), w.session()->traceEnd() + 1, {track});
     QTRY_VERIFY_WITH_TIMEOUT(flame->tree() && !flame->isBusy() && flame->tree()->total() != 355.0,

@@ -125,12 +125,11 @@ void TimelineRulesTest::statesAreSpelledOut() {
     const auto row = static_cast<quint32>(it->Get(0).i);
     const auto utid = static_cast<uint32_t>(it->Get(1).i);
     const QString code = QString::fromStdString(std::string(it->Get(2).s));
-    int track = -1;
-    for (int i = 0; i < layout.tracks.size() && track < 0; ++i)
-      if (layout.tracks[i].kind == TrackKind::kThreadState && layout.tracks[i].utid == utid)
-        track = i;
-    QVERIFY(track >= 0);
-    const Details d = computeDetails(s, index, layout.tracks[track], row, 0, 0);
+    QVERIFY(layout.stateTrack(utid) >= 0);
+    TrackInfo info;  // what a click on the state track or strip asks for
+    info.kind = TrackKind::kThreadState;
+    info.utid = utid;
+    const Details d = computeDetails(s, index, info, row, 0, 0);
     const QString name = threadStateLabel(code);
     QVERIFY2(name != code, qPrintable(code));  // every state of this trace has a name
     QVERIFY2(d.title.startsWith(QStringLiteral("Thread state: ") + name), qPrintable(d.title));
@@ -171,9 +170,7 @@ void TimelineRulesTest::framesColouredByJank() {
     // The first janky frame's details.
     int track = -1;
     for (int i = 0; i < layout.tracks.size() && track < 0; ++i)
-      if (layout.tracks[i].kind == TrackKind::kSlices &&
-          layout.tracks[i].track_id == s.slice.track_id[slice])
-        track = i;
+      if (layout.tracks[i].hasSliceTrack(s.slice.track_id[slice])) track = i;
     QVERIFY(track >= 0);
     const Details d = computeDetails(s, index, layout.tracks[track], slice, 0, 0);
     QHash<QString, QString> fields;

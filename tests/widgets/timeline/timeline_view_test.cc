@@ -112,7 +112,11 @@ void TimelineViewTest::everyTraceHasItsTracks() {
   QCOMPARE(L.countKind(TrackKind::kCpuSched), int(cpus));
   QCOMPARE(L.findGroup(GroupKind::kCpus) >= 0, cpus > 0);
   QCOMPARE(L.findGroup(GroupKind::kCpuFreqIdle) >= 0, cpu_counters > 0);
-  QCOMPARE(L.countKind(TrackKind::kThreadState), int(thread_state_threads));
+  // Each thread's states: a state track, or a strip on its slice track (one row for both).
+  int state_threads = 0;
+  for (const TrackInfo& t : L.tracks)
+    state_threads += t.kind == TrackKind::kThreadState || t.hasStateStrip();
+  QCOMPARE(state_threads, int(thread_state_threads));
   int lmk_group = L.findGroup(GroupKind::kLmk);
   QCOMPARE(lmk_group >= 0, lmks > 0);
   if (lmk_group >= 0) {
@@ -128,9 +132,19 @@ void TimelineViewTest::everyTraceHasItsTracks() {
   auto q = tp.Query("select track_id, max(depth) + 1 from slice group by track_id");
   QVERIFY(q->NextResultSet());
   while (q->NextRow()) depths[q->Get(0).i] = q->Get(1).i;
-  QCOMPARE(L.countKind(TrackKind::kSlices), int(depths.size()));
-  for (const TrackInfo& t : L.tracks)
-    if (t.kind == TrackKind::kSlices) QCOMPARE(int64_t(t.depths), depths[t.track_id]);
+  // (A process's tracks of one name share a row: each a part of it.)
+  int parts = 0;
+  for (const TrackInfo& t : L.tracks) {
+    if (t.kind != TrackKind::kSlices) continue;
+    quint32 levels = 0;
+    for (const SlicePart& p : t.sliceParts()) {
+      QCOMPARE(int64_t(p.depths), depths[p.track_id]);
+      levels += p.depths;
+      ++parts;
+    }
+    QCOMPARE(t.depths, levels);
+  }
+  QCOMPARE(parts, int(depths.size()));
   // Groups in the documented order: system groups before processes.
   int last = -1;
   for (const TrackGroup& g : L.groups) {
@@ -438,15 +452,19 @@ void TimelineViewTest::stateAndSliceSelectionMatchesSql() {
   const TrackLayout& L = o.view->trackModel()->layout();
   QVector<int> tracks;
   QStringList utids, slice_tracks;
-  for (int i = 0; i < L.tracks.size() && (utids.size() < 40 || slice_tracks.size() < 20); ++i) {
+  int slice_rows = 0;
+  for (int i = 0; i < L.tracks.size() && (utids.size() < 40 || slice_rows < 20); ++i) {
     const TrackInfo& t = L.tracks[i];
-    if (t.kind == TrackKind::kThreadState && utids.size() < 40) {
-      tracks.push_back(i);
-      utids << QString::number(t.utid);
-    } else if (t.kind == TrackKind::kSlices && slice_tracks.size() < 20) {
-      tracks.push_back(i);
-      slice_tracks << QString::number(t.track_id);
-    }
+    // A slice track with a state strip counts as both.
+    const bool states = t.kind == TrackKind::kThreadState || t.hasStateStrip();
+    const bool slices = t.kind == TrackKind::kSlices;
+    if ((!states && !slices) || (states && utids.size() >= 40) || (slices && slice_rows >= 20))
+      continue;
+    tracks.push_back(i);
+    if (states) utids << QString::number(t.hasStateStrip() ? quint32(t.state_utid) : t.utid);
+    if (!slices) continue;
+    ++slice_rows;
+    for (const SlicePart& p : t.sliceParts()) slice_tracks << QString::number(p.track_id);
   }
   QVERIFY(!utids.isEmpty());
   QVERIFY(!slice_tracks.isEmpty());
@@ -457,7 +475,7 @@ void TimelineViewTest::stateAndSliceSelectionMatchesSql() {
   QVERIFY(ready.wait(5000));
   const SelectionStats& s = o.view->selectionStats();
   QCOMPARE(s.stateTracks, utids.size());
-  QCOMPARE(s.sliceTracks, slice_tracks.size());
+  QCOMPARE(s.sliceTracks, slice_rows);
   TraceProcessor tp;
   QVERIFY(tp.LoadFile((QStringLiteral(FATHOM_SHARED_DIR "/testdata/") + name).toStdString()).ok());
   const std::string T0 = std::to_string(t0), T1 = std::to_string(t1);
@@ -516,7 +534,7 @@ void TimelineViewTest::sliceFlowsDrawnAndFollowed() {
   const TrackLayout& L = m->layout();
   int track = -1;
   for (int i = 0; i < L.tracks.size(); ++i)
-    if (L.tracks[i].kind == TrackKind::kSlices && L.tracks[i].track_id == track_id) track = i;
+    if (L.tracks[i].hasSliceTrack(quint32(track_id))) track = i;
   QVERIFY(track >= 0);
   for (int g = 0; g < L.groups.size(); ++g) m->setExpanded(g, true);
   QSignalSpy details(o.view.get(), &TimelineView::detailsReady);
