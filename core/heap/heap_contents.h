@@ -1,9 +1,9 @@
 // Object contents the heap explorer's duplicates and Activity leak filter
 // need, which no heap_graph_* table holds: a hash of each primitive array's
-// bytes, and which Activities have mDestroyed or mFinished set. The HPROF
-// importer reads both as the bytes stream by but does not keep them yet
-// (it has no place in TraceStorage); until it does, callers pass null and
-// those two views say the dump holds no contents.
+// bytes, and which Activities have mDestroyed or mFinished set. For an HPROF
+// file they are read back from the file on demand
+// (core/import/hprof/hprof_contents.h); Perfetto heap graphs carry none, and
+// callers pass null.
 #pragma once
 
 #include <algorithm>

@@ -10,6 +10,7 @@
 #include "core/heap/heap_diff.h"
 #include "core/heap/heap_duplicates.h"
 #include "core/heap/heap_queries.h"
+#include "core/import/hprof/hprof_contents.h"
 #include "core/storage/trace_storage.h"
 #include "tests/core/hprof_test_util.h"
 #include "tests/core/naive_dominators.h"
@@ -345,6 +346,75 @@ TEST(HeapExplorerFixtureTest, DuplicatesAndLeaks) {
                      "ExplorerFixture$MainActivity: Activity destroyed or finished",
                      "ExplorerFixture$MainActivity: Activity destroyed or finished",
                      "ExplorerFixture$DetailFragment: Fragment without FragmentManager"}));
+}
+
+// The contents pass on the same kind of dump: the contents read back from the
+// file find what ExplorerFixture made: 5 equal strings ("duplicate me,
+// please", 20 Latin-1 bytes), 4 equal int[9] {1..9}, 3 equal bitmaps (a
+// fourth has other pixels), 2 finished Activities and the detached Fragment.
+TEST(HeapExplorerFixtureTest, ContentsReadBackFromTheFile) {
+  TempDir dir;
+  if (!std::filesystem::exists(testing::Oracle())) GTEST_SKIP() << "no oracle";
+  if (!testing::CompileExplorerFixture(dir)) GTEST_SKIP() << "no JDK (javac, java, jcmd) on PATH";
+  ASSERT_TRUE(testing::DumpFixtureHeap(dir, "ex.hprof", "ExplorerFixture"));
+  const auto dump = dir.path() / "ex.hprof";
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadFile(dump.string()).ok());
+  const TraceStorage& s = tp.storage();
+  auto analysed = heap::AnalyzeHeapDump(s, heap::ListHeapDumps(s).at(0), nullptr);
+  ASSERT_TRUE(analysed.ok());
+  const heap::HeapAnalysis& a = **analysed;
+  auto contents = hprof::ReadHprofContents(dump.string(), a.rows, nullptr);
+  ASSERT_TRUE(contents.ok()) << contents.status().message();
+  auto size_of = [&](const std::string& where) {
+    return std::stoll(testing::OracleRows(dump,
+                                          "SELECT max(o.self_size) FROM heap_graph_object o JOIN "
+                                          "heap_graph_class c ON c.id = o.type_id WHERE " +
+                                              where,
+                                          dir)
+                          .at(0)
+                          .at(0));
+  };
+  const int64_t string_size = size_of("c.name = 'java.lang.String'");
+  const int64_t bitmap = size_of("c.name = 'android.graphics.Bitmap'");
+  const int64_t pixels = size_of("c.name = 'byte[]' AND self_size BETWEEN 16384 AND 16400");
+  auto groups = heap::FindDuplicates(s, a, &*contents);
+  auto find = [&](heap::DuplicateKind kind, const std::string& cls,
+                  size_t n) -> const heap::DuplicateGroup* {
+    for (const auto& g : groups)
+      if (g.kind == kind && heap::ClassName(s, g.cls) == cls && g.objects.size() >= n) return &g;
+    return nullptr;
+  };
+  const heap::DuplicateGroup* str = find(heap::DuplicateKind::kString, "java.lang.String", 5);
+  ASSERT_NE(str, nullptr);
+  EXPECT_EQ(str->bytes_each, string_size + 20);
+  // 5 made by the program, and the literal they were made from (interned).
+  EXPECT_EQ(str->objects.size(), 6u);
+  EXPECT_EQ(str->wasted, 5 * str->bytes_each);
+  // Of the int[9] groups (the JDK has equal all-zero arrays too), {1..9}:
+  // exactly four copies.
+  int int9_groups_of_four = 0;
+  for (const auto& g : groups)
+    int9_groups_of_four += g.kind == heap::DuplicateKind::kPrimitiveArray &&
+                           heap::ClassName(s, g.cls) == "int[]" && g.bytes_each == 9 * 4 &&
+                           g.objects.size() == 4 && g.wasted == 3 * 9 * 4;
+  EXPECT_GE(int9_groups_of_four, 1);
+  const heap::DuplicateGroup* bitmaps =
+      find(heap::DuplicateKind::kBitmap, "android.graphics.Bitmap", 3);
+  ASSERT_NE(bitmaps, nullptr);
+  EXPECT_EQ(bitmaps->objects.size(), 3u);
+  EXPECT_EQ(bitmaps->wasted, 2 * (bitmap + pixels));
+  auto leaks = heap::FindLeaks(s, a, &*contents);
+  std::multiset<std::string> got;
+  for (const auto& l : leaks) got.insert(heap::ClassName(s, a.cls[l.object]) + ": " + l.reason);
+  EXPECT_EQ(got, (std::multiset<std::string>{
+                     "ExplorerFixture$MainActivity: Activity destroyed or finished",
+                     "ExplorerFixture$MainActivity: Activity destroyed or finished",
+                     "ExplorerFixture$DetailFragment: Fragment without FragmentManager"}));
+  // A file that is not the loaded dump is refused, not misread.
+  std::vector<uint32_t> fewer(a.rows.begin(), a.rows.end() - 1);
+  EXPECT_FALSE(hprof::ReadHprofContents(dump.string(), fewer, nullptr).ok());
+  EXPECT_FALSE(hprof::ReadHprofContents((dir.path() / "missing").string(), a.rows, nullptr).ok());
 }
 
 }  // namespace

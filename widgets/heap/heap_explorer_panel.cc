@@ -8,9 +8,11 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
+#include <optional>
 
 #include "core/heap/heap_diff.h"
 #include "core/heap/heap_duplicates.h"
+#include "core/import/hprof/hprof_contents.h"
 #include "core/storage/trace_storage.h"
 #include "widgets/common/format.h"
 #include "widgets/heap/delta_model.h"
@@ -215,22 +217,50 @@ void HeapExplorerPanel::loadHistogram() {
 
 void HeapExplorerPanel::loadSideViews() {
   const int gen = generation_;
-  using Side = std::pair<std::vector<heap::DuplicateGroup>, std::vector<heap::LeakRow>>;
+  struct Side {
+    std::vector<heap::DuplicateGroup> duplicates;
+    std::vector<heap::LeakRow> leaks;
+    QString note;  // why contents are missing, if they are
+  };
+  // Array contents and field values are not in the tables: for an HPROF
+  // file they are read again from it (hprof_contents.h), after the
+  // histogram is on screen.
+  const bool hprof = session_->outcome().format.startsWith(QLatin1String("hprof"));
   run<Side>(
-      [view = view_](Core& c) {
-        // No contents from the importer yet (core/heap/heap_contents.h).
-        return Side{heap::FindDuplicates(c.storage(), *view->analysis, nullptr),
-                    heap::FindLeaks(c.storage(), *view->analysis, nullptr)};
+      [view = view_, hprof, path = session_->path().toStdString()](Core& c) {
+        Side side;
+        std::optional<heap::HeapContents> contents;
+        if (hprof) {
+          auto read = hprof::ReadHprofContents(path, view->analysis->rows, nullptr);
+          if (read.ok())
+            contents = std::move(*read);
+          else
+            side.note = QString::fromStdString(read.status().message());
+        } else {
+          side.note = tr("this heap graph holds no object contents");
+        }
+        const heap::HeapContents* with = contents ? &*contents : nullptr;
+        side.duplicates = heap::FindDuplicates(c.storage(), *view->analysis, with);
+        side.leaks = heap::FindLeaks(c.storage(), *view->analysis, with);
+        return side;
       },
       [this, gen](Side side) {
         if (gen != generation_) return;
-        duplicates_->setRows(view_, std::move(side.first));
+        duplicates_->setRows(view_, std::move(side.duplicates));
         copies_->setRows(view_, {});
         std::vector<ObjectListModel::Row> leaks;
-        for (const auto& l : side.second)
+        for (const auto& l : side.leaks)
           leaks.push_back({QString::fromStdString(l.reason), l.object});
         tabs_->setTabText(3, leaks.empty() ? tr("Leaks") : tr("Leaks (%1)").arg(leaks.size()));
         leaks_->setRows(view_, std::move(leaks));
+        // Without contents only Fragment leaks can be found: say so where it shows.
+        const QString why = side.note.isEmpty()
+                                ? QString()
+                                : tr("No duplicates or Activity leaks: %1").arg(side.note);
+        for (QWidget* w :
+             {static_cast<QWidget*>(duplicates_view_), static_cast<QWidget*>(leaks_view_)})
+          w->setToolTip(why);
+        contents_note_ = side.note;
       });
 }
 

@@ -64,6 +64,9 @@ class HeapExplorerPanel : public QWidget {
   DominatorModel* dominatorModel() const { return dominators_; }
   DeltaModel* deltaModel() const { return deltas_; }
   uint32_t inspected() const { return inspected_; }
+  // Why duplicates and Activity leaks could not be found (empty when the
+  // dump's contents were read).
+  QString contentsNote() const { return contents_note_; }
 
  signals:
   void dumpShown();  // the analysis and the views are ready
@@ -90,6 +93,7 @@ class HeapExplorerPanel : public QWidget {
   heap::Grouping grouping_ = heap::Grouping::kClass;
   uint32_t inspected_ = heap::kNoObject;
   int pending_ = 0;
+  QString contents_note_;
   int generation_ = 0;  // bumped per dump: late answers for another dump are dropped
 
   QComboBox* dump_combo_ = nullptr;
