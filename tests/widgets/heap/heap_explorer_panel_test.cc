@@ -18,6 +18,8 @@
 #include <QTreeView>
 #include <QtTest>
 
+#include "core/storage/trace_storage.h"
+#include "widgets/heap/delta_model.h"
 #include "widgets/heap/dominator_model.h"
 
 using namespace fathom;
@@ -169,6 +171,54 @@ class HeapExplorerPanelTest : public QObject {
     p->leaksView()->setCurrentIndex(p->leaksModel()->index(0, 1));
     settle(p);
     shot(p, QStringLiteral("leaks"));
+  }
+
+  // The Changes tab's model on two dumps made by hand (an HPROF file has
+  // one): Foo grows by one instance, Bar appears; growth is red.
+  void changesBetweenTwoDumps() {
+    TraceStorage s;
+    auto& classes = s.profile.heap_graph_class;
+    auto& objects = s.profile.heap_graph_object;
+    auto& refs = s.profile.heap_graph_reference;
+    const StringId kind = s.Intern("KIND_NORMAL");
+    const uint32_t holder = classes.Insert(s.Intern("com.a.Holder"), kNullStringId, kind);
+    const uint32_t foo = classes.Insert(s.Intern("com.a.Foo"), kNullStringId, kind);
+    const uint32_t bar = classes.Insert(s.Intern("com.b.Bar"), kNullStringId, kind);
+    for (auto [ts, types] : {std::pair<int64_t, std::vector<uint32_t>>{1, {foo, foo}},
+                             std::pair<int64_t, std::vector<uint32_t>>{2, {foo, foo, foo, bar}}}) {
+      const uint32_t root = objects.Insert(1, ts);
+      objects.type_id.Set(root, holder);
+      objects.self_size.Set(root, 100);
+      objects.reachable.Set(root, 1);
+      objects.root_type.Set(root, s.Intern("ROOT_JAVA_FRAME"));
+      const uint32_t set = refs.row_count();
+      for (uint32_t t : types) {
+        const uint32_t o = objects.Insert(1, ts);
+        objects.type_id.Set(o, t);
+        objects.self_size.Set(o, t == foo ? 10 : 7);
+        objects.reachable.Set(o, 1);
+        refs.Insert(set, root, o, s.Intern("x"), kNullStringId);
+      }
+      objects.reference_set_id.Set(root, set);
+    }
+    auto dumps = heap::ListHeapDumps(s);
+    QCOMPARE(dumps.size(), size_t(2));
+    auto a = heap::AnalyzeHeapDump(s, dumps[0], nullptr);
+    auto b = heap::AnalyzeHeapDump(s, dumps[1], nullptr);
+    QVERIFY(a.ok() && b.ok());
+    DeltaModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRows(heap::CompareHistograms(s, **a, **b, heap::Grouping::kClass), false);
+    QCOMPARE(model.rowCount(), 3);
+    const int row = rowNamed(&model, QStringLiteral("com.a.Foo"));
+    QVERIFY(row >= 0);
+    QCOMPARE(model.index(row, DeltaModel::kCountDelta).data().toString(), QStringLiteral("+1"));
+    QCOMPARE(model.index(row, DeltaModel::kRetainedDelta).data(kSortRole).toLongLong(), 10);
+    QCOMPARE(model.index(row, DeltaModel::kCount).data().toString(), QStringLiteral("3"));
+    QCOMPARE(model.index(row, DeltaModel::kCountDelta).data(Qt::ForegroundRole).value<QColor>(),
+             QColor(0xc6, 0x28, 0x28));
+    QCOMPARE(model.headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(),
+             QStringLiteral("Class"));
   }
 
  private:
