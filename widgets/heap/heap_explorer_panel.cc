@@ -160,6 +160,7 @@ void HeapExplorerPanel::showDump(int index) {
 void HeapExplorerPanel::setGrouping(heap::Grouping grouping) {
   grouping_ = grouping;
   group_combo_->setCurrentIndex(grouping == heap::Grouping::kPackage ? 1 : 0);
+  instances_->setRows(view_, {});  // they were the old grouping's row's
   loadHistogram();
   loadDeltas();
 }
