@@ -115,6 +115,7 @@ void MainWindow::buildMenus() {
   add_view(tr("&Flamegraph"), TraceWorkspace::View::kFlamegraph, QStringLiteral("Ctrl+2"));
   add_view(tr("&Query (SQL)"), TraceWorkspace::View::kQuery, QStringLiteral("Ctrl+3"));
   add_view(tr("&Logs"), TraceWorkspace::View::kLogs, QStringLiteral("Ctrl+4"));
+  add_view(tr("&Heap explorer"), TraceWorkspace::View::kHeapExplorer, QStringLiteral("Ctrl+5"));
   view->addSeparator();
   QMenu* theme = view->addMenu(tr("&Theme"));
   auto* themes = new QActionGroup(this);

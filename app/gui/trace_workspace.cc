@@ -9,6 +9,7 @@
 #include "app/gui/bottom_panel.h"
 #include "widgets/common/trace_session.h"
 #include "widgets/flamegraph/flamegraph_panel.h"
+#include "widgets/heap/heap_explorer_panel.h"
 #include "widgets/logs/log_panel.h"
 #include "widgets/query/query_page.h"
 #include "widgets/query/query_results_panel.h"
@@ -42,6 +43,7 @@ TraceWorkspace::TraceWorkspace(TraceSession* session, QWidget* parent)
     : QWidget(parent), session_(session) {
   timeline_ = new TimelineView(session, this);
   flamegraph_ = new FlamegraphPanel(session, this);
+  heap_ = new HeapExplorerPanel(session, this);
   logs_ = new LogPanel(session, this);
   query_ = new QueryPage(session, this);
   details_ = timeline_->takeDetailsPanel();
@@ -49,6 +51,7 @@ TraceWorkspace::TraceWorkspace(TraceSession* session, QWidget* parent)
   panels_ = new BottomPanel;
   panels_->addTab(details_, QIcon(QStringLiteral(":/icons/timeline.svg")), tr("Details"));
   panels_->addTab(flamegraph_, QIcon(QStringLiteral(":/icons/flamegraph.svg")), tr("Flamegraph"));
+  panels_->addTab(heap_, QIcon(QStringLiteral(":/icons/flamegraph.svg")), tr("Heap explorer"));
   panels_->addTab(logs_, QIcon(QStringLiteral(":/icons/logs.svg")), tr("Logs"));
   results_ = new QueryResultsPanel(session, this);
   panels_->addTab(results_, QIcon(QStringLiteral(":/icons/query.svg")), tr("Query results"));
@@ -166,7 +169,10 @@ void TraceWorkspace::wirePanels() {
     if (format.startsWith(QLatin1String("pprof")) ||
         format.startsWith(QLatin1String("collapsed stacks")))
       setView(View::kFlamegraph);
-    else
+    else if (format.startsWith(QLatin1String("hprof")))  // a heap dump: no timeline to speak of
+      setView(View::kHeapExplorer);
+    if (!format.startsWith(QLatin1String("pprof")) &&
+        !format.startsWith(QLatin1String("collapsed stacks")))
       checkPanelContent();
     timeline_->setFocus();
   });
@@ -220,6 +226,11 @@ void TraceWorkspace::setView(View view) {
       pages_->setCurrentWidget(split_);
       panels_->setCurrentWidget(flamegraph_);
       // Give the flamegraph most of the height; the timeline stays for context.
+      panels_->expandTo(split_->height() * 3 / 4);
+      break;
+    case View::kHeapExplorer:
+      pages_->setCurrentWidget(split_);
+      panels_->setCurrentWidget(heap_);
       panels_->expandTo(split_->height() * 3 / 4);
       break;
     case View::kLogs:

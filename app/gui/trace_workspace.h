@@ -16,6 +16,7 @@ namespace fathom::gui {
 class TraceSession;
 class TimelineView;
 class FlamegraphPanel;
+class HeapExplorerPanel;
 class LogPanel;
 class QueryPage;
 class SearchBox;
@@ -26,13 +27,14 @@ struct RowTarget;
 class TraceWorkspace : public QWidget {
   Q_OBJECT
  public:
-  enum class View { kTimeline, kFlamegraph, kQuery, kLogs, kDetails };
+  enum class View { kTimeline, kFlamegraph, kQuery, kLogs, kDetails, kHeapExplorer };
 
   TraceWorkspace(TraceSession* session, QWidget* parent = nullptr);
   void setView(View view);
 
   TimelineView* timeline() const { return timeline_; }
   FlamegraphPanel* flamegraph() const { return flamegraph_; }
+  HeapExplorerPanel* heapExplorer() const { return heap_; }
   LogPanel* logs() const { return logs_; }
   QueryPage* query() const { return query_; }
   SearchBox* search() const { return search_; }
@@ -56,10 +58,11 @@ class TraceWorkspace : public QWidget {
   TraceSession* session_;
   QTabWidget* pages_ = nullptr;    // Timeline | Query
   QSplitter* split_ = nullptr;     // timeline above, panels below
-  BottomPanel* panels_ = nullptr;  // Details | Flamegraph | Logs | Query results
+  BottomPanel* panels_ = nullptr;  // Details | Flamegraph | Heap explorer | Logs | Query results
   TimelineView* timeline_ = nullptr;
   QWidget* details_ = nullptr;
   FlamegraphPanel* flamegraph_ = nullptr;
+  HeapExplorerPanel* heap_ = nullptr;
   LogPanel* logs_ = nullptr;
   QueryPage* query_ = nullptr;
   QueryResultsPanel* results_ = nullptr;

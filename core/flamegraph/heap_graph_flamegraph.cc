@@ -10,6 +10,7 @@
 #include <map>
 
 #include "core/flamegraph/profiles.h"
+#include "core/heap/dominators.h"
 #include "core/storage/trace_storage.h"
 
 namespace fathom {
@@ -326,167 +327,31 @@ Result<Flamegraph> BuildHeapGraphDominatorFlamegraph(const TraceStorage& s, uint
   DumpGraph& g = *loaded;
   const uint32_t objects = static_cast<uint32_t>(g.rows.size());
 
-  // Depth-first numbering from a virtual root (number 0) whose successors
-  // are the GC roots in row order. Everything below works in dfnum space, so
-  // the hot loops index dense arrays in walk order. The walk sees every edge
-  // of a reachable object exactly once and records it as (to, from) dfnums
-  // for the predecessor lists: writing them in sequence is cheaper than a
-  // second pass over the graph.
-  std::vector<uint32_t> dfnum(objects, kNone);
-  std::vector<uint32_t> vertex(1, kNone), parent(1, kNone);  // per dfnum: object, DFS parent
-  vertex.reserve(objects + 1);
-  parent.reserve(objects + 1);
-  struct Edge {
-    uint32_t to, from;
-  };
-  std::vector<Edge> edges;
-  edges.reserve(g.targets.size() + g.roots.size());
-  {
-    struct Frame {
-      uint32_t next, end, v;  // v: dfnum of the object
-    };
-    std::vector<Frame> stack;
-    size_t steps = 0;
-    auto number = [&](uint32_t obj, uint32_t dfs_parent) {
-      uint32_t d = static_cast<uint32_t>(vertex.size());
-      dfnum[obj] = d;
-      vertex.push_back(obj);
-      parent.push_back(dfs_parent);
-      const uint32_t begin = g.offsets[obj], end = g.offsets[obj + 1];
-      // The walk reads dfnum of each target soon: start those (random)
-      // loads together rather than one miss after the other.
-      for (uint32_t e = begin; e < end && e < begin + 16; ++e)
-        __builtin_prefetch(&dfnum[g.targets[e]]);
-      stack.push_back(Frame{begin, end, d});
-      return d;
-    };
-    for (uint32_t root : g.roots) {
-      uint32_t d = dfnum[root];
-      if (d == kNone) d = number(root, 0);
-      edges.push_back(Edge{d, 0});
-      while (!stack.empty()) {
-        if ((++steps & 0xfffff) == 0 && Cancelled(cancel)) return ErrorStatus("cancelled");
-        Frame& f = stack.back();
-        if (f.next == f.end) {
-          stack.pop_back();
-          continue;
-        }
-        uint32_t w = g.targets[f.next++];
-        uint32_t from = f.v, dw = dfnum[w];
-        if (dw == kNone) dw = number(w, from);  // invalidates f
-        edges.push_back(Edge{dw, from});
-      }
-    }
-  }
-  const uint32_t n = static_cast<uint32_t>(vertex.size());  // reachable + virtual root
-  dfnum = {};
+  Result<heap::DominatorTree> dominators =
+      heap::ComputeDominators(heap::CsrView{g.offsets, g.targets, g.roots}, cancel);
+  if (!dominators.ok()) return dominators.status();
   g.targets = {};
   g.offsets = {};
+  const heap::DominatorTree& dom = *dominators;
 
-  // Predecessors in dfnum space, CSR by counting sort: counts land two slots
-  // up, so after the prefix sum pred_off[v + 1] is the fill cursor of v and
-  // ends as the end of v's list (no separate cursor array).
-  // Both passes read `edges` in order and touch pred_off/preds at random:
-  // prefetching a few edges ahead keeps several of those misses in flight.
-  constexpr size_t kAhead = 16;
-  const size_t m = edges.size();
-  std::vector<uint32_t> pred_off(n + 2, 0);
-  for (size_t k = 0; k < m; ++k) {
-    if (k + kAhead < m) __builtin_prefetch(&pred_off[edges[k + kAhead].to + 2]);
-    pred_off[edges[k].to + 2]++;
-  }
-  for (uint32_t i = 2; i < n + 2; ++i) pred_off[i] += pred_off[i - 1];
-  std::vector<uint32_t> preds(m);
-  for (size_t k = 0; k < m; ++k) {
-    if (k + kAhead < m) __builtin_prefetch(&pred_off[edges[k + kAhead].to + 1]);
-    preds[pred_off[edges[k].to + 1]++] = edges[k].from;
-  }
-  pred_off.pop_back();  // now v's predecessors are preds[pred_off[v]..pred_off[v + 1])
-  edges = {};
-  if (Cancelled(cancel)) return ErrorStatus("cancelled");
-
-  // Semi-NCA (Georgiadis): semidominators as in Lengauer-Tarjan, vertices in
-  // decreasing dfnum, then each idom is the nearest ancestor of the DFS
-  // parent numbered at most the semidominator. A processed vertex hangs
-  // below its DFS parent in a forest whose `ancestor` links get shortened;
-  // `label` is the smallest semidominator on the tree path from the vertex
-  // up to (excluding) its ancestor. While vertex i is processed, exactly the
-  // vertices > i are in the forest, so that needs no array. ancestor and
-  // label share a cache line per vertex.
-  struct Link {
-    uint32_t ancestor, label;
-  };
-  std::vector<Link> link(n);
-  for (uint32_t i = 0; i < n; ++i) link[i] = Link{parent[i], i};
-  // semi[i] while computing semidominators, then idom[i] (i ascending:
-  // idom[d] for d < i is final by then).
-  std::vector<uint32_t> semi_idom(n, 0);
-  for (uint32_t i = n; i-- > 1;) {
-    if ((i & 0xffff) == 0 && Cancelled(cancel)) return ErrorStatus("cancelled");
-    // Start the (random) loads of the forest entries of the predecessors of
-    // the vertex after next, so they overlap with this one's work.
-    if (i > 2)
-      for (uint32_t p = pred_off[i - 2]; p < pred_off[i - 1]; ++p)
-        __builtin_prefetch(&link[preds[p]]);
-    uint32_t best = i;
-    for (uint32_t p = pred_off[i]; p < pred_off[i + 1]; ++p) {
-      uint32_t x = preds[p];
-      // A predecessor outside the forest (x <= i) contributes itself.
-      if (x <= i) {
-        if (x < best) best = x;
-        continue;
-      }
-      // The smallest label from x up to its forest root, with path halving:
-      // each visited vertex skips to its grandparent, folding in the label
-      // of the vertex it skips. One pass, no stack; same answer as full
-      // compression, and each query stays short amortized.
-      for (;;) {
-        Link& lx = link[x];
-        const uint32_t a = lx.ancestor;
-        if (a <= i) {  // a is the forest root
-          if (lx.label < best) best = lx.label;
-          break;
-        }
-        const Link& la = link[a];
-        if (la.label < lx.label) lx.label = la.label;
-        lx.ancestor = la.ancestor;
-        if (lx.label < best) best = lx.label;
-        x = la.ancestor;
-        if (x <= i) break;  // skipped onto the root
-      }
-    }
-    semi_idom[i] = best;
-    link[i].label = best;  // link[i].ancestor is parent[i] already
-  }
-  preds = {};
-  pred_off = {};
-  link = {};
-  for (uint32_t i = 1; i < n; ++i) {
-    const uint32_t semi = semi_idom[i];
-    uint32_t d = parent[i];
-    while (d > semi) d = semi_idom[d];
-    semi_idom[i] = d;
-  }
-  parent = {};
-
-  // The tree, merged by class-name path. dfnum order puts every vertex after
+  // The tree, merged by class-name path. `order` puts every object after
   // its immediate dominator.
   Flamegraph fg;
   ClassNames names(s, &fg);
   FgStringId java = fg.Intern("JAVA");
   const auto& root_type = s.profile.heap_graph_object.root_type;
   PathTree tree(1024);
-  std::vector<uint32_t> node(n, kNone);
-  for (uint32_t i = 1; i < n; ++i) {
-    const uint32_t v = vertex[i], idom = semi_idom[i];
-    if (idom == 0) {
+  std::vector<uint32_t> node(objects, kNone);
+  for (uint32_t v : dom.order) {
+    const uint32_t idom = dom.idom[v];
+    if (idom == heap::kVirtualRoot) {
       uint32_t row = g.rows[v];
       bool is_root = root_type[row] != kNullStringId;
-      node[i] = tree.Child(kNone, is_root ? names.RootOf(row) : names.Of(g.cls[v]));
+      node[v] = tree.Child(kNone, is_root ? names.RootOf(row) : names.Of(g.cls[v]));
     } else {
-      node[i] = tree.Child(node[idom], names.Of(g.cls[v]));
+      node[v] = tree.Child(node[idom], names.Of(g.cls[v]));
     }
-    tree.AddObject(node[i], g.size[v]);
+    tree.AddObject(node[v], g.size[v]);
   }
   tree.MoveInto(&fg, java);
   return fg;

@@ -15,89 +15,23 @@
 #include <thread>
 
 #include "core/import/trace_format.h"
+#include "tests/core/hprof_test_util.h"
 #include "tests/core/trace_test_util.h"
 
 namespace fathom {
 namespace {
 
+using fathom::testing::CompileFixture;
+using fathom::testing::FathomRows;
+using fathom::testing::HaveTool;
+using fathom::testing::JvmRun;
+using fathom::testing::Oracle;
+using fathom::testing::OracleRows;
 using fathom::testing::ReadFileBytes;
+using fathom::testing::Rows;
+using fathom::testing::Shell;
 using fathom::testing::TempDir;
 namespace fs = std::filesystem;
-
-std::string Shell(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) out.append(buf, n);
-    pclose(p);
-  }
-  return out;
-}
-
-bool HaveTool(const std::string& name) {
-  return system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-fs::path Oracle() { return fathom::testing::SharedDir() / "oracle" / "trace_processor_shell"; }
-
-// Rows of a result as text: ints in decimal, strings as they are, "[NULL]".
-using Rows = std::vector<std::vector<std::string>>;
-
-Rows FathomRows(TraceProcessor& tp, const std::string& sql) {
-  Rows rows;
-  auto it = tp.Query(sql);
-  while (it->NextResultSet() && it->NextRow()) {
-    do {
-      std::vector<std::string> row;
-      for (int i = 0; i < it->column_count(); ++i) {
-        SqlValue v = it->Get(i);
-        if (v.type == SqlValue::kNull)
-          row.push_back("[NULL]");
-        else if (v.type == SqlValue::kInt)
-          row.push_back(std::to_string(v.i));
-        else if (v.type == SqlValue::kString)
-          row.push_back(std::string(v.s));
-        else
-          row.push_back(std::to_string(v.d));
-      }
-      rows.push_back(std::move(row));
-    } while (it->NextRow());
-  }
-  EXPECT_TRUE(it->status().ok()) << sql << ": " << it->status().message();
-  return rows;
-}
-
-// The oracle's CSV output of one query (header dropped, quotes removed).
-Rows OracleRows(const fs::path& trace, const std::string& sql, const TempDir& dir) {
-  fs::path q = dir.Write("q.sql", sql + ";\n");
-  std::string out =
-      Shell(Oracle().string() + " query -f " + q.string() + " " + trace.string() + " 2>/dev/null");
-  Rows rows;
-  std::istringstream in(out);
-  std::string line;
-  bool header = true;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    if (header) {
-      header = false;
-      continue;
-    }
-    std::vector<std::string> row;
-    std::string cell;
-    bool quoted = false;
-    for (char c : line) {
-      if (c == '"')
-        quoted = !quoted;
-      else if (c == ',' && !quoted)
-        row.push_back(std::exchange(cell, {}));
-      else
-        cell += c;
-    }
-    row.push_back(cell);
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 // The queries both answer the same way: every table, by content (row ids and
 // row order are the hash-map order of upstream's importer, not compared).
@@ -137,20 +71,6 @@ void ExpectSameAsOracle(const fs::path& trace, const TempDir& dir) {
     ASSERT_FALSE(want.empty()) << "the oracle gave nothing for: " << q;
     EXPECT_EQ(got, want) << q;
   }
-}
-
-struct JvmRun {
-  pid_t pid = 0;
-  ~JvmRun() {
-    if (pid > 0) kill(pid, SIGKILL);
-  }
-};
-
-// Compiles the fixture into `dir`; false without a JDK.
-bool CompileFixture(const TempDir& dir) {
-  if (!HaveTool("javac") || !HaveTool("java") || !HaveTool("jcmd")) return false;
-  std::string src = std::string(FATHOM_HPROF_FIXTURE_DIR) + "/HeapFixture.java";
-  return system(("javac -d " + dir.path().string() + " " + src + " >/dev/null 2>&1").c_str()) == 0;
 }
 
 class HprofJvmTest : public ::testing::Test {

@@ -2,7 +2,8 @@
 // names, classes and, per object, only what the heap_graph_* rows need (class,
 // size, root, heap, outgoing references). Instance field bytes are decoded
 // into references as they are read and then dropped, primitive array contents
-// are skipped, so memory grows with the object count, not the file size.
+// are only hashed as they stream by, so memory grows with the object count,
+// not the file size.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +62,11 @@ struct Dump {
   std::vector<std::string> labels;              // qualified field names ("java.lang.String.value")
   std::vector<std::string> heaps{""};           // heap names; 0 = none given (HotSpot)
   std::unordered_map<uint64_t, uint8_t> roots;  // object id -> root tag
+  // For the heap explorer (HeapGraphContents): (object index, hash of a
+  // primitive array's contents), in read order; and the object indices of
+  // Activities whose mDestroyed or mFinished is true.
+  std::vector<std::pair<uint64_t, uint64_t>> content_hashes;
+  std::vector<uint64_t> finished_activities;
   // Instances read before their class layout was known: object index -> bytes.
   std::unordered_map<uint64_t, std::vector<uint8_t>> pending_data;
 

@@ -105,9 +105,13 @@ const Reader::Layout* Reader::LayoutOf(uint64_t class_id) {
     auto it = dump_->classes.find(c);
     if (it == dump_->classes.end() || !it->second.dumped || depth > 1000) return nullptr;
     const ClassDef& cls = it->second;
+    const bool activity = cls.name == "android.app.Activity";
     for (const FieldDef& f : cls.fields) {
       if (f.type == kObject)
         layout.fields.push_back({offset, Label(cls.name + "." + StringOf(f.name_id))});
+      if (activity && f.type == kBoolean &&
+          (StringOf(f.name_id) == "mDestroyed" || StringOf(f.name_id) == "mFinished"))
+        layout.finished_flags.push_back(offset);
       offset += static_cast<uint32_t>(TypeSize(f.type, dump_->id_size));
     }
     c = cls.super_id;
@@ -115,8 +119,17 @@ const Reader::Layout* Reader::LayoutOf(uint64_t class_id) {
   return &layouts_.emplace(class_id, std::move(layout)).first->second;
 }
 
-void Reader::AddInstanceRefs(ObjectRec& o, const Layout& layout, const uint8_t* data, size_t size) {
+void Reader::AddInstanceRefs(size_t index, ObjectRec& o, const Layout& layout, const uint8_t* data,
+                             size_t size) {
   const uint32_t ids = dump_->id_size;
+  if (read_contents_) {
+    for (uint32_t off : layout.finished_flags) {
+      if (off < size && data[off] != 0) {
+        dump_->finished_activities.push_back(index);
+        break;
+      }
+    }
+  }
   o.first_ref = dump_->refs.size();
   for (const ObjectField& f : layout.fields) {
     if (f.offset + ids > size) break;
@@ -137,7 +150,7 @@ Reader::Step Reader::ReadInstance(const uint8_t* p, size_t n, size_t* used) {
   if (in.more || static_cast<uint64_t>(in.end - in.p) < len) return Step::kMore;
   ObjectRec o{id, class_id, len, dump_->refs.size(), 0, heap_, ObjectKind::kInstance, 0};
   if (const Layout* layout = LayoutOf(class_id)) {
-    AddInstanceRefs(o, *layout, in.p, static_cast<size_t>(len));
+    AddInstanceRefs(dump_->objects.size(), o, *layout, in.p, static_cast<size_t>(len));
   } else {  // decoded once every class is known
     dump_->pending_data[dump_->objects.size()].assign(in.p, in.p + len);
   }
@@ -196,7 +209,16 @@ Reader::Step Reader::ReadPrimitiveArray(const uint8_t* p, size_t n, size_t* used
       {id, 0, count, dump_->refs.size(), 0, heap_, ObjectKind::kPrimitiveArray, type});
   ++dump_->primitive_array_count;
   *used = in.p - p;
-  if (has_data) skip_ = count * elem;  // contents are not needed: skipped as they stream by
+  if (!has_data) return Step::kDone;
+  skip_ = count * elem;  // contents are skipped as they stream by
+  if (!read_contents_) return Step::kDone;
+  // or, for the heap explorer, hashed (not kept); the element type seeds the hash.
+  hasher_.Reset(type);
+  hashing_ = true;
+  if (skip_ == 0) {
+    dump_->content_hashes.emplace_back(dump_->objects.size() - 1, hasher_.Finish());
+    hashing_ = false;
+  }
   return Step::kDone;
 }
 
@@ -204,7 +226,7 @@ void Reader::ResolvePending() {
   for (auto& [index, data] : dump_->pending_data) {
     ObjectRec& o = dump_->objects[index];
     if (const Layout* layout = LayoutOf(o.class_id))
-      AddInstanceRefs(o, *layout, data.data(), data.size());
+      AddInstanceRefs(index, o, *layout, data.data(), data.size());
   }
   dump_->pending_data.clear();
 }

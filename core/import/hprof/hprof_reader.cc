@@ -66,7 +66,12 @@ size_t Reader::Feed(const uint8_t* data, size_t size, uint64_t offset) {
     }
     if (skip_ > 0) {
       size_t n = static_cast<size_t>(std::min<uint64_t>(skip_, size - pos));
+      if (hashing_) hasher_.Add(data + pos, n);
       skip_ -= n;
+      if (hashing_ && skip_ == 0) {
+        dump_->content_hashes.emplace_back(dump_->objects.size() - 1, hasher_.Finish());
+        hashing_ = false;
+      }
       pos += n;
       continue;
     }

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/import/hprof/content_hash.h"
 #include "core/import/hprof/hprof_dump.h"
 
 namespace fathom::hprof {
@@ -20,6 +21,10 @@ class Reader {
  public:
   explicit Reader(Dump* dump) : dump_(dump) {}
 
+  // Also hash primitive array contents and note finished Activities
+  // (Dump::content_hashes / finished_activities) for the heap explorer's
+  // contents pass (hprof_contents.h); a table load does not need them.
+  void set_read_contents(bool on) { read_contents_ = on; }
   // Reads whole units of [data, data + size), whose first byte is at file
   // offset `offset`. Returns the bytes consumed. After an error, consumes
   // everything and reads nothing more.
@@ -47,6 +52,8 @@ class Reader {
   };
   struct Layout {
     std::vector<ObjectField> fields;
+    // Offsets of android.app.Activity's boolean mDestroyed / mFinished.
+    std::vector<uint32_t> finished_flags;
   };
 
   Step ReadHeader(const uint8_t* p, size_t n, size_t* used);
@@ -61,12 +68,17 @@ class Reader {
 
   const Layout* LayoutOf(uint64_t class_id);
   uint32_t Label(const std::string& qualified);
-  void AddInstanceRefs(ObjectRec& o, const Layout& layout, const uint8_t* data, size_t size);
+  void AddInstanceRefs(size_t index, ObjectRec& o, const Layout& layout, const uint8_t* data,
+                       size_t size);
   std::string StringOf(uint64_t id) const;
 
   Dump* dump_;
   bool header_done_ = false;
   uint64_t skip_ = 0;  // payload bytes still to pass over
+  // While skip_ passes a primitive array's contents: they are hashed.
+  bool read_contents_ = false;
+  bool hashing_ = false;
+  ContentHasher hasher_;
   // An object array's elements are read as they stream by, so one larger
   // than a chunk is never buffered whole.
   uint64_t array_left_ = 0;   // elements not read yet

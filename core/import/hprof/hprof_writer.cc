@@ -91,21 +91,7 @@ void Writer::WriteObjects() {
   auto& objects = s->profile.heap_graph_object;
   auto& classes = s->profile.heap_graph_class;
   const auto& objs = dump.objects;
-  // An id written twice keeps its last record (at its first position).
-  by_id.reserve(objs.size());
-  for (uint32_t i = 0; i < objs.size(); ++i) by_id.emplace_back(objs[i].id, i);
-  std::stable_sort(by_id.begin(), by_id.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<uint32_t> winner(objs.size(), kNoRow);  // first index -> record to use
-  std::vector<std::pair<uint64_t, uint32_t>> unique;
-  for (size_t i = 0; i < by_id.size();) {
-    size_t j = i;
-    while (j + 1 < by_id.size() && by_id[j + 1].first == by_id[i].first) ++j;
-    winner[by_id[i].second] = by_id[j].second;
-    unique.push_back(by_id[i]);
-    i = j + 1;
-  }
-  by_id = std::move(unique);
+  std::vector<uint32_t> winner = RecordsById(dump, &by_id);
 
   uint32_t class_size = 0;
   if (auto it = class_by_name.find("java.lang.Class"); it != class_by_name.end())
@@ -233,6 +219,28 @@ void Writer::MarkReachable() {
 }
 
 }  // namespace
+
+std::vector<uint32_t> RecordsById(const Dump& dump,
+                                  std::vector<std::pair<uint64_t, uint32_t>>* by_id) {
+  const auto& objs = dump.objects;
+  // An id written twice keeps its last record (at its first position).
+  std::vector<std::pair<uint64_t, uint32_t>> sorted;
+  sorted.reserve(objs.size());
+  for (uint32_t i = 0; i < objs.size(); ++i) sorted.emplace_back(objs[i].id, i);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<uint32_t> winner(objs.size(), kNoRow);  // first index -> record to use
+  std::vector<std::pair<uint64_t, uint32_t>> unique;
+  for (size_t i = 0; i < sorted.size();) {
+    size_t j = i;
+    while (j + 1 < sorted.size() && sorted[j + 1].first == sorted[i].first) ++j;
+    winner[sorted[i].second] = sorted[j].second;
+    unique.push_back(sorted[i]);
+    i = j + 1;
+  }
+  if (by_id) *by_id = std::move(unique);
+  return winner;
+}
 
 size_t WriteTables(Dump& dump, TraceContext* ctx) {
   Writer w{dump, ctx, ctx->storage.get()};

@@ -6,6 +6,9 @@
 // finalizer referents are not followed).
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include "core/import/hprof/hprof_dump.h"
 
 namespace fathom {
@@ -14,6 +17,13 @@ namespace hprof {
 
 // Returns the number of heap_graph_object rows written.
 size_t WriteTables(Dump& dump, TraceContext* ctx);
+
+// Per record index: for the first record of each object id, the record its
+// row is written from (the id's last record); kNoRow (~0u) for the others.
+// A row is written for each such first record, in record order, when its
+// class is known. `by_id`: each id with its first record index, by id.
+std::vector<uint32_t> RecordsById(const Dump& dump,
+                                  std::vector<std::pair<uint64_t, uint32_t>>* by_id);
 
 }  // namespace hprof
 }  // namespace fathom
