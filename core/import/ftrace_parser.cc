@@ -9,6 +9,7 @@
 #include "core/import/args_tracker.h"
 #include "core/import/dma_buffer_tracker.h"
 #include "core/import/f2fs_iostat_parser.h"
+#include "core/import/ftrace_clock_events.h"
 #include "core/import/ftrace_cma_tracker.h"
 #include "core/import/ftrace_device_events.h"
 #include "core/import/ftrace_io_events.h"
@@ -342,6 +343,10 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       return ParseBinderTransactionReceived(ts, pid, p);
     case kF2fsIostatFieldNumber:
       return ParseF2fsIostat(ctx_, ts, p);
+    case kClockEnableFieldNumber:
+    case kClockDisableFieldNumber:
+    case kClockSetRateFieldNumber:
+      return ParseClockEvent(ctx_, ts, event_id, p);
     case kF2fsIostatLatencyFieldNumber:
       return ParseF2fsIostatLatency(ctx_, ts, p);
     case FtraceEvent::kBinderCommandFieldNumber:

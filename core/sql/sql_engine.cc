@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/sql/flamegraph_vtab.h"
+#include "core/sql/perfetto_sql/absent_tables.h"
 #include "core/sql/perfetto_sql/engine.h"
 #include "core/sql/perfetto_sql/prelude.h"
 #include "core/sql/perfetto_sql/span_join.h"
@@ -154,6 +155,8 @@ Status SqlEngine::Init() {
   st = psql::RegisterPrelude(db_, perfetto_sql_.get());
   if (!st.ok()) return st;
   st = psql::RegisterStdlibObjects(db_, &packages_);
+  if (!st.ok()) return st;
+  st = psql::RegisterAbsentTables(db_);
   if (!st.ok()) return st;
   return psql::RegisterSpanJoin(db_);
 }

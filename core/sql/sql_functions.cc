@@ -4,8 +4,11 @@
 #include <string_view>
 
 #include "core/sql/functions/arg_set_json.h"
+#include "core/sql/functions/base64.h"
 #include "core/sql/functions/counter_intervals.h"
+#include "core/sql/functions/demangle.h"
 #include "core/sql/functions/graph_functions.h"
+#include "core/sql/functions/graph_scan.h"
 #include "core/sql/functions/interval_create.h"
 #include "core/sql/functions/interval_intersect.h"
 #include "core/sql/functions/last_non_null.h"
@@ -16,6 +19,7 @@
 #include "core/sql/functions/slice_layout_vtab.h"
 #include "core/sql/functions/strip_hex.h"
 #include "core/sql/functions/table_ptr.h"
+#include "core/sql/functions/tree_partition.h"
 #include "core/sql/functions/unhex.h"
 #include "core/sql/to_ftrace.h"
 
@@ -74,7 +78,9 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
         RegisterSliceAncestryFunctions(db, storage), RegisterArgSetToJsonFunction(db, storage),
         RegisterMetadataFunctions(db, storage), RegisterSliceLayoutFunction(db, storage),
         RegisterTablePtr(db), RegisterIntervalIntersect(db), RegisterIntervalCreate(db),
-        RegisterCounterIntervals(db), RegisterStripHexFunction(db), RegisterGraphFunctions(db)}) {
+        RegisterCounterIntervals(db), RegisterStripHexFunction(db), RegisterGraphFunctions(db),
+        RegisterGraphScan(db), RegisterBase64Functions(db), RegisterTreePartition(db),
+        RegisterDemangleFunction(db)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();
