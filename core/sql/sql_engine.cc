@@ -10,6 +10,7 @@
 #include "core/sql/perfetto_sql/prelude.h"
 #include "core/sql/perfetto_sql/span_join.h"
 #include "core/sql/perfetto_sql/stdlib_objects.h"
+#include "core/sql/perfetto_sql/table_info.h"
 #include "core/sql/sql_functions.h"
 #include "core/sql/sql_views.h"
 #include "core/sql/table_vtab.h"
@@ -157,6 +158,8 @@ Status SqlEngine::Init() {
   st = psql::RegisterStdlibObjects(db_, &packages_);
   if (!st.ok()) return st;
   st = psql::RegisterAbsentTables(db_);
+  if (!st.ok()) return st;
+  st = psql::RegisterTableInfo(db_);
   if (!st.ok()) return st;
   return psql::RegisterSpanJoin(db_);
 }

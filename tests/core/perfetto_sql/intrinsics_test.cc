@@ -165,7 +165,7 @@ TEST_F(Intrinsics, Base64DemangleAutoIdAbsentTables) {
                 "base64_encode(x'68656c6c6f') AS c, hex(base64_decode('AP8=')) AS g, "
                 "base64_decode(NULL) AS e"),
             "\"b\",\"c\",\"g\",\"e\"\n\"blob\",\"aGVsbG8=\",\"00FF\",\"[NULL]\"\n");
-  EXPECT_EQ(Csv(tp_, "SELECT base64_decode('!!')"), "ERROR: BASE64: Invalid input");
+  EXPECT_EQ(Csv(tp_, "SELECT base64_decode('!!')"), "ERROR: SQL error: BASE64: Invalid input");
   EXPECT_EQ(Csv(tp_,
                 "SELECT demangle('_Z3foov') AS a, demangle('foo') AS b, "
                 "demangle('_ZN3art6Thread3RunEv') AS d, demangle('_Zfoo') AS e"),
