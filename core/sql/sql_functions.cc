@@ -21,6 +21,7 @@
 #include "core/sql/functions/table_ptr.h"
 #include "core/sql/functions/tree_partition.h"
 #include "core/sql/functions/unhex.h"
+#include "core/sql/functions/zstd_compress.h"
 #include "core/sql/to_ftrace.h"
 
 namespace fathom {
@@ -72,15 +73,26 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
                                         ExtractArg, nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK) return ErrorStatus(std::string("cannot register ") + name);
   }
-  for (Status st :
-       {RegisterToFtraceFunction(db, storage), RegisterRegexFunctions(db),
-        RegisterUnhexFunction(db), RegisterLastNonNullFunction(db), RegisterLayoutDepthFunction(db),
-        RegisterSliceAncestryFunctions(db, storage), RegisterArgSetToJsonFunction(db, storage),
-        RegisterMetadataFunctions(db, storage), RegisterSliceLayoutFunction(db, storage),
-        RegisterTablePtr(db), RegisterIntervalIntersect(db), RegisterIntervalCreate(db),
-        RegisterCounterIntervals(db), RegisterStripHexFunction(db), RegisterGraphFunctions(db),
-        RegisterGraphScan(db), RegisterBase64Functions(db), RegisterTreePartition(db),
-        RegisterDemangleFunction(db)}) {
+  for (Status st : {RegisterToFtraceFunction(db, storage),
+                    RegisterRegexFunctions(db),
+                    RegisterUnhexFunction(db),
+                    RegisterLastNonNullFunction(db),
+                    RegisterLayoutDepthFunction(db),
+                    RegisterSliceAncestryFunctions(db, storage),
+                    RegisterArgSetToJsonFunction(db, storage),
+                    RegisterMetadataFunctions(db, storage),
+                    RegisterSliceLayoutFunction(db, storage),
+                    RegisterTablePtr(db),
+                    RegisterIntervalIntersect(db),
+                    RegisterIntervalCreate(db),
+                    RegisterCounterIntervals(db),
+                    RegisterStripHexFunction(db),
+                    RegisterGraphFunctions(db),
+                    RegisterGraphScan(db),
+                    RegisterBase64Functions(db),
+                    RegisterTreePartition(db),
+                    RegisterDemangleFunction(db),
+                    RegisterZstdCompressFunction(db)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();

@@ -54,5 +54,32 @@ TEST(FtracePkvmEvents, HypSlicesAsUpstream) {
             "\"[NULL]\",\"[NULL]\",\"[NULL]\",\"[NULL]\",\"[NULL]\"\n");
 }
 
+// gpu_frequency on two GPUs and sys_stats cpuidle residencies
+// (tests/core/ftrace/gpu_cpuidle.textproto): a track per GPU (ugpu in order
+// of appearance, gpu the event's id) and per CPU idle state, with dimensions.
+TEST(FtraceGpuAndCpuIdle, TracksAsUpstream) {
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadFile(std::string(FATHOM_FTRACE_DATA_DIR) + "/gpu_cpuidle.pb").ok());
+  auto csv = [&](const std::string& sql) {
+    auto it = tp.Query(sql);
+    std::string out;
+    EXPECT_TRUE(PrintResults(it.get(), ResultFormat::kCsv, &out).ok());
+    return out;
+  };
+  EXPECT_EQ(csv("select t.name, t.type, c.ts, c.value, (select group_concat(key || '=' || "
+                "display_value, ',') from args a where a.arg_set_id = t.dimension_arg_set_id) "
+                "as dims from counter c join counter_track t on c.track_id = t.id "
+                "order by c.ts, t.name"),
+            "\"name\",\"type\",\"ts\",\"value\",\"dims\"\n"
+            "\"gpufreq\",\"gpu_frequency\",100,300.000000,\"ugpu=0,gpu=1\"\n"
+            "\"gpufreq\",\"gpu_frequency\",200,500.000000,\"ugpu=1,gpu=0\"\n"
+            "\"gpufreq\",\"gpu_frequency\",300,400.000000,\"ugpu=0,gpu=1\"\n"
+            "\"cpuidle1.C2\",\"cpu_idle_state\",1000,20.000000,\"cpu=1,state=C2\"\n"
+            "\"cpuidle1.WFI\",\"cpu_idle_state\",1000,10.000000,\"cpu=1,state=WFI\"\n");
+  EXPECT_EQ(csv("select id, name, unit, ugpu, gpu_id from gpu_counter_track order by id"),
+            "\"id\",\"name\",\"unit\",\"ugpu\",\"gpu_id\"\n"
+            "0,\"gpufreq\",\"kHz\",0,1\n1,\"gpufreq\",\"kHz\",1,0\n");
+}
+
 }  // namespace
 }  // namespace fathom

@@ -177,6 +177,28 @@ SELECT t._auto_id AS a, x FROM t WHERE x != 'b' ORDER BY _auto_id;
 )sql"),
             "\"a\",\"x\"\n0,\"c\"\n2,\"a\"\n");
   EXPECT_EQ(Csv(tp_, "SELECT count(*) AS n FROM __intrinsic_v8_isolate"), "\"n\"\n0\n");
+  EXPECT_EQ(Csv(tp_,
+                "SELECT hex(substr(__intrinsic_zstd_compress('hello, hello'), 1, 4)) AS m, "
+                "__intrinsic_zstd_compress(NULL) IS NULL AS n"),
+            "\"m\",\"n\"\n\"28B52FFD\",1\n");
+}
+
+// Column types and sort states as trace_processor_shell reports them.
+TEST_F(Intrinsics, PerfettoTableInfo) {
+  EXPECT_EQ(Csv(tp_, R"sql(
+CREATE PERFETTO TABLE foo AS
+SELECT 0 AS a, -1 AS b, 5000000000 AS c, 1.5 AS d, 'x' AS e, NULL AS f, 0 AS g, 1 AS h
+UNION ALL SELECT 1, 2, 1, 2, 'y', 1, 0, 1
+UNION ALL SELECT 2, 3, 2, 3, 'z', 2, 2, 2
+UNION ALL SELECT 3, 4, 3, 4, NULL, 3, 2, 2;
+SELECT * from perfetto_table_info('foo');
+)sql"),
+            "\"id\",\"table_name\",\"name\",\"col_type\",\"nullable\",\"sorted\"\n"
+            "0,\"foo\",\"a\",\"id\",0,0\n1,\"foo\",\"b\",\"int32\",0,2\n"
+            "2,\"foo\",\"c\",\"int64\",0,3\n3,\"foo\",\"d\",\"double\",0,2\n"
+            "4,\"foo\",\"e\",\"string\",1,3\n5,\"foo\",\"f\",\"uint32\",1,3\n"
+            "6,\"foo\",\"g\",\"uint32\",0,1\n7,\"foo\",\"h\",\"uint32\",0,2\n"
+            "8,\"foo\",\"_auto_id\",\"id\",0,0\n");
 }
 
 TEST(StripHex, MatchesUpstream) {
