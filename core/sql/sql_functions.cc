@@ -7,6 +7,7 @@
 #include "core/sql/functions/base64.h"
 #include "core/sql/functions/counter_intervals.h"
 #include "core/sql/functions/demangle.h"
+#include "core/sql/functions/dfs_weight_bounded.h"
 #include "core/sql/functions/graph_functions.h"
 #include "core/sql/functions/graph_scan.h"
 #include "core/sql/functions/interval_create.h"
@@ -92,7 +93,8 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
                     RegisterBase64Functions(db),
                     RegisterTreePartition(db),
                     RegisterDemangleFunction(db),
-                    RegisterZstdCompressFunction(db)}) {
+                    RegisterZstdCompressFunction(db),
+                    RegisterDfsWeightBounded(db)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();

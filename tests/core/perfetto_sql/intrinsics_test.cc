@@ -183,6 +183,27 @@ SELECT t._auto_id AS a, x FROM t WHERE x != 'b' ORDER BY _auto_id;
             "\"m\",\"n\"\n\"28B52FFD\",1\n");
 }
 
+// graphs.search's weight-bounded DFS: the running sum of followed edges'
+// weights stops the walk at the first edge past the root's target (that node
+// kept only for a floor bound).
+TEST_F(Intrinsics, WeightBoundedDfs) {
+  const std::string graph = R"sql(
+INCLUDE PERFETTO MODULE graphs.search;
+CREATE PERFETTO TABLE g AS SELECT 1 AS source_node_id, 2 AS dest_node_id, 1 AS edge_weight
+  UNION ALL SELECT 1, 3, 2 UNION ALL SELECT 2, 4, 1 UNION ALL SELECT 3, 5, 1
+  UNION ALL SELECT 4, 6, 5 UNION ALL SELECT 2, 7, 0 UNION ALL SELECT 7, 8, 0;
+CREATE PERFETTO TABLE r AS SELECT 1 AS root_node_id, 100 AS root_target_weight
+  UNION ALL SELECT 2, 1;
+)sql";
+  EXPECT_EQ(Csv(tp_, graph + "SELECT * FROM graph_reachable_weight_bounded_dfs!(g, r, 0);"),
+            "\"root_node_id\",\"node_id\",\"parent_node_id\"\n1,1,\"[NULL]\"\n1,2,1\n1,4,2\n"
+            "1,6,4\n1,7,2\n1,8,7\n1,3,1\n1,5,3\n2,2,\"[NULL]\"\n2,4,2\n");
+  EXPECT_EQ(Csv(tp_,
+                "SELECT * FROM graph_reachable_weight_bounded_dfs!(g, r, 1) "
+                "WHERE root_node_id = 2;"),
+            "\"root_node_id\",\"node_id\",\"parent_node_id\"\n2,2,\"[NULL]\"\n2,4,2\n2,6,4\n");
+}
+
 // Column types and sort states as trace_processor_shell reports them.
 TEST_F(Intrinsics, PerfettoTableInfo) {
   EXPECT_EQ(Csv(tp_, R"sql(
