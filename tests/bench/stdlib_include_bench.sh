@@ -57,11 +57,11 @@ INCLUDE PERFETTO MODULE android.memory.lmk;
 INCLUDE PERFETTO MODULE android.process_metadata;
 INCLUDE PERFETTO MODULE callstacks.stack_profile;
 INCLUDE PERFETTO MODULE viz.summary.slices;
-CREATE PERFETTO TABLE _bench_a AS SELECT id, ts, dur FROM sched WHERE dur > 0;
-CREATE PERFETTO TABLE _bench_b AS SELECT id, ts, dur FROM thread_state WHERE dur > 0;
+CREATE PERFETTO TABLE _bench_a AS SELECT id, ts, dur, utid FROM sched WHERE dur > 0;
+CREATE PERFETTO TABLE _bench_b AS SELECT id, ts, dur, utid FROM thread_state WHERE dur > 0;
 SELECT
   (SELECT count(*) FROM thread_slice) AS thread_slices,
-  (SELECT count(*) FROM _interval_intersect!((_bench_a, _bench_b), ())) AS intersections,
+  (SELECT count(*) FROM _interval_intersect!((_bench_a, _bench_b), (utid))) AS intersections,
   (SELECT count(*) FROM counter_leading_intervals!(counter)) AS counter_intervals,
   (SELECT sched_state_to_human_readable_string('R+')) AS state,
   (SELECT count(*) FROM sched_runnable_thread_count) AS runnable_changes,
