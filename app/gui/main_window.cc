@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -23,9 +24,11 @@
 #include <utility>
 
 #include "app/gui/recent_files.h"
+#include "app/gui/sql_packages_dialog.h"
 #include "app/gui/trace_workspace.h"
 #include "app/gui/welcome_page.h"
 #include "widgets/common/format.h"
+#include "widgets/common/sql_package_settings.h"
 #include "widgets/common/theme.h"
 #include "widgets/common/trace_session.h"
 #if defined(FATHOM_GUI_HAVE_RECORD)
@@ -88,6 +91,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::showSqlPackages(bool focus_stdlib) {
+  SqlPackagesDialog dialog(SqlPackageSettings::load(), this);
+  if (focus_stdlib) dialog.stdlibEdit()->setFocus();
+  if (dialog.exec() != QDialog::Accepted) return;
+  const SqlPackageSettings chosen = dialog.settings();
+  chosen.save();
+  // The open trace's Query page and ':' SQL use them from now on; the next
+  // traces get them when they open.
+  if (session_ && session_->isLoaded())
+    applySqlPackageSettings(chosen, session_.data(), this, [this](const QString& problems) {
+      if (!problems.isEmpty()) QMessageBox::warning(this, tr("SQL packages"), problems);
+    });
+}
+
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(QIcon(QStringLiteral(":/icons/open.svg")), tr("&Open…"), this,
@@ -130,6 +147,11 @@ void MainWindow::buildMenus() {
     a->setChecked(savedTheme() == t);
     themes->addAction(a);
   }
+
+  QMenu* settings = menuBar()->addMenu(tr("&Settings"));
+  settings->addAction(tr("SQL &packages…"), this, [this] { showSqlPackages(false); });
+  settings->addAction(tr("Perfetto &standard library folder…"), this,
+                      [this] { showSqlPackages(true); });
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts)

@@ -42,6 +42,9 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  // Settings → SQL packages (or the standard library folder): saved, and
+  // applied to the open trace.
+  void showSqlPackages(bool focus_stdlib);
   void showOpenDialog();
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();

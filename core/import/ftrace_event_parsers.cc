@@ -256,8 +256,21 @@ void FtraceParser::ParseCpuIdle(int64_t ts, proto::Bytes payload) {
 void FtraceParser::ParseGpuFrequency(int64_t ts, proto::Bytes payload) {
   using E = pb::GpuFrequencyFtraceEvent;
   Flat m(payload);
-  uint32_t track = ctx_->track_tracker->InternGlobalCounterTrack(gpufreq_, gpu_frequency_);
-  ctx_->track_tracker->PushCounter(ts, m[E::kStateFieldNumber].as_uint32(), track);
+  // As upstream: a "gpufreq" track per GPU, in kHz, the GPU as its
+  // dimensions, which gpu_counter_track and android.gpu.frequency read.
+  const uint32_t gpu = m[E::kGpuIdFieldNumber].as_uint32();
+  auto [it, added] = gpu_freq_tracks_.try_emplace(gpu, 0);
+  if (added) {
+    it->second = ctx_->track_tracker->CreateTrack(true, gpufreq_, gpu_frequency_, std::nullopt,
+                                                  std::nullopt, std::nullopt);
+    storage_->track.counter_unit.Set(it->second, storage_->Intern("kHz"));
+    // ugpu numbers the GPUs in the order they first appear (as ucpu does
+    // CPUs); gpu is the event's own gpu_id.
+    const int64_t ugpu = static_cast<int64_t>(gpu_freq_tracks_.size()) - 1;
+    auto dims = ctx_->args_tracker->NewSet().AddInt("ugpu", ugpu).AddInt("gpu", gpu);
+    if (auto set = dims.Commit()) storage_->track.dimension_arg_set_id.Set(it->second, *set);
+  }
+  ctx_->track_tracker->PushCounter(ts, m[E::kStateFieldNumber].as_uint32(), it->second);
 }
 
 void FtraceParser::ParseSchedCpuUtilCfs(int64_t ts, proto::Bytes payload) {

@@ -9,9 +9,11 @@
 #include "core/import/args_tracker.h"
 #include "core/import/dma_buffer_tracker.h"
 #include "core/import/f2fs_iostat_parser.h"
+#include "core/import/ftrace_clock_events.h"
 #include "core/import/ftrace_cma_tracker.h"
 #include "core/import/ftrace_device_events.h"
 #include "core/import/ftrace_io_events.h"
+#include "core/import/ftrace_pkvm_events.h"
 #include "core/import/generic_kernel_parser.h"
 #include "core/import/process_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
@@ -257,6 +259,8 @@ void FtraceParser::ParseFtraceEvent(int64_t ts, uint32_t cpu, proto::Bytes event
         }
     }
   }
+  // The hypervisor's events come from no task: upstream keeps them on pid 0.
+  if (!has_pid && IsPkvmHypEvent(event_id)) has_pid = true;
   if (d.error() || event_id == 0 || !has_pid) {
     storage_->stats.Increment(Stat::kFtraceParseErrors);
     return;
@@ -342,6 +346,16 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       return ParseBinderTransactionReceived(ts, pid, p);
     case kF2fsIostatFieldNumber:
       return ParseF2fsIostat(ctx_, ts, p);
+    case kClockEnableFieldNumber:
+    case kClockDisableFieldNumber:
+    case kClockSetRateFieldNumber:
+      return ParseClockEvent(ctx_, ts, event_id, p);
+    case kHypEnterFieldNumber:
+    case kHypExitFieldNumber:
+    case kHostHcallFieldNumber:
+    case kHostSmcFieldNumber:
+    case kHostMemAbortFieldNumber:
+      return ParsePkvmEvent(ctx_, ts, cpu, event_id, p);
     case kF2fsIostatLatencyFieldNumber:
       return ParseF2fsIostatLatency(ctx_, ts, p);
     case FtraceEvent::kBinderCommandFieldNumber:

@@ -241,6 +241,8 @@ class FtraceParser {
   // The same types as args-table type indices (ArgsTable::ResolveType).
   uint8_t arg_type_int_, arg_type_uint_, arg_type_string_, arg_type_null_string_, arg_type_real_;
   StringId cpufreq_, cpu_frequency_, cpuidle_, cpu_idle_, gpufreq_, gpu_frequency_;
+  // gpu_frequency: one counter track per GPU (gpu_id -> track).
+  std::unordered_map<uint32_t, uint32_t> gpu_freq_tracks_;
   StringId sys_write_, mem_lmk_, mem_oom_kill_, oom_score_adj_, screen_state_;
   StringId suspend_resume_;
   StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;

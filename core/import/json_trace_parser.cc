@@ -138,6 +138,29 @@ std::string_view JsonTraceParser::Str(std::string_view raw, std::string* scratch
   return fallback;
 }
 
+bool JsonTraceParser::AsyncIdKey(const JsonEventFields& e, std::string* key, bool* local) {
+  std::string_view raw = !e.id.empty() ? e.id : e.id2;  // empty when absent
+  if (raw.empty()) return false;
+  if (json::TypeOf(raw) == json::RawType::kObject) {
+    json::ObjectReader r(raw, 1);
+    std::string_view k, inner;
+    if (!r.Next(&k, &inner, &key_buf_)) return false;
+    *local = k == "local";
+    raw = inner;
+  }
+  switch (json::TypeOf(raw)) {
+    case json::RawType::kString:
+      *key = "s:" + std::string(Str(raw, &tmp_buf_, ""));
+      return true;
+    case json::RawType::kNumber:
+      if (raw.empty()) return false;  // absent
+      *key = "n:" + std::string(raw);
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string JsonTraceParser::IdString(const JsonEventFields& e) {
   for (std::string_view raw : {e.id, e.id2}) {
     switch (json::TypeOf(raw)) {
@@ -516,15 +539,19 @@ void JsonTraceParser::ParseMetadataEvent(const JsonEventFields& e, uint32_t upid
 
 void JsonTraceParser::ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint32_t upid,
                                       StringId cat, StringId name) {
-  // One track per (category, id): an id2 "global" id is the same across
-  // processes; any other id ("id", id2 "local") is scoped to the process.
-  bool global = json::TypeOf(e.id.empty() ? e.id2 : e.id) == json::RawType::kObject &&
-                IdString(e).rfind("global:", 0) == 0;
+  // As upstream: one track per (category, id) across all processes, the id
+  // as written (the string "7" and the number 7 differ; id2 {"global": x} is
+  // id x); only an id2 {"local": x} is scoped to the process. An event with
+  // no id is dropped.
+  bool local = false;
+  std::string id_key;
+  if (!AsyncIdKey(e, &id_key, &local)) return;
+  const bool global = !local;
   std::string key = global ? std::string("g") : std::to_string(upid);
   key += ':';
   key += Str(e.cat, &cat_buf_, "");
   key += ':';
-  key += IdString(e);
+  key += id_key;
   TrackTracker* tracks = ctx_->track_tracker.get();
   auto it = async_tracks_.find(key);
   if (it == async_tracks_.end()) {

@@ -89,6 +89,9 @@ class JsonTraceParser {
   void BindFlowsV1(char phase, const JsonEventFields& e, uint32_t track);
   // "id" or "id2" as text ("" when neither).
   std::string IdString(const JsonEventFields& e);
+  // An async event's track key (false when it has no id); *local for an
+  // id2 {"local": ...}.
+  bool AsyncIdKey(const JsonEventFields& e, std::string* key, bool* local);
   // A string value's text, or `fallback` for any other value or none; valid
   // until `scratch` changes.
   static std::string_view Str(std::string_view raw, std::string* scratch,

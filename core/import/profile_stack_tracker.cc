@@ -229,7 +229,8 @@ std::optional<uint32_t> StackProfileTracker::ResolveFrame(const ProfileIdSource&
         break;
     }
   }
-  StringId name = storage_->Intern("");
+  // A frame without a function name has a NULL name, as upstream's.
+  StringId name = kNullStringId;
   if (name_iid) {
     if (auto s = ResolveString(ids, ProfileIdSource::kFunctionName, name_iid))
       name = storage_->Intern(*s);

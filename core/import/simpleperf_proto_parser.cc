@@ -12,6 +12,7 @@
 #include "core/import/process_tracker.h"
 #include "core/import/profile_parser.h"
 #include "core/import/profile_stack_tracker.h"
+#include "core/import/profiler_sample_tracker.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
 
@@ -188,6 +189,10 @@ void ApplySteps(TraceContext* ctx, Decoded& dec, SimpleperfImportResult* r) {
                    [](const Step& a, const Step& b) { return a.ts < b.ts; });
   TraceStorage* s = ctx->storage.get();
   ProcessTracker* pt = ctx->process_tracker.get();
+  // Each sample is also a stack_sample row (source "simpleperf", its thread as
+  // task context), which stacks.cpu_profiling reads, as upstream's.
+  ProfilerSampleTracker samples(ctx);
+  const StringId source = s->Intern("simpleperf");
   for (const Step& step : dec.steps) {
     if (!step.is_sample) {
       const ThreadRecord& t = dec.threads[step.index];
@@ -207,6 +212,12 @@ void ApplySteps(TraceContext* ctx, Decoded& dec, SimpleperfImportResult* r) {
       continue;
     }
     s->profile.cpu_profile_stack_sample.Insert(sample.ts, *callsite, utid, 0);
+    ProfilerSampleTable::Row row;
+    row.ts = sample.ts;
+    row.source = source;
+    row.task_context = samples.InternTaskContext(std::nullopt, utid, std::nullopt);
+    row.callsite = *callsite;
+    samples.AddSample(row, {});
     s->UpdateBounds(sample.ts);
     ++r->imported_samples;
   }

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <optional>
 
+#include "core/import/args_tracker.h"
 #include "core/import/track_tracker.h"
 #include "perfetto/common/sys_stats_counters.pb.h"
 #include "perfetto/trace/sys_stats/sys_stats.pb.h"
@@ -266,9 +267,19 @@ void SysStatsParser::ParseSysStats(int64_t ts, proto::Bytes payload) {
           }
           entries.emplace_back(state, dur);
         }
+        TraceStorage* s = ctx_->storage.get();
         for (const auto& [state, dur] : entries) {
           std::string name = "cpuidle" + std::to_string(cpu) + "." + std::string(state);
-          PushCpu(ts, cpu, name, "cpu_idle_state", static_cast<double>(dur));
+          const uint32_t tracks_before = s->track.row_count();
+          uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(
+              cpu, s->Intern(name), s->Intern("cpu_idle_state"), ctx_->packet_machine_id);
+          // A new track: its cpu and state as dimensions, which
+          // linux.cpu.idle_time_in_state reads (as upstream's).
+          if (track >= tracks_before) {
+            auto dims = ctx_->args_tracker->NewSet().AddInt("cpu", cpu).AddString("state", state);
+            if (auto set = dims.Commit()) s->track.dimension_arg_set_id.Set(track, *set);
+          }
+          ctx_->track_tracker->PushCounter(ts, static_cast<double>(dur), track);
         }
         break;
       }

@@ -5,10 +5,12 @@
 #include <cstdlib>
 
 #include "core/sql/flamegraph_vtab.h"
+#include "core/sql/perfetto_sql/absent_tables.h"
 #include "core/sql/perfetto_sql/engine.h"
 #include "core/sql/perfetto_sql/prelude.h"
 #include "core/sql/perfetto_sql/span_join.h"
 #include "core/sql/perfetto_sql/stdlib_objects.h"
+#include "core/sql/perfetto_sql/table_info.h"
 #include "core/sql/sql_functions.h"
 #include "core/sql/sql_views.h"
 #include "core/sql/table_vtab.h"
@@ -154,6 +156,10 @@ Status SqlEngine::Init() {
   st = psql::RegisterPrelude(db_, perfetto_sql_.get());
   if (!st.ok()) return st;
   st = psql::RegisterStdlibObjects(db_, &packages_);
+  if (!st.ok()) return st;
+  st = psql::RegisterAbsentTables(db_);
+  if (!st.ok()) return st;
+  st = psql::RegisterTableInfo(db_);
   if (!st.ok()) return st;
   return psql::RegisterSpanJoin(db_);
 }

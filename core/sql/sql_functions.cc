@@ -4,8 +4,12 @@
 #include <string_view>
 
 #include "core/sql/functions/arg_set_json.h"
+#include "core/sql/functions/base64.h"
 #include "core/sql/functions/counter_intervals.h"
+#include "core/sql/functions/demangle.h"
+#include "core/sql/functions/dfs_weight_bounded.h"
 #include "core/sql/functions/graph_functions.h"
+#include "core/sql/functions/graph_scan.h"
 #include "core/sql/functions/interval_create.h"
 #include "core/sql/functions/interval_intersect.h"
 #include "core/sql/functions/last_non_null.h"
@@ -16,7 +20,9 @@
 #include "core/sql/functions/slice_layout_vtab.h"
 #include "core/sql/functions/strip_hex.h"
 #include "core/sql/functions/table_ptr.h"
+#include "core/sql/functions/tree_partition.h"
 #include "core/sql/functions/unhex.h"
+#include "core/sql/functions/zstd_compress.h"
 #include "core/sql/to_ftrace.h"
 
 namespace fathom {
@@ -68,13 +74,27 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
                                         ExtractArg, nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK) return ErrorStatus(std::string("cannot register ") + name);
   }
-  for (Status st :
-       {RegisterToFtraceFunction(db, storage), RegisterRegexFunctions(db),
-        RegisterUnhexFunction(db), RegisterLastNonNullFunction(db), RegisterLayoutDepthFunction(db),
-        RegisterSliceAncestryFunctions(db, storage), RegisterArgSetToJsonFunction(db, storage),
-        RegisterMetadataFunctions(db, storage), RegisterSliceLayoutFunction(db, storage),
-        RegisterTablePtr(db), RegisterIntervalIntersect(db), RegisterIntervalCreate(db),
-        RegisterCounterIntervals(db), RegisterStripHexFunction(db), RegisterGraphFunctions(db)}) {
+  for (Status st : {RegisterToFtraceFunction(db, storage),
+                    RegisterRegexFunctions(db),
+                    RegisterUnhexFunction(db),
+                    RegisterLastNonNullFunction(db),
+                    RegisterLayoutDepthFunction(db),
+                    RegisterSliceAncestryFunctions(db, storage),
+                    RegisterArgSetToJsonFunction(db, storage),
+                    RegisterMetadataFunctions(db, storage),
+                    RegisterSliceLayoutFunction(db, storage),
+                    RegisterTablePtr(db),
+                    RegisterIntervalIntersect(db),
+                    RegisterIntervalCreate(db),
+                    RegisterCounterIntervals(db),
+                    RegisterStripHexFunction(db),
+                    RegisterGraphFunctions(db),
+                    RegisterGraphScan(db),
+                    RegisterBase64Functions(db),
+                    RegisterTreePartition(db),
+                    RegisterDemangleFunction(db),
+                    RegisterZstdCompressFunction(db),
+                    RegisterDfsWeightBounded(db)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();

@@ -1,4 +1,5 @@
-// The views upstream Perfetto users rely on: table aliases (sched, raw,
+// The views upstream Perfetto users rely on: table aliases (sched, with
+// upstream's ts_end = ts + dur that linux.cpu.utilization reads; raw,
 // track and slice with upstream's columns (kViewedTables),
 // slices), the kind-specific track tables, `counters`, `instant` and the
 // profiler sample views over the __intrinsic_profiler_* tables (stack samples
@@ -19,7 +20,7 @@ CREATE VIEW slice AS
          thread_dur, NULL AS thread_instruction_count, NULL AS thread_instruction_delta, cat,
          slice_id
   FROM __intrinsic_slice;
-CREATE VIEW sched AS SELECT * FROM sched_slice;
+CREATE VIEW sched AS SELECT *, ts + dur AS ts_end FROM sched_slice;
 CREATE VIEW raw AS SELECT * FROM ftrace_event;
 CREATE VIEW cpu AS SELECT * FROM __intrinsic_cpu WHERE cpu IS NOT NULL;
 CREATE VIEW slices AS SELECT * FROM slice;
@@ -49,6 +50,12 @@ CREATE VIEW counter_track AS
   SELECT id, name, parent_id, type, dimension_arg_set_id, source_arg_set_id, machine_id,
          counter_unit AS unit, NULL AS description
   FROM __intrinsic_track WHERE event_type = 'counter';
+CREATE VIEW gpu_counter_track AS
+  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
+         NULL AS description, extract_arg(dimension_arg_set_id, 'ugpu') AS ugpu,
+         extract_arg(dimension_arg_set_id, 'gpu') AS gpu_id
+  FROM __intrinsic_track
+  WHERE event_type = 'counter' AND extract_arg(dimension_arg_set_id, 'ugpu') IS NOT NULL;
 CREATE VIEW cpu_counter_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit, cpu
   FROM __intrinsic_track WHERE event_type = 'counter' AND cpu IS NOT NULL;

@@ -147,3 +147,44 @@ TEST(JsonImport, MalformedInputNamesOffsetAndKeepsWhatCameBefore) {
 
 }  // namespace
 }  // namespace fathom
+
+namespace fathom {
+namespace {
+
+// Async b/e events: one global track per (category, id as written) across
+// processes, the string "7" and the number 7 apart, id2 {"global": x} the
+// same as id x; only id2 {"local": x} is per process; no id, no slice.
+// Expected tracks from trace_processor_shell v58.2 on the same JSON.
+TEST(JsonImport, AsyncTracksKeyedAsUpstream) {
+  const std::string json = R"json([
+{"ph":"b","pid":200,"tid":201,"ts":1000,"name":"A","cat":"c","id":"7"},
+{"ph":"e","pid":200,"tid":201,"ts":1100,"name":"A","cat":"c","id":"7"},
+{"ph":"b","pid":300,"tid":301,"ts":1000,"name":"A","cat":"c","id":"7"},
+{"ph":"e","pid":300,"tid":301,"ts":1100,"name":"A","cat":"c","id":"7"},
+{"ph":"b","pid":200,"tid":201,"ts":1200,"name":"B","cat":"d","id":"7"},
+{"ph":"e","pid":200,"tid":201,"ts":1300,"name":"B","cat":"d","id":"7"},
+{"ph":"b","pid":200,"tid":201,"ts":1600,"name":"D","cat":"c","id":7},
+{"ph":"e","pid":200,"tid":201,"ts":1700,"name":"D","cat":"c","id":7},
+{"ph":"b","pid":200,"tid":201,"ts":1800,"name":"G","cat":"c","id2":{"global":"7"}},
+{"ph":"e","pid":200,"tid":201,"ts":1900,"name":"G","cat":"c","id2":{"global":"7"}},
+{"ph":"b","pid":200,"tid":201,"ts":2000,"name":"L","cat":"c","id2":{"local":"0x3"}},
+{"ph":"e","pid":200,"tid":201,"ts":2100,"name":"L","cat":"c","id2":{"local":"0x3"}},
+{"ph":"b","pid":200,"tid":201,"ts":2200,"name":"N","cat":"c"},
+{"ph":"e","pid":200,"tid":201,"ts":2300,"name":"N","cat":"c"}
+])json";
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadBuffer(reinterpret_cast<const uint8_t*>(json.data()), json.size()).ok());
+  auto it = tp.Query(
+      "select s.name || ':' || t.id || ':' || t.type from slice s join track t "
+      "on s.track_id = t.id order by s.name, t.id");
+  std::string got;
+  ASSERT_TRUE(it->NextResultSet());
+  while (it->NextRow()) got += std::string(it->Get(0).s) + " ";
+  EXPECT_EQ(got,
+            "A:0:legacy_async_global_slice A:0:legacy_async_global_slice "
+            "B:1:legacy_async_global_slice D:2:legacy_async_global_slice "
+            "G:0:legacy_async_global_slice L:3:legacy_async_process_slice ");
+}
+
+}  // namespace
+}  // namespace fathom

@@ -3,6 +3,8 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 
+#include "widgets/common/sql_package_settings.h"
+
 namespace fathom::gui {
 
 TraceSession::TraceSession(QObject* parent) : QObject(parent) {
@@ -28,6 +30,9 @@ void TraceSession::open(const QString& path) {
   path_ = path;
   cancel_ = false;
   tp_ = std::make_unique<TraceProcessor>();
+  // Settings → SQL packages / standard library (no lane runs yet). A package
+  // that cannot be added is left out; INCLUDE then says the module is missing.
+  (void)applySqlPackageSettings(SqlPackageSettings::load(), &tp_->sql_packages());
   query_lane_.start([this, path] {
     LoadOutcome outcome;
     outcome.path = path;

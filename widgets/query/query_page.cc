@@ -20,6 +20,7 @@
 #include "widgets/common/format.h"
 #include "widgets/query/example_queries.h"
 #include "widgets/query/query_result_model.h"
+#include "widgets/query/sql_editor.h"
 #include "widgets/query/sql_highlighter.h"
 
 namespace fathom::gui {
@@ -45,7 +46,7 @@ QString OneLine(const QString& sql) {
 
 QueryPage::QueryPage(TraceSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new QueryResultModel(session, this)) {
-  editor_ = new QPlainTextEdit;
+  editor_ = new SqlEditor;
   QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   editor_->setFont(mono);
   editor_->setTabStopDistance(editor_->fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 2);
@@ -136,6 +137,10 @@ QueryPage::QueryPage(TraceSession* session, QWidget* parent)
   connect(cancel_, &QToolButton::clicked, this, &QueryPage::cancelQuery);
   connect(export_, &QToolButton::clicked, this, &QueryPage::chooseExportFile);
   connect(model_, &QueryResultModel::stateChanged, this, [this] {
+    // A finished query may have included modules or made tables: complete them too.
+    if (model_->state() == QueryResultModel::State::kDone ||
+        model_->state() == QueryResultModel::State::kError)
+      refreshCompletions();
     updateStatus();
     showError();
     // Size columns to the first page once, then leave them to the user.
@@ -179,6 +184,8 @@ QueryPage::QueryPage(TraceSession* session, QWidget* parent)
   };
   if (session_->isLoaded()) loadTables();
   connect(session_, &TraceSession::loaded, this, loadTables);
+  if (session_->isLoaded()) refreshCompletions();
+  connect(session_, &TraceSession::loaded, this, &QueryPage::refreshCompletions);
   const QStringList h = history();
   if (!h.isEmpty()) editor_->setPlainText(h.first());
   updateStatus();
@@ -198,7 +205,20 @@ bool QueryPage::eventFilter(QObject* watched, QEvent* event) {
 
 void QueryPage::setQuery(const QString& sql) { editor_->setPlainText(sql); }
 
+void QueryPage::refreshCompletions() {
+  if (!session_->isLoaded()) return;  // loaded() calls again
+  ++vocabulary_requests_;
+  session_->query<SqlVocabulary>([](Core& core) { return readSqlVocabulary(core.tp); }, this,
+                                 [this](SqlVocabulary v) {
+                                   editor_->setVocabulary(std::move(v));
+                                   --vocabulary_requests_;
+                                   emit completionsRefreshed();
+                                 });
+}
+
 QString QueryPage::query() const { return editor_->toPlainText(); }
+
+QPlainTextEdit* QueryPage::editor() const { return editor_; }
 
 void QueryPage::runQuery() {
   QTextCursor c = editor_->textCursor();

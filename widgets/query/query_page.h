@@ -17,6 +17,7 @@ class QMenu;
 namespace fathom::gui {
 
 class QueryResultModel;
+class SqlEditor;
 class SqlHighlighter;
 
 class QueryPage : public QWidget {
@@ -33,7 +34,13 @@ class QueryPage : public QWidget {
 
   QueryResultModel* model() const { return model_; }
   QTableView* resultView() const { return view_; }
-  QPlainTextEdit* editor() const { return editor_; }
+  QPlainTextEdit* editor() const;
+  // The editor with its completion.
+  SqlEditor* sqlEditor() const { return editor_; }
+  // Re-reads the names completion offers (done after loading and after each query).
+  void refreshCompletions();
+  // True while a refresh is under way.
+  bool refreshingCompletions() const { return vocabulary_requests_ > 0; }
   // The inline error text ("" when the last run succeeded).
   QString errorText() const;
   QString statusText() const;
@@ -43,6 +50,8 @@ class QueryPage : public QWidget {
   static constexpr int kMaxHistory = 100;
 
  signals:
+  // The completion names were re-read.
+  void completionsRefreshed();
   // A result row was double-clicked or "Show on timeline" chosen.
   void revealRequested(const fathom::gui::RowTarget& target);
 
@@ -58,7 +67,7 @@ class QueryPage : public QWidget {
 
   TraceSession* session_;
   QueryResultModel* model_;
-  QPlainTextEdit* editor_;
+  SqlEditor* editor_;
   SqlHighlighter* highlighter_;
   QTableView* view_;
   QLabel* error_;
@@ -68,7 +77,8 @@ class QueryPage : public QWidget {
   QToolButton* export_;
   QMenu* examples_;
   QMenu* history_menu_;
-  int sql_offset_ = 0;  // where the run text starts in the editor (selection)
+  int sql_offset_ = 0;
+  int vocabulary_requests_ = 0;  // where the run text starts in the editor (selection)
 };
 
 }  // namespace fathom::gui

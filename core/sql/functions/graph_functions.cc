@@ -7,35 +7,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/sql/functions/graph.h"
 #include "core/sql/functions/table_ptr.h"
 
 namespace fathom {
 namespace {
 
-constexpr const char* kGraphType = "fathom.graph";
+constexpr const char* kGraphType = kGraphPtrType;
 constexpr const char* kArrayType = "fathom.array";
 
-// Nodes are numbered densely in order of first appearance.
-struct Graph {
-  std::vector<int64_t> ids;
-  std::unordered_map<int64_t, uint32_t> index;
-  std::vector<std::vector<uint32_t>> out;  // edges in aggregation order
-  int64_t root = 0;                        // the dominator tree's root
-
-  uint32_t Node(int64_t id) {
-    auto [it, added] = index.emplace(id, static_cast<uint32_t>(ids.size()));
-    if (added) {
-      ids.push_back(id);
-      out.emplace_back();
-    }
-    return it->second;
-  }
-  void AddEdge(int64_t from, int64_t to) {
-    const uint32_t f = Node(from);
-    const uint32_t t = Node(to);
-    out[f].push_back(t);
-  }
-};
 using Array = std::vector<int64_t>;
 
 template <typename T>

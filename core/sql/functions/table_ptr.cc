@@ -5,7 +5,7 @@
 namespace fathom {
 namespace {
 
-constexpr const char* kPtrType = "fathom.table";
+constexpr const char* kPtrType = kPtrTableType;
 // Generic columns c0..c63, then the hidden argument.
 constexpr int kColumns = 64;
 constexpr int kPtrColumn = kColumns;
@@ -187,6 +187,10 @@ void SqlCell::Result(sqlite3_context* ctx) const {
 
 bool SqlCell::operator<(const SqlCell& o) const {
   return std::tie(type, i, d, s) < std::tie(o.type, o.i, o.d, o.s);
+}
+
+const PtrTable* PtrTableOf(sqlite3_value* v) {
+  return static_cast<const PtrTable*>(sqlite3_value_pointer(v, kPtrType));
 }
 
 void ResultPtrTable(sqlite3_context* ctx, std::unique_ptr<PtrTable> table) {

@@ -46,6 +46,12 @@ struct PtrTable {
   std::vector<std::vector<SqlCell>> rows;
 };
 
+// The SQLite pointer type of a PtrTable value (for sqlite3_bind_pointer).
+inline constexpr const char* kPtrTableType = "fathom.table";
+
+// The table a SQL value points at, or null.
+const PtrTable* PtrTableOf(sqlite3_value* v);
+
 // Returns `table` from a SQL function as a pointer value.
 void ResultPtrTable(sqlite3_context* ctx, std::unique_ptr<PtrTable> table);
 

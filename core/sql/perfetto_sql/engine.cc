@@ -6,6 +6,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "core/sql/perfetto_sql/auto_id.h"
 #include "core/sql/perfetto_sql/functions.h"
 #include "core/sql/perfetto_sql/tokenizer.h"
 
@@ -162,6 +163,7 @@ Status PerfettoSqlEngine::PrepareIn(const Source& src, StatementSpan span, sqlit
   std::string expanded;
   SqlError err;
   if (!ExpandMacros(stmt_text, macros_, &expanded, &err)) return fail(err.message, err.offset);
+  expanded = RewriteAutoId(expanded);
   if (sqlite3_prepare_v2(db_, expanded.c_str(), static_cast<int>(expanded.size()), stmt, nullptr) !=
       SQLITE_OK) {
     sqlite3_finalize(*stmt);
@@ -177,8 +179,9 @@ Status PerfettoSqlEngine::Execute(const Statement& s, std::string_view stmt_text
   // Bodies are macro-expanded when defined, as upstream does.
   auto expand = [&](const std::string& body, std::string* out) {
     SqlError err;
-    if (ExpandMacros(body, macros_, out, &err)) return Status::Ok();
-    return ErrorStatus(err.message);
+    if (!ExpandMacros(body, macros_, out, &err)) return ErrorStatus(err.message);
+    *out = RewriteAutoId(*out);
+    return Status::Ok();
   };
   (void)stmt_text;
   return std::visit(

@@ -125,6 +125,18 @@ std::string SliceWalk(const std::string& fn, const std::string& ids_fn) {
          "WHERE __intrinsic_table_ptr_bind(w.c0, 'id') ORDER BY s.id";
 }
 
+// experimental_ancestor_stack_profile_callsite(id): the callsite's
+// ancestors (its parent, the parent's parent, ...), as stack_profile_callsite
+// rows in id order (stacks.symbolization_candidates reads their frames).
+constexpr const char* kCallsiteAncestors =
+    "CREATE PERFETTO FUNCTION experimental_ancestor_stack_profile_callsite(callsite_id LONG) "
+    "RETURNS TABLE(id LONG, depth LONG, parent_id LONG, frame_id LONG) AS "
+    "WITH RECURSIVE up(id) AS (SELECT parent_id FROM stack_profile_callsite "
+    "WHERE id = $callsite_id UNION ALL SELECT c.parent_id FROM stack_profile_callsite AS c "
+    "JOIN up ON c.id = up.id) "
+    "SELECT c.id, c.depth, c.parent_id, c.frame_id FROM stack_profile_callsite AS c "
+    "JOIN up USING (id) ORDER BY c.id";
+
 }  // namespace
 
 Status RegisterPrelude(sqlite3* db, PerfettoSqlEngine* engine) {
@@ -151,6 +163,7 @@ Status RegisterPrelude(sqlite3* db, PerfettoSqlEngine* engine) {
   std::vector<std::string> statements(std::begin(kPreludeMacros), std::end(kPreludeMacros));
   statements.push_back(SliceWalk("ancestor_slice", "__intrinsic_slice_ancestor_ids"));
   statements.push_back(SliceWalk("descendant_slice", "__intrinsic_slice_descendant_ids"));
+  statements.push_back(kCallsiteAncestors);
   for (const std::string& sql : statements) {
     const std::string_view text(sql);
     sqlite3_stmt* stmt = nullptr;

@@ -123,6 +123,105 @@ TEST_F(Intrinsics, StdlibObjects) {
             "thread, thread track and process.\"\n");
 }
 
+// A DAG 1->2, 1->3, 2->4, 3->4, 4->5, 2->5: the plain scan follows every
+// edge of each step's rows at once; the aggregating one waits for all of a
+// node's in-edges.
+TEST_F(Intrinsics, GraphScans) {
+  const std::string edges = R"sql(
+INCLUDE PERFETTO MODULE graphs.scan;
+CREATE PERFETTO TABLE e AS SELECT 1 AS source_node_id, 2 AS dest_node_id UNION ALL SELECT 1, 3
+  UNION ALL SELECT 2, 4 UNION ALL SELECT 3, 4 UNION ALL SELECT 4, 5 UNION ALL SELECT 2, 5;
+)sql";
+  EXPECT_EQ(Csv(tp_, edges + R"sql(SELECT * FROM _graph_scan!(e, (SELECT 1 AS id, 10 AS v), (v),
+  (SELECT t.id, t.v + 1 AS v FROM $table t));)sql"),
+            "\"id\",\"v\"\n1,10\n2,11\n3,11\n4,12\n5,12\n4,12\n5,13\n5,13\n");
+  EXPECT_EQ(Csv(tp_, R"sql(SELECT * FROM _graph_scan!(e, (SELECT 1 AS id, 10 AS v), (v),
+  (SELECT t.id, sum(t.v) + 1 AS v FROM $table t GROUP BY t.id));)sql"),
+            "\"id\",\"v\"\n1,10\n2,11\n3,11\n4,23\n5,12\n5,24\n");
+  EXPECT_EQ(Csv(tp_, R"sql(SELECT * FROM _graph_aggregating_scan!(e, (SELECT 1 AS id, 10 AS v),
+  (v), (SELECT t.id, sum(t.v) + 1 AS v FROM $table t GROUP BY t.id));)sql"),
+            "\"id\",\"v\"\n1,10\n2,11\n3,11\n4,23\n5,35\n");
+}
+
+// graphs.partition's own example: parents become the nearest ancestor of the
+// same group, rows in upstream's walk order.
+TEST_F(Intrinsics, StructuralTreePartition) {
+  EXPECT_EQ(
+      Csv(tp_, R"sql(
+INCLUDE PERFETTO MODULE graphs.partition;
+CREATE PERFETTO TABLE t AS SELECT 1 AS id, NULL AS parent_id, 1 AS group_key
+  UNION ALL SELECT 2, 1, 1 UNION ALL SELECT 3, 2, 2 UNION ALL SELECT 4, 2, 2
+  UNION ALL SELECT 5, 4, 1 UNION ALL SELECT 6, 5, 3 UNION ALL SELECT 7, 5, 2
+  UNION ALL SELECT 8, 4, 1;
+SELECT * FROM tree_structural_partition_by_group!(t);
+)sql"),
+      "\"id\",\"parent_id\",\"group_key\"\n1,\"[NULL]\",1\n2,1,1\n4,\"[NULL]\",2\n8,2,1\n5,2,1\n"
+      "7,4,2\n6,\"[NULL]\",3\n3,\"[NULL]\",2\n");
+}
+
+TEST_F(Intrinsics, Base64DemangleAutoIdAbsentTables) {
+  EXPECT_EQ(Csv(tp_,
+                "SELECT typeof(base64_decode('aGVsbG8=')) AS b, "
+                "base64_encode(x'68656c6c6f') AS c, hex(base64_decode('AP8=')) AS g, "
+                "base64_decode(NULL) AS e"),
+            "\"b\",\"c\",\"g\",\"e\"\n\"blob\",\"aGVsbG8=\",\"00FF\",\"[NULL]\"\n");
+  EXPECT_EQ(Csv(tp_, "SELECT base64_decode('!!')"), "ERROR: SQL error: BASE64: Invalid input");
+  EXPECT_EQ(Csv(tp_,
+                "SELECT demangle('_Z3foov') AS a, demangle('foo') AS b, "
+                "demangle('_ZN3art6Thread3RunEv') AS d, demangle('_Zfoo') AS e"),
+            "\"a\",\"b\",\"d\",\"e\"\n\"foo()\",\"[NULL]\",\"art::Thread::Run()\",\"[NULL]\"\n");
+  EXPECT_EQ(Csv(tp_, R"sql(
+CREATE PERFETTO TABLE t AS SELECT 'b' AS x UNION ALL SELECT 'a' UNION ALL SELECT 'c'
+  ORDER BY x DESC;
+SELECT t._auto_id AS a, x FROM t WHERE x != 'b' ORDER BY _auto_id;
+)sql"),
+            "\"a\",\"x\"\n0,\"c\"\n2,\"a\"\n");
+  EXPECT_EQ(Csv(tp_, "SELECT count(*) AS n FROM __intrinsic_v8_isolate"), "\"n\"\n0\n");
+  EXPECT_EQ(Csv(tp_,
+                "SELECT hex(substr(__intrinsic_zstd_compress('hello, hello'), 1, 4)) AS m, "
+                "__intrinsic_zstd_compress(NULL) IS NULL AS n"),
+            "\"m\",\"n\"\n\"28B52FFD\",1\n");
+}
+
+// graphs.search's weight-bounded DFS: the running sum of followed edges'
+// weights stops the walk at the first edge past the root's target (that node
+// kept only for a floor bound).
+TEST_F(Intrinsics, WeightBoundedDfs) {
+  const std::string graph = R"sql(
+INCLUDE PERFETTO MODULE graphs.search;
+CREATE PERFETTO TABLE g AS SELECT 1 AS source_node_id, 2 AS dest_node_id, 1 AS edge_weight
+  UNION ALL SELECT 1, 3, 2 UNION ALL SELECT 2, 4, 1 UNION ALL SELECT 3, 5, 1
+  UNION ALL SELECT 4, 6, 5 UNION ALL SELECT 2, 7, 0 UNION ALL SELECT 7, 8, 0;
+CREATE PERFETTO TABLE r AS SELECT 1 AS root_node_id, 100 AS root_target_weight
+  UNION ALL SELECT 2, 1;
+)sql";
+  EXPECT_EQ(Csv(tp_, graph + "SELECT * FROM graph_reachable_weight_bounded_dfs!(g, r, 0);"),
+            "\"root_node_id\",\"node_id\",\"parent_node_id\"\n1,1,\"[NULL]\"\n1,2,1\n1,4,2\n"
+            "1,6,4\n1,7,2\n1,8,7\n1,3,1\n1,5,3\n2,2,\"[NULL]\"\n2,4,2\n");
+  EXPECT_EQ(Csv(tp_,
+                "SELECT * FROM graph_reachable_weight_bounded_dfs!(g, r, 1) "
+                "WHERE root_node_id = 2;"),
+            "\"root_node_id\",\"node_id\",\"parent_node_id\"\n2,2,\"[NULL]\"\n2,4,2\n2,6,4\n");
+}
+
+// Column types and sort states as trace_processor_shell reports them.
+TEST_F(Intrinsics, PerfettoTableInfo) {
+  EXPECT_EQ(Csv(tp_, R"sql(
+CREATE PERFETTO TABLE foo AS
+SELECT 0 AS a, -1 AS b, 5000000000 AS c, 1.5 AS d, 'x' AS e, NULL AS f, 0 AS g, 1 AS h
+UNION ALL SELECT 1, 2, 1, 2, 'y', 1, 0, 1
+UNION ALL SELECT 2, 3, 2, 3, 'z', 2, 2, 2
+UNION ALL SELECT 3, 4, 3, 4, NULL, 3, 2, 2;
+SELECT * from perfetto_table_info('foo');
+)sql"),
+            "\"id\",\"table_name\",\"name\",\"col_type\",\"nullable\",\"sorted\"\n"
+            "0,\"foo\",\"a\",\"id\",0,0\n1,\"foo\",\"b\",\"int32\",0,2\n"
+            "2,\"foo\",\"c\",\"int64\",0,3\n3,\"foo\",\"d\",\"double\",0,2\n"
+            "4,\"foo\",\"e\",\"string\",1,3\n5,\"foo\",\"f\",\"uint32\",1,3\n"
+            "6,\"foo\",\"g\",\"uint32\",0,1\n7,\"foo\",\"h\",\"uint32\",0,2\n"
+            "8,\"foo\",\"_auto_id\",\"id\",0,0\n");
+}
+
 TEST(StripHex, MatchesUpstream) {
   EXPECT_EQ(StripHex("abc 0x1f2e foo", 1), "abc <num>x<num> foo");
   EXPECT_EQ(StripHex("deadbeef 123 a1b2c3", 1), "deadbeef <num> <num>");

@@ -6,6 +6,8 @@
 #include "widgets/query/query_page.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractItemView>
+#include <QCompleter>
 #include <QDir>
 #include <QFile>
 #include <QMenu>
@@ -18,8 +20,10 @@
 
 #include "core/sql/result_printer.h"
 #include "core/trace_processor.h"
+#include "widgets/common/sql_package_settings.h"
 #include "widgets/query/example_queries.h"
 #include "widgets/query/query_result_model.h"
+#include "widgets/query/sql_editor.h"
 
 using namespace fathom;
 using namespace fathom::gui;
@@ -301,6 +305,67 @@ class QueryPageTest : public QObject {
     QCOMPARE(rows.size(), 2);
     QCOMPARE(rows[0], QStringList({"s", "t", "n", "i", "d"}));
     QCOMPARE(rows[1], QStringList({"a,\"b\"", "two\nlines", "[NULL]", "42", "-1.250000"}));
+  }
+
+  // Settings → Perfetto standard library folder, then a module included on the Query page: the
+  // rows equal trace_processor_shell v58.2's answer to the same SQL on the same trace
+  // (expected/include_thread_level_parallelism.{sql,csv}). Completion then offers the module's
+  // names, its table and that table's columns.
+  void includeModuleMatchesOracleAndCompletes() {
+    const QString stdlib = QStringLiteral(FATHOM_SHARED_DIR "/perfetto-stdlib");
+    if (!QDir(stdlib).exists()) QSKIP("needs ../shared/perfetto-stdlib");
+    SqlPackageSettings settings;
+    settings.stdlib = stdlib;
+    settings.save();
+    auto session = openSession(kSchedTrace);  // a new session takes the saved settings
+    QVERIFY(session->isLoaded());
+    QueryPage page(session.get());
+    QFile sql(QStringLiteral(FATHOM_EXPECTED_DIR "/include_thread_level_parallelism.sql"));
+    QFile want(QStringLiteral(FATHOM_EXPECTED_DIR "/include_thread_level_parallelism.csv"));
+    QVERIFY(sql.open(QIODevice::ReadOnly) && want.open(QIODevice::ReadOnly));
+    QSignalSpy refreshed(&page, &QueryPage::completionsRefreshed);
+    page.setQuery(QString::fromUtf8(sql.readAll()));
+    page.runQuery();
+    QVERIFY(waitDone(page.model()));
+    QCOMPARE(page.errorText(), QString());
+    QTemporaryDir dir;
+    QSignalSpy exported(page.model(), &QueryResultModel::exportFinished);
+    page.exportCsv(dir.filePath("rows.csv"));
+    QVERIFY(exported.wait(10000));
+    QFile got(dir.filePath("rows.csv"));
+    QVERIFY(got.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(got.readAll()), QString::fromUtf8(want.readAll()));
+
+    QVERIFY(QTest::qWaitFor([&] { return !page.refreshingCompletions(); }, 10000));
+    SqlEditor* editor = page.sqlEditor();
+    auto completeAtEnd = [&](const QString& text) {
+      editor->setPlainText(text);
+      editor->moveCursor(QTextCursor::End);
+      return editor->completions();
+    };
+    QVERIFY(completeAtEnd("INCLUDE PERFETTO MODULE sched.thread_l")
+                .contains("sched.thread_level_parallelism"));
+    QVERIFY(completeAtEnd("INCLUDE PERFETTO MODULE android.startup.st")
+                .contains("android.startup.startups"));
+    QVERIFY(
+        completeAtEnd("SELECT * FROM sched_runnable_th").contains("sched_runnable_thread_count"));
+    editor->setPlainText("SELECT r.runn FROM sched_runnable_thread_count r");
+    QTextCursor c = editor->textCursor();
+    c.setPosition(int(QString("SELECT r.runn").size()));
+    editor->setTextCursor(c);
+    QCOMPARE(editor->completions(), QStringList({"runnable_thread_count"}));
+    // Functions: the prelude's and the library's own (PERFETTO FUNCTION).
+    QVERIFY(completeAtEnd("SELECT trace_st").contains("trace_start"));
+    // Typing opens the list; Tab takes the first entry.
+    page.show();
+    editor->setFocus();
+    editor->setPlainText("SELECT * FROM sched_runnable_th");
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClick(editor, Qt::Key_R);
+    QTRY_VERIFY(editor->completer()->popup()->isVisible());
+    QTest::keyClick(editor->completer()->popup(), Qt::Key_Tab);
+    QTRY_COMPARE(editor->toPlainText(), QString("SELECT * FROM sched_runnable_thread_count"));
+    QSettings().remove("sql");
   }
 
   void historyAndCtrlEnterSelection() {
