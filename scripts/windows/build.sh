@@ -43,8 +43,9 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
 fi
 start=$(date +%s)
 cmake --build "$BUILD" -j "${JOBS:-$(nproc)}" --target fathom-cli
-# The installer and zip when makensis is there (Debian's nsis).
-if [ "${FATHOM_WIN_PACKAGE:-1}" = 1 ] && command -v makensis >/dev/null; then
+# FATHOM_WIN_PACKAGE=1: the installer and zip too (makensis from Debian's nsis). Off by
+# default: its test needs a 32-bit Wine (NSIS's stub is 32-bit), which CI does not have.
+if [ "${FATHOM_WIN_PACKAGE:-0}" = 1 ] && command -v makensis >/dev/null; then
   (cd "$BUILD" && cpack -G NSIS >/dev/null && cpack -G ZIP >/dev/null) &&
     echo "windows: $(ls "$BUILD"/fathom-*-win64.exe) ($(stat -c %s "$BUILD"/fathom-*-win64.exe) bytes)"
 fi

@@ -6,9 +6,12 @@
 # Exits 77 (skipped) without the installer or Wine.
 set -uo pipefail
 INSTALLER=$1 STATE=$2
-WINE=${WINE:-$(command -v wine64 || command -v wine || echo /usr/lib/wine/wine64)}
+# NSIS's installer stub is a 32-bit program: wine64 alone cannot start it; Debian's
+# wine32 (i386 architecture) provides the 32-bit loader.
+WINE=${WINE:-$(command -v wine || { [ -x /usr/lib/wine/wine ] && echo /usr/lib/wine/wine; })}
 [ -f "$INSTALLER" ] || { echo "skipped: no $INSTALLER (cd build-win && cpack -G NSIS)"; exit 77; }
-[ -x "$WINE" ] || { echo "skipped: no Wine"; exit 77; }
+[ -n "$WINE" ] && [ -x "$WINE" ] || {
+  echo "skipped: the installer is 32-bit and this Wine runs 64-bit programs only (wine32)"; exit 77; }
 mkdir -p "$STATE"
 STATE=$(cd "$STATE" && pwd)  # Wine wants an absolute WINEPREFIX
 export WINEPREFIX=$STATE/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
