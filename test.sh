@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 ./scripts/setup-deps.sh
+# Windows cross build first (only with its dependency cache; one line otherwise), so
+# the Linux configure below registers its Wine test.
+./scripts/windows/ci.sh
 ./scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build --output-on-failure -j "$(nproc)"

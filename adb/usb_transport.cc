@@ -61,16 +61,39 @@ std::string UdevRuleHint() {
          "--reload-rules && sudo udevadm trigger --subsystem-match=usb` and replug the device";
 }
 
+// libusb opens a device on Windows only through the WinUSB driver (packaging/README.md,
+// "USB driver"); many vendors' adb drivers are not WinUSB-based.
+std::string WinUsbDriverHint() {
+  return "on Windows the device's ADB interface must use the WinUSB driver: install Google's "
+         "USB driver (Android SDK Manager, \"Google USB Driver\"), or where the vendor's driver "
+         "is not WinUSB-based, replace it for the ADB Interface only with Zadig (Options > List "
+         "All Devices, \"ADB Interface\", WinUSB, Replace Driver); or keep the vendor's driver "
+         "and start Google's adb server (`adb start-server`): Fathom uses its devices too";
+}
+
+// Why a device cannot be opened (LIBUSB_ERROR_ACCESS): on Linux, file permissions; on
+// Windows, WinUSB lets one process at a time open an interface, and a vendor's driver
+// that is not WinUSB refuses libusb.
+std::string AccessHint() {
+#if defined(_WIN32)
+  return "the device is held by another program, usually a running adb server: use it, or "
+         "run `adb kill-server`; else " +
+         WinUsbDriverHint();
+#else
+  return "no permission to open the device: " + UdevRuleHint();
+#endif
+}
+
 std::string UsbErrorMessage(const std::string& what, int code) {
   std::string hint;
   if (code == kUsbErrorAccess) {
-    hint = " (no permission to open the device: " + UdevRuleHint() + ")";
+    hint = " (" + AccessHint() + ")";
   } else if (code == kUsbErrorBusy) {
     hint =
         " (another program holds the device, usually a running adb server: use it, or run "
         "`adb kill-server`)";
   } else if (code == kUsbErrorNotSupported) {
-    hint = " (on Windows the ADB interface must use the WinUSB driver)";
+    hint = " (" + WinUsbDriverHint() + ")";
   } else if (code == kUsbErrorNoDevice) {
     hint = " (device disconnected)";
   }

@@ -1,21 +1,48 @@
-# Windows: NSIS installer and a zip, Qt deployed next to the executables by
-# windeployqt (through Qt's deploy script). Not built here; see README.md.
+# Windows: an NSIS installer (fathom-<version>-win64.exe) and a zip, from the mingw-w64
+# cross build (scripts/windows/build.sh, then `cpack` in build-win; Debian's `nsis`
+# package provides makensis). The executables are static, so nothing else is copied;
+# a GUI build adds Qt's DLLs through Qt's deploy script (windeployqt).
+set(CPACK_GENERATOR "NSIS;ZIP")
+set(CPACK_PACKAGE_FILE_NAME "fathom-${PROJECT_VERSION}-win64")
+set(CPACK_NSIS_DISPLAY_NAME Fathom)
+set(CPACK_NSIS_PACKAGE_NAME Fathom)
+set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_SOURCE_DIR}/LICENSE)
+# 64-bit program folder (the default is the 32-bit one).
+set(CPACK_NSIS_INSTALL_ROOT "$PROGRAMFILES64")
+# bin/ on the PATH so fathom-cli works from any console (a page in the installer;
+# the silent install follows CPACK_NSIS_MODIFY_PATH's default, i.e. not added).
+set(CPACK_NSIS_MODIFY_PATH ON)
+set(CPACK_NSIS_ENABLE_UNINSTALL_BEFORE_INSTALL ON)
+set(CPACK_NSIS_MUI_FINISHPAGE_RUN "")
+set(CPACK_NSIS_HELP_LINK "https://fathom.invalid/")
+
 if(NOT TARGET fathom)
-  message(WARNING "Packaging: no fathom GUI target, so no Qt deployment")
+  message(STATUS "Packaging: no GUI target; the Windows installer holds fathom-cli only")
   return()
 endif()
+
 set_target_properties(fathom PROPERTIES WIN32_EXECUTABLE ON)
 qt_generate_deploy_app_script(TARGET fathom OUTPUT_SCRIPT _fathom_deploy
                               NO_UNSUPPORTED_PLATFORM_ERROR)
 install(SCRIPT ${_fathom_deploy})
-# Non-Qt DLLs the executables link (libusb, protobuf, sqlite, zlib, zstd,
-# OpenSSL from vcpkg), which windeployqt does not copy.
-install(FILES $<TARGET_RUNTIME_DLLS:fathom> $<TARGET_RUNTIME_DLLS:fathom-cli>
-        DESTINATION ${CMAKE_INSTALL_BINDIR})
-set(CPACK_GENERATOR "NSIS;ZIP")
+# Start menu entry for the window.
 set(CPACK_PACKAGE_EXECUTABLES fathom Fathom)
-set(CPACK_NSIS_DISPLAY_NAME Fathom)
-set(CPACK_NSIS_PACKAGE_NAME Fathom)
 set(CPACK_NSIS_INSTALLED_ICON_NAME bin\\\\fathom.exe)
-set(CPACK_NSIS_MODIFY_PATH ON)
-set(CPACK_NSIS_ENABLE_UNINSTALL_BEFORE_INSTALL ON)
+# .perfetto-trace and .pftrace open in Fathom (HKLM, as the installer runs elevated).
+set(CPACK_NSIS_EXTRA_INSTALL_COMMANDS [=[
+  WriteRegStr HKLM "Software\Classes\Fathom.Trace" "" "Perfetto trace"
+  WriteRegStr HKLM "Software\Classes\Fathom.Trace\DefaultIcon" "" "$INSTDIR\bin\fathom.exe,0"
+  WriteRegStr HKLM "Software\Classes\Fathom.Trace\shell\open\command" "" '"$INSTDIR\bin\fathom.exe" "%1"'
+  WriteRegStr HKLM "Software\Classes\.perfetto-trace" "" "Fathom.Trace"
+  WriteRegStr HKLM "Software\Classes\.pftrace" "" "Fathom.Trace"
+  System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
+]=])
+set(CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS [=[
+  DeleteRegKey HKLM "Software\Classes\Fathom.Trace"
+  ReadRegStr $0 HKLM "Software\Classes\.perfetto-trace" ""
+  StrCmp $0 "Fathom.Trace" 0 +2
+  DeleteRegKey HKLM "Software\Classes\.perfetto-trace"
+  ReadRegStr $0 HKLM "Software\Classes\.pftrace" ""
+  StrCmp $0 "Fathom.Trace" 0 +2
+  DeleteRegKey HKLM "Software\Classes\.pftrace"
+]=])

@@ -4,6 +4,11 @@
 #include <string>
 #include <vector>
 
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
+
 #include "app/cli/commands.h"
 #include "app/cli/load_limit_flags.h"
 #include "app/cli/sql_package_flags.h"
@@ -46,6 +51,13 @@ void PrintUsage(FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#if defined(_WIN32)
+  // stdout carries data (query results, exports, a device's bytes) and stdin may too
+  // (piped to `shell`): the same bytes as on Linux, without the C runtime's LF <-> CRLF
+  // translation or its end of input at Ctrl-Z. stderr stays text for people.
+  _setmode(_fileno(stdout), _O_BINARY);
+  _setmode(_fileno(stdin), _O_BINARY);
+#endif
   if (argc < 2) {
     PrintUsage(stderr);
     return 2;

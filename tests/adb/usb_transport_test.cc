@@ -270,6 +270,21 @@ TEST(UsbTransportTest, PermissionErrorNamesTheUdevRule) {
   EXPECT_NE(route.status().message().find("70-fathom-adb.rules"), std::string::npos);
 }
 
+// A vendor driver that is not WinUSB: libusb on Windows cannot open the interface.
+TEST(UsbTransportTest, NotSupportedNamesTheWinUsbDriverStep) {
+  FakeUsbOptions o;
+  o.open_error = kUsbErrorNotSupported;
+  auto usb = std::make_shared<FakeUsbBackend>(o);
+  int code = 0;
+  auto t = UsbTransport::Open(usb, "usb:3-1.4", &code);
+  ASSERT_FALSE(t.ok());
+  const std::string& msg = t.status().message();
+  EXPECT_NE(msg.find("LIBUSB_ERROR_NOT_SUPPORTED"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("WinUSB"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Zadig"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Google USB Driver"), std::string::npos) << msg;
+}
+
 TEST(UsbTransportTest, BusyWithoutServerSaysBoth) {
   FakeUsbOptions o;
   o.claim_error = kUsbErrorBusy;

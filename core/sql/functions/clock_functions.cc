@@ -105,7 +105,12 @@ void AbsTimeStr(sqlite3_context* ctx, int, sqlite3_value** argv) {
   if (nanos < 0) --secs, nanos += kNsPerSec;  // floor, for times before 1970
   const auto t = static_cast<time_t>(secs);
   tm utc{};
+#if defined(_WIN32)
+  // The CRT's gmtime_s (no gmtime_r); it refuses times before 1970, which are then NULL.
+  if (gmtime_s(&utc, &t) != 0) return sqlite3_result_null(ctx);
+#else
   if (!gmtime_r(&t, &utc)) return sqlite3_result_null(ctx);
+#endif
   char buf[80];
   snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%09lld", utc.tm_year + 1900,
            utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,

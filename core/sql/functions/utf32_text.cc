@@ -7,7 +7,10 @@
 namespace fathom {
 namespace {
 
-static_assert(sizeof(wchar_t) == 4, "code points must fit one wchar_t");
+// wchar_t holds a code point on Linux and macOS; on Windows it is a UTF-16 unit, so
+// code points above U+FFFF become surrogate pairs there (std::wregex then sees two units).
+constexpr bool kUtf16 = sizeof(wchar_t) == 2;
+static_assert(sizeof(wchar_t) == 4 || kUtf16, "wchar_t must be UTF-32 or UTF-16");
 
 // Stray bytes map to U+DC80..U+DCFF: lone surrogates never come out of valid
 // UTF-8, so they cannot collide with real text.
@@ -53,6 +56,10 @@ std::wstring Utf8ToWide(std::string_view utf8) {
     if (len == 0) {
       out.push_back(static_cast<wchar_t>(kStrayByteBase + static_cast<uint8_t>(utf8[i])));
       ++i;
+    } else if (kUtf16 && cp > 0xFFFF) {
+      out.push_back(static_cast<wchar_t>(0xD800 + ((cp - 0x10000) >> 10)));
+      out.push_back(static_cast<wchar_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
+      i += len;
     } else {
       out.push_back(static_cast<wchar_t>(cp));
       i += len;
@@ -62,8 +69,17 @@ std::wstring Utf8ToWide(std::string_view utf8) {
 }
 
 void AppendWideAsUtf8(std::wstring_view wide, std::string* out) {
-  for (wchar_t wc : wide) {
-    const auto cp = static_cast<uint32_t>(wc);
+  for (size_t i = 0; i < wide.size(); ++i) {
+    auto cp = static_cast<uint32_t>(wide[i]);
+    // A UTF-16 pair is one code point; a lone low surrogate is a stray byte as below.
+    if (kUtf16 && cp >= 0xD800 && cp <= 0xDBFF && i + 1 < wide.size()) {
+      const auto lo = static_cast<uint32_t>(wide[i + 1]);
+      if (lo >= 0xDC00 && lo <= 0xDFFF) {
+        AppendUtf8(0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00), out);
+        ++i;
+        continue;
+      }
+    }
     if (cp >= kStrayByteBase + 0x80 && cp <= kStrayByteBase + 0xFF) {
       out->push_back(static_cast<char>(cp - kStrayByteBase));
     } else {

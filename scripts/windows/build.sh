@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Cross-builds Fathom for 64-bit Windows into build-win/ with Debian's mingw-w64:
+# build-win/bin/fathom-cli.exe, a static executable that needs no DLLs besides
+# Windows' own, so the folder runs from any location. The dependencies come from
+# the cache that scripts/windows/build-deps.sh fills (built first when missing,
+# unless FATHOM_WIN_NO_DEPS_BUILD=1). Extra arguments go to cmake's configure;
+# FATHOM_WIN_OPT (default -O2) is the optimisation level of the first configure.
+#   scripts/windows/build.sh            # then: tests/windows/wine_cli_test.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+HERE=$ROOT/scripts/windows
+# shellcheck source=deps-common.sh
+source "$HERE/deps-common.sh"
+if [ ! -f "$PREFIX/.complete" ]; then
+  if [ "${FATHOM_WIN_NO_DEPS_BUILD:-0}" = 1 ]; then
+    echo "windows: no dependency cache at $PREFIX (scripts/windows/build-deps.sh)" >&2
+    exit 1
+  fi
+  "$HERE/build-deps.sh"
+fi
+export CCACHE_BASEDIR="$ROOT"
+# The target's pkg-config files only (libzstd, libusb-1.0), never the build machine's.
+export PKG_CONFIG_LIBDIR="$PREFIX/lib/pkgconfig"
+unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+BUILD=${FATHOM_WIN_BUILD_DIR:-$ROOT/build-win}
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+  # The protos are generated with the build machine's protoc (same 3.21 as the
+  # cross-built libprotobuf); everything else is found in the cache's prefix.
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_TOOLCHAIN_FILE="$HERE/mingw-w64.cmake" -DFATHOM_WIN_DEPS="$PREFIX" \
+    -DFATHOM_BUILD_TESTS=OFF -DFATHOM_BUILD_BENCH=OFF -DFATHOM_BUILD_DEVICE=OFF \
+    -DFATHOM_BUILD_GUI=OFF \
+    -DProtobuf_PROTOC_EXECUTABLE=/usr/bin/protoc \
+    -DProtobuf_INCLUDE_DIR="$PREFIX/include" -DProtobuf_LIBRARY="$PREFIX/lib/libprotobuf.a" \
+    -DOPENSSL_USE_STATIC_LIBS=ON \
+    -DZLIB_LIBRARY=/usr/$TRIPLE/lib/libz.a -DZLIB_INCLUDE_DIR=/usr/$TRIPLE/include \
+    -DOPENSSL_ROOT_DIR="$PREFIX" -DSQLite3_INCLUDE_DIR="$PREFIX/include" \
+    -DSQLite3_LIBRARY="$PREFIX/lib/libsqlite3.a" \
+    "-DCMAKE_CXX_FLAGS_RELEASE=${FATHOM_WIN_OPT:--O2} -DNDEBUG" \
+    "-DCMAKE_C_FLAGS_RELEASE=${FATHOM_WIN_OPT:--O2} -DNDEBUG" \
+    "$@"
+fi
+start=$(date +%s)
+cmake --build "$BUILD" -j "${JOBS:-$(nproc)}" --target fathom-cli
+# FATHOM_WIN_PACKAGE=1: the installer and zip too (makensis from Debian's nsis). Off by
+# default: its test needs a 32-bit Wine (NSIS's stub is 32-bit), which CI does not have.
+if [ "${FATHOM_WIN_PACKAGE:-0}" = 1 ] && command -v makensis >/dev/null; then
+  (cd "$BUILD" && cpack -G NSIS >/dev/null && cpack -G ZIP >/dev/null) &&
+    echo "windows: $(ls "$BUILD"/fathom-*-win64.exe) ($(stat -c %s "$BUILD"/fathom-*-win64.exe) bytes)"
+fi
+echo "windows: $BUILD/bin/fathom-cli.exe ($(stat -c %s "$BUILD/bin/fathom-cli.exe") bytes," \
+     "built in $(( $(date +%s) - start )) s)"
