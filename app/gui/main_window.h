@@ -42,6 +42,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  void buildTraceMenu();  // Symbolize… / Deobfuscate…
   void showOpenDialog();
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();
@@ -60,6 +61,7 @@ class MainWindow : public QMainWindow {
  public:
   RecordPage* recordPage() const { return record_page_; }
   QMenu* recentMenu() const { return recent_menu_; }
+  QMenu* traceMenu() const { return trace_menu_; }
   // The Record page (File → Record…); created on first use.
   Q_INVOKABLE void showRecordPage();
 
@@ -71,6 +73,7 @@ class MainWindow : public QMainWindow {
   QPointer<TraceSession> session_;
   QString title_before_record_;
   QMenu* recent_menu_ = nullptr;
+  QMenu* trace_menu_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QLabel* status_ = nullptr;
