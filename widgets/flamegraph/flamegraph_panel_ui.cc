@@ -180,7 +180,10 @@ void FlamegraphPanel::buildUi() {
   exportButton->setMenu(exportMenu);
   auto* symbolsButton = new QToolButton;
   symbolsButton->setText(tr("Symbols"));
-  symbolsButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  // Icon only: the first toolbar row has to fit a 1024-pixel window.
+  symbolsButton->setIcon(icon("symbols"));
+  symbolsButton->setToolButtonStyle(symbolsButton->icon().isNull() ? Qt::ToolButtonTextOnly
+                                                                   : Qt::ToolButtonIconOnly);
   symbolsButton->setPopupMode(QToolButton::InstantPopup);
   symbolsButton->setToolTip(
       tr("Name native frames from local binaries, or Java names from "

@@ -106,6 +106,7 @@ class SymbolsGuiTest : public QObject {
   Q_OBJECT
  private slots:
   void symbolizeFromThePanel();
+  void deobfuscateFromThePanel();
 };
 
 void SymbolsGuiTest::symbolizeFromThePanel() {
@@ -167,6 +168,67 @@ void SymbolsGuiTest::symbolizeFromThePanel() {
   QFile::copy(tracePath, QStringLiteral(FATHOM_SCREENSHOT_DIR "/symbols/unsymbolized.pftrace"));
   panel.grab().save(QStringLiteral(FATHOM_SCREENSHOT_DIR "/symbols/panel_symbolized.png"));
   c->reportDialog()->grab().save(QStringLiteral(FATHOM_SCREENSHOT_DIR "/symbols/report.png"));
+}
+
+// Java frames of an allocation sample, `Foo.main` calling obfuscated `a.c`,
+// and a ProGuard map that names `a` com.example.Widget and `c` draw.
+void SymbolsGuiTest::deobfuscateFromThePanel() {
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  perfetto::protos::Trace trace;
+  auto* packet = trace.add_packet();
+  packet->set_timestamp(20);
+  packet->set_trusted_packet_sequence_id(7);
+  auto* pp = packet->mutable_profile_packet();
+  const char* fns[] = {"", "Foo.main", "a.c"};
+  auto* cs = pp->add_callstacks();
+  cs->set_iid(1);
+  for (uint64_t i = 1; i <= 2; ++i) {
+    auto* str = pp->add_strings();
+    str->set_iid(i);
+    str->set_str(fns[i]);
+    auto* f = pp->add_frames();
+    f->set_iid(i);
+    f->set_function_name_id(i);
+    f->set_rel_pc(i * 16);
+    cs->add_frame_ids(i);
+  }
+  auto* dump = pp->add_process_dumps();
+  dump->set_pid(2);
+  dump->set_timestamp(20);
+  auto* sample = dump->add_samples();
+  sample->set_callstack_id(1);
+  sample->set_self_allocated(1000);
+  sample->set_alloc_count(1);
+  const QString tracePath = dir.filePath(QStringLiteral("java.pftrace"));
+  const QString mapPath = dir.filePath(QStringLiteral("mapping.txt"));
+  {
+    QFile f(tracePath), m(mapPath);
+    QVERIFY(f.open(QIODevice::WriteOnly) && m.open(QIODevice::WriteOnly));
+    const std::string bytes = trace.SerializeAsString();
+    f.write(bytes.data(), qint64(bytes.size()));
+    m.write("com.example.Widget -> a:\n    void draw() -> c\n");
+  }
+  TraceSession session;
+  FlamegraphPanel panel(&session);
+  panel.resize(1000, 500);
+  panel.show();
+  session.open(tracePath);
+  QVERIFY(QTest::qWaitFor([&] { return session.isLoaded(); }, 20000));
+  settle(&panel);
+  QVERIFY2(names(panel.tree()).contains(QStringLiteral("a.c")),
+           qPrintable(names(panel.tree()).join(QLatin1Char(','))));
+
+  SymbolsController* c = panel.symbolsController();
+  c->setOutputDir(dir.filePath(QStringLiteral("out")));
+  QSignalSpy finished(c, &SymbolsController::finished);
+  c->runDeobfuscate({{"com.example.app", mapPath.toStdString()}});
+  QVERIFY(finished.wait(30000));
+  QCOMPARE(finished.at(0).at(0).toBool(), true);
+  settle(&panel);
+  const QString shown = names(panel.tree()).join(QLatin1Char(','));
+  QVERIFY2(shown.contains(QStringLiteral("com.example.Widget.draw")), qPrintable(shown));
+  QVERIFY2(!names(panel.tree()).contains(QStringLiteral("a.c")), qPrintable(shown));
 }
 
 QTEST_MAIN(SymbolsGuiTest)
