@@ -89,9 +89,7 @@ int RunSymbolize(const std::vector<std::string>& args) {
     SymbolizeUsage();
     return 2;
   }
-  for (std::string& d : symbols::BinaryPathFromEnvironment()) opt.binary_path.push_back(d);
-  if (const char* mode = getenv("PERFETTO_SYMBOLIZER_MODE"); mode && std::string(mode) == "index")
-    opt.index_dirs.insert(opt.index_dirs.end(), opt.binary_path.begin(), opt.binary_path.end());
+  symbols::AddEnvironmentSearchPaths(&opt);
 
   TraceProcessor tp;
   if (!LoadOrReport(&tp, trace)) return 1;

@@ -31,6 +31,7 @@
 #include "widgets/common/sql_package_settings.h"
 #include "widgets/common/theme.h"
 #include "widgets/common/trace_session.h"
+#include "widgets/flamegraph/flamegraph_panel.h"
 #if defined(FATHOM_GUI_HAVE_RECORD)
 #include "widgets/record/record_page.h"
 #include "widgets/record/recording_runner.h"
@@ -148,6 +149,7 @@ void MainWindow::buildMenus() {
     themes->addAction(a);
   }
 
+  buildTraceMenu();
   QMenu* settings = menuBar()->addMenu(tr("&Settings"));
   settings->addAction(tr("SQL &packages…"), this, [this] { showSqlPackages(false); });
   settings->addAction(tr("Perfetto &standard library folder…"), this,
@@ -207,6 +209,27 @@ void MainWindow::showRecordPage() {
 void MainWindow::leaveRecordPage() {
   stack_->setCurrentWidget(workspace_ ? static_cast<QWidget*>(workspace_) : welcome_);
   setWindowTitle(title_before_record_.isEmpty() ? QStringLiteral("Fathom") : title_before_record_);
+}
+
+void MainWindow::buildTraceMenu() {
+  trace_menu_ = menuBar()->addMenu(tr("&Trace"));
+  // The flamegraph panel owns the work, so its graph refreshes in place; the
+  // menu shows the panel first so the result is in view.
+  auto run = [this](bool symbolize) {
+    if (!workspace_ || !session_ || !session_->isLoaded()) return;
+    workspace_->setView(TraceWorkspace::View::kFlamegraph);
+    if (symbolize)
+      workspace_->flamegraph()->symbolize();
+    else
+      workspace_->flamegraph()->deobfuscate();
+  };
+  QAction* sym = trace_menu_->addAction(tr("&Symbolize…"), this, [run] { run(true); });
+  QAction* deob = trace_menu_->addAction(tr("&Deobfuscate…"), this, [run] { run(false); });
+  connect(trace_menu_, &QMenu::aboutToShow, this, [this, sym, deob] {
+    const bool on = workspace_ && session_ && session_->isLoaded();
+    sym->setEnabled(on);
+    deob->setEnabled(on);
+  });
 }
 
 void MainWindow::showOpenDialog() {

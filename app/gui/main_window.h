@@ -45,6 +45,7 @@ class MainWindow : public QMainWindow {
   // Settings → SQL packages (or the standard library folder): saved, and
   // applied to the open trace.
   void showSqlPackages(bool focus_stdlib);
+  void buildTraceMenu();  // Symbolize… / Deobfuscate…
   void showOpenDialog();
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();
@@ -63,6 +64,7 @@ class MainWindow : public QMainWindow {
  public:
   RecordPage* recordPage() const { return record_page_; }
   QMenu* recentMenu() const { return recent_menu_; }
+  QMenu* traceMenu() const { return trace_menu_; }
   // The Record page (File → Record…); created on first use.
   Q_INVOKABLE void showRecordPage();
 
@@ -74,6 +76,7 @@ class MainWindow : public QMainWindow {
   QPointer<TraceSession> session_;
   QString title_before_record_;
   QMenu* recent_menu_ = nullptr;
+  QMenu* trace_menu_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QLabel* status_ = nullptr;

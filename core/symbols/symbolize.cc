@@ -1,5 +1,6 @@
 #include "core/symbols/symbolize.h"
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
@@ -93,6 +94,14 @@ Result<SymbolizeResult> SymbolizeTrace(const TraceStorage& s, const SymbolizeOpt
   }
   result.packets = trace.SerializeAsString();
   return result;
+}
+
+void AddEnvironmentSearchPaths(SymbolizeOptions* options) {
+  for (std::string& d : BinaryPathFromEnvironment()) options->binary_path.push_back(d);
+  const char* mode = getenv("PERFETTO_SYMBOLIZER_MODE");
+  if (mode && std::string(mode) == "index")
+    options->index_dirs.insert(options->index_dirs.end(), options->binary_path.begin(),
+                               options->binary_path.end());
 }
 
 }  // namespace fathom::symbols

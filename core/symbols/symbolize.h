@@ -49,4 +49,10 @@ struct SymbolizeResult {
 Result<SymbolizeResult> SymbolizeTrace(const TraceStorage& storage,
                                        const SymbolizeOptions& options);
 
+// Adds what the environment asks for after the caller's own choices, so the
+// CLI and the GUI search the same places: FATHOM_BINARY_PATH and
+// PERFETTO_BINARY_PATH roots, and with PERFETTO_SYMBOLIZER_MODE=index every
+// root is also indexed by build id.
+void AddEnvironmentSearchPaths(SymbolizeOptions* options);
+
 }  // namespace fathom::symbols

@@ -57,6 +57,12 @@ class TraceSession : public QObject {
   void open(const QString& path);
   // Asks a running load to stop; loadFailed() follows with cancelled = true.
   void cancel();
+  // Loads `path` (the loaded trace with packets appended: symbols, mappings)
+  // into a new processor on the query lane and swaps it in, so every panel
+  // can re-query in place; reloaded() follows. The old processor answers until
+  // the swap and is freed once no job can hold it. cancel() keeps the old one.
+  void reload(const QString& path);
+  bool isReloading() const { return reloading_; }
 
   bool isLoaded() const { return loaded_; }
   bool isLoading() const { return loading_; }
@@ -87,6 +93,9 @@ class TraceSession : public QObject {
   void loadProgress(quint64 bytesRead, quint64 fileSize, quint64 events, int phase);
   void loaded();
   void loadFailed(const fathom::gui::LoadOutcome& outcome);
+  void reloadProgress(quint64 bytesRead, quint64 fileSize);
+  // ok: the new trace is in use; else `error` says why and the old one stays.
+  void reloaded(bool ok, const QString& error);
 
  private:
   template <typename R>
@@ -112,6 +121,8 @@ class TraceSession : public QObject {
     });
   }
   void finishLoad(LoadOutcome outcome);
+  struct Loaded;
+  void finishReload(std::shared_ptr<Loaded> loaded, const QString& path);
 
   QThreadPool query_lane_;
   QThreadPool view_lane_;
@@ -122,6 +133,7 @@ class TraceSession : public QObject {
   std::atomic<bool> cancel_{false};
   bool loaded_ = false;
   bool loading_ = false;
+  bool reloading_ = false;
   QString path_;
   LoadOutcome outcome_;
   qint64 start_ = 0, end_ = 0;

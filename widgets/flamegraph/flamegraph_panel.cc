@@ -14,6 +14,7 @@
 #include "widgets/common/format.h"
 #include "widgets/flamegraph/caller_model.h"
 #include "widgets/flamegraph/flame_view.h"
+#include "widgets/symbols/symbols_controller.h"
 
 namespace fathom::gui {
 namespace {
@@ -45,6 +46,8 @@ FlamegraphPanel::FlamegraphPanel(TraceSession* session, QWidget* parent)
   buildUi();
   if (session_) {
     connect(session_, &TraceSession::loaded, this, &FlamegraphPanel::onLoaded);
+    connect(session_, &TraceSession::reloaded, this, &FlamegraphPanel::onReloaded);
+    symbols_ = new SymbolsController(session_, this);
     if (session_->isLoaded()) onLoaded();
   }
 }
@@ -64,6 +67,23 @@ void FlamegraphPanel::onLoaded() {
                                            else if (pending_ == 0)
                                              emit treeReady();
                                          });
+}
+
+void FlamegraphPanel::symbolize() {
+  if (symbols_) symbols_->symbolize();
+}
+
+void FlamegraphPanel::deobfuscate() {
+  if (symbols_) symbols_->deobfuscate();
+}
+
+void FlamegraphPanel::onReloaded(bool ok) {
+  if (!ok) return;
+  // Same trace, new names: the cached trees name frames the old way. Frame
+  // and dump ids are unchanged, so the source, zoom path and filters stay.
+  raw_.reset();
+  raw_base_.reset();
+  rebuild();
 }
 
 void FlamegraphPanel::openDefault() {

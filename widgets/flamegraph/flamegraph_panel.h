@@ -24,6 +24,7 @@ namespace fathom::gui {
 
 class CallerModel;
 class FlameView;
+class SymbolsController;
 
 class FlamegraphPanel : public QWidget {
   Q_OBJECT
@@ -82,6 +83,12 @@ class FlamegraphPanel : public QWidget {
   // exportFinished() follows.
   void exportTo(const QString& path, const QString& format);
 
+  // Symbolize… / Deobfuscate… (also the Trace menu's): options dialog, then
+  // the core on the query lane, the trace reloaded and this graph re-queried.
+  void symbolize();
+  void deobfuscate();
+  SymbolsController* symbolsController() const { return symbols_; }
+
   FlameView* view() const { return view_; }
   CallerModel* callersModel() const { return callers_; }
   CallerModel* calleesModel() const { return callees_; }
@@ -95,6 +102,7 @@ class FlamegraphPanel : public QWidget {
   struct Built;
   void buildUi();
   void onLoaded();
+  void onReloaded(bool ok);
   void rebuild();
   void applyBuilt(std::shared_ptr<Built> built, quint64 generation);
   void runSearch();
@@ -159,6 +167,7 @@ class FlamegraphPanel : public QWidget {
   CallerModel* callees_ = nullptr;
   QTableView* callers_view_ = nullptr;
   QTableView* callees_view_ = nullptr;
+  SymbolsController* symbols_ = nullptr;
   bool filling_ = false;  // combos being refilled: ignore their signals
 };
 

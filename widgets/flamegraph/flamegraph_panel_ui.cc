@@ -178,9 +178,24 @@ void FlamegraphPanel::buildUi() {
               QMessageBox::warning(this, tr("Export failed"), error);
           });
   exportButton->setMenu(exportMenu);
+  auto* symbolsButton = new QToolButton;
+  symbolsButton->setText(tr("Symbols"));
+  // Icon only: the first toolbar row has to fit a 1024-pixel window.
+  symbolsButton->setIcon(icon("symbols"));
+  symbolsButton->setToolButtonStyle(symbolsButton->icon().isNull() ? Qt::ToolButtonTextOnly
+                                                                   : Qt::ToolButtonIconOnly);
+  symbolsButton->setPopupMode(QToolButton::InstantPopup);
+  symbolsButton->setToolTip(
+      tr("Name native frames from local binaries, or Java names from "
+         "ProGuard/R8 mapping files"));
+  auto* symbolsMenu = new QMenu(symbolsButton);
+  symbolsMenu->addAction(tr("Symbolize…"), this, [this] { symbolize(); });
+  symbolsMenu->addAction(tr("Deobfuscate…"), this, [this] { deobfuscate(); });
+  symbolsButton->setMenu(symbolsMenu);
   auto* spacer = new QWidget;
   spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
   bar->addWidget(spacer);
+  bar->addWidget(symbolsButton);
   bar->addWidget(exportButton);
   QAction* copy = bar->addAction(icon("copy"), tr("Copy stack"), this, [this] {
     QApplication::clipboard()->setText(stackText(view_->selectedNode()));
