@@ -14,6 +14,7 @@ void CountLogStats(TraceStorage* s, proto::Bytes stats) {
   proto::Decoder d(stats);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     int64_t v = f.as_int64();
+    if (v <= 0) continue;  // a zero count is no event (an error stat would warn)
     if (f.id == LogPacket::Stats::kNumTotalFieldNumber)
       s->stats.Increment(Stat::kAndroidLogNumTotal, v);
     if (f.id == LogPacket::Stats::kNumFailedFieldNumber)
