@@ -49,6 +49,7 @@ struct ProfileParser::HeapprofdSequence : ProfileIdSource {
     if (gen) return InternedProfileIds(*gen).Get(kind, iid);
     return std::nullopt;
   }
+  bool unnamed_frames_empty() const override { return true; }
 };
 
 namespace {

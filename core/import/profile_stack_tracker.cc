@@ -229,8 +229,7 @@ std::optional<uint32_t> StackProfileTracker::ResolveFrame(const ProfileIdSource&
         break;
     }
   }
-  // A frame without a function name has a NULL name, as upstream's.
-  StringId name = kNullStringId;
+  StringId name = ids.unnamed_frames_empty() ? storage_->Intern("") : kNullStringId;
   if (name_iid) {
     if (auto s = ResolveString(ids, ProfileIdSource::kFunctionName, name_iid))
       name = storage_->Intern(*s);

@@ -27,6 +27,9 @@ class ProfileIdSource {
   enum Kind { kFunctionName, kMappingPath, kBuildId, kFrame, kCallstack, kMapping };
   virtual ~ProfileIdSource() = default;
   virtual std::optional<proto::Bytes> Get(Kind kind, uint64_t iid) const = 0;
+  // What a frame without a function name is called: NULL for perf samples and the
+  // other InternedData sources, "" for heapprofd's ProfilePackets (as upstream).
+  virtual bool unnamed_frames_empty() const { return false; }
 };
 
 // InternedData lookup of one sequence generation.
