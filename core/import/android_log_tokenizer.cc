@@ -10,17 +10,22 @@ namespace {
 
 using LogPacket = perfetto::protos::AndroidLogPacket;
 
+// The recorder's counters are running totals: the last packet's value stands (as
+// upstream keeps it). A nonzero value is also reported, with where it was read.
 void CountLogStats(TraceStorage* s, proto::Bytes stats) {
   proto::Decoder d(stats);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
-    int64_t v = f.as_int64();
-    if (v <= 0) continue;  // a zero count is no event (an error stat would warn)
+    Stat stat;
     if (f.id == LogPacket::Stats::kNumTotalFieldNumber)
-      s->stats.Increment(Stat::kAndroidLogNumTotal, v);
-    if (f.id == LogPacket::Stats::kNumFailedFieldNumber)
-      s->stats.Increment(Stat::kAndroidLogNumFailed, v);
-    if (f.id == LogPacket::Stats::kNumSkippedFieldNumber)
-      s->stats.Increment(Stat::kAndroidLogNumSkipped, v);
+      stat = Stat::kAndroidLogNumTotal;
+    else if (f.id == LogPacket::Stats::kNumFailedFieldNumber)
+      stat = Stat::kAndroidLogNumFailed;
+    else if (f.id == LogPacket::Stats::kNumSkippedFieldNumber)
+      stat = Stat::kAndroidLogNumSkipped;
+    else
+      continue;
+    s->stats.Set(stat, f.as_int64());
+    if (f.as_int64() > 0) s->stats.Increment(stat, 0);
   }
 }
 
