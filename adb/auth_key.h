@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 typedef struct evp_pkey_st EVP_PKEY;
 

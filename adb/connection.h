@@ -19,7 +19,7 @@
 #include "adb/cancel.h"
 #include "adb/timeouts.h"
 #include "adb/transport.h"
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "adb/auth_key.h"
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

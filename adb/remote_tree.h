@@ -12,7 +12,7 @@
 
 #include "adb/cancel.h"
 #include "adb/sync_protocol.h"
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

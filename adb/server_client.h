@@ -15,7 +15,7 @@
 #include "adb/cancel.h"
 #include "adb/platform_socket.h"
 #include "adb/timeouts.h"
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

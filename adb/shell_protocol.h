@@ -10,7 +10,7 @@
 
 #include "adb/byte_stream.h"
 #include "adb/cancel.h"
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

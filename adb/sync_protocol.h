@@ -13,7 +13,7 @@
 #include "adb/cancel.h"
 #include "adb/message.h"
 #include "adb/sync_compression.h"
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

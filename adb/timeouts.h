@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "adb/cancel.h"
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

@@ -6,7 +6,7 @@
 
 #include "adb/cancel.h"
 #include "adb/message.h"
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::adb {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/import_options.h"
 #include "core/import/load_limits.h"
 #include "core/sql/sql_engine.h"

@@ -14,7 +14,7 @@
 #include "adb/cancel.h"
 #include "adb/shell_protocol.h"
 #include "adb/sync_protocol.h"
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::record {
 

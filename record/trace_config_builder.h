@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "perfetto/config/trace_config.pb.h"
 
 namespace fathom::record {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "record/recording_session.h"
 
 namespace fathom::record {

@@ -7,7 +7,7 @@
 
 #include "adb/remote_tree.h"
 #include "adb/timeouts.h"
-#include "core/base/status.h"
+#include "base/status.h"
 #include "record/target_shell.h"
 
 namespace fathom::cli {

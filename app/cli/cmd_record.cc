@@ -16,7 +16,7 @@
 #include "app/cli/load.h"
 #include "app/cli/stop_requests.h"
 #include "app/cli/terminal_text.h"
-#include "core/base/platform.h"
+#include "base/platform.h"
 #include "core/sql/result_printer.h"
 #include "record/output_file.h"
 #include "record/recording_session.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/import_options.h"
 #include "core/import/load_limits.h"
 

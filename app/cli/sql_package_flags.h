@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/sql/perfetto_sql/packages.h"
 
 namespace fathom::cli {

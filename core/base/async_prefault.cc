@@ -7,7 +7,7 @@
 #include <thread>
 #include <utility>
 
-#include "core/base/platform.h"
+#include "base/platform.h"
 
 namespace fathom::platform {
 namespace {

@@ -21,7 +21,7 @@
 #include <utility>
 
 #include "core/base/async_prefault.h"
-#include "core/base/platform.h"
+#include "base/platform.h"
 
 namespace fathom {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/flamegraph/flamegraph.h"
 #include "core/flamegraph/profiles.h"
 

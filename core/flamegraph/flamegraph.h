@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom {
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/flamegraph/flamegraph.h"
 
 namespace fathom {

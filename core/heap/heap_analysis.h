@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/heap/dominators.h"
 
 namespace fathom {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/chunk_reader.h"
 
 namespace fathom {

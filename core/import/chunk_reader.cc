@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/base/platform.h"
+#include "base/platform.h"
 
 namespace fathom {
 namespace {

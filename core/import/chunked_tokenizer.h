@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/trace_blob.h"
 
 namespace fathom {

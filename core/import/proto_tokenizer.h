@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/chunked_tokenizer.h"
 #include "core/import/compact_sched.h"
 #include "core/import/proto_decoder.h"

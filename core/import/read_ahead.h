@@ -13,7 +13,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/chunk_reader.h"
 #include "core/import/trace_blob.h"
 

@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom {
 

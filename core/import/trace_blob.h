@@ -8,7 +8,7 @@
 #include <memory>
 #include <new>
 
-#include "core/base/platform.h"
+#include "base/platform.h"
 
 namespace fathom {
 

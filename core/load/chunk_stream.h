@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/chunk_reader.h"
 #include "core/import/read_ahead.h"
 #include "core/import/trace_blob.h"

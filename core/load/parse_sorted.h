@@ -3,7 +3,7 @@
 // written on another while this one parses.
 #pragma once
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/sorter.h"
 #include "core/import/trace_context.h"
 #include "core/load/tokenizer_set.h"

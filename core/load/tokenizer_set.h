@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/chunked_tokenizer.h"
 #include "core/import/json_trace_parser.h"
 #include "core/import/sorter.h"

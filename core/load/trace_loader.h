@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/import/archive_reader.h"
 #include "core/import/chunk_reader.h"
 #include "core/import/load_limits.h"

@@ -5,7 +5,7 @@
 
 #include <sqlite3.h>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/storage/trace_storage.h"
 
 namespace fathom {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/sql/sql_engine.h"
 
 namespace fathom {

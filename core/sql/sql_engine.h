@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/sql/perfetto_sql/packages.h"
 #include "core/sql/perfetto_sql/statement.h"
 #include "core/storage/trace_storage.h"

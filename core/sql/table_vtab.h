@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/storage/trace_storage.h"
 
 namespace fathom {

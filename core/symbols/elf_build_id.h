@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::symbols {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/symbols/binary_finder.h"
 
 namespace fathom {

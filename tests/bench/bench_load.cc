@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/base/platform.h"
+#include "base/platform.h"
 #include "core/trace_processor.h"
 
 namespace {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/base/async_prefault.h"
-#include "core/base/platform.h"
+#include "base/platform.h"
 #include "core/import/trace_blob.h"
 
 namespace fathom {

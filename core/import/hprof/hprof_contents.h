@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/heap/heap_contents.h"
 
 namespace fathom::hprof {

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/storage/trace_storage.h"
 
 namespace fathom {

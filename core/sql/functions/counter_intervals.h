@@ -12,7 +12,7 @@
 
 #include <sqlite3.h>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom {
 

@@ -6,7 +6,7 @@
 
 #include <sqlite3.h>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom {
 

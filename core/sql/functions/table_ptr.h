@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string_view>
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/sql/perfetto_sql/macros.h"
 #include "core/sql/perfetto_sql/packages.h"
 #include "core/sql/perfetto_sql/statement.h"

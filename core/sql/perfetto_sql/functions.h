@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/status.h"
+#include "base/status.h"
 #include "core/sql/perfetto_sql/statement.h"
 
 struct sqlite3;

@@ -3,7 +3,7 @@
 // column per argument, which `FROM f(a, b)` constrains by equality.
 #pragma once
 
-#include "core/base/status.h"
+#include "base/status.h"
 
 namespace fathom::psql {
 

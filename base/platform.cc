@@ -1,4 +1,4 @@
-#include "core/base/platform.h"
+#include "base/platform.h"
 
 #include <cerrno>
 #include <cstdlib>
