@@ -1,7 +1,7 @@
 // A child process with its stdin and stdout connected to us through pipes,
 // used to keep one llvm-symbolizer running for many addresses. The only place
 // in core/symbols that needs OS calls: subprocess_posix.cc (Linux, macOS) and
-// subprocess_win.cc (reports "not supported" until someone needs it there).
+// subprocess_win.cc (CreateProcessW and pipes).
 #pragma once
 
 #include <memory>
