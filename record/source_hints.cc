@@ -5,10 +5,6 @@
 namespace fathom::record {
 namespace {
 
-bool Contains(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
-
 bool Asked(const SessionObservations& seen, const std::string& source) {
   return std::find(seen.sources.begin(), seen.sources.end(), source) != seen.sources.end();
 }
@@ -72,10 +68,10 @@ std::vector<Hint> EmptySourceHints(const SessionObservations& seen, const TraceF
 
 std::vector<Hint> SourceErrorHints(const SessionObservations& seen, const std::string& text) {
   std::vector<Hint> hints;
-  if (Contains(text, "tracefs") || Contains(text, "/sys/kernel/tracing") ||
-      Contains(text, "/sys/kernel/debug/tracing"))
+  if (Mentions(text, "tracefs") || Mentions(text, "/sys/kernel/tracing") ||
+      Mentions(text, "/sys/kernel/debug/tracing"))
     hints.push_back(TracefsHint(seen));
-  if (Contains(text, "linux.perf: cannot sample")) hints.push_back(PerfHint(seen));
+  if (Mentions(text, "linux.perf: cannot sample")) hints.push_back(PerfHint(seen));
   return hints;
 }
 

@@ -12,10 +12,6 @@ int64_t Stat(const TraceFacts& f, const std::string& name) {
   return it == f.stats.end() ? 0 : it->second;
 }
 
-bool Contains(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
-
 std::string Join(const std::vector<std::string>& v) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
@@ -144,8 +140,8 @@ std::vector<Hint> Troubleshoot(const SessionObservations& seen, const TraceFacts
          "lower the sampling interval (now " +
              std::to_string(interval) + " bytes, e.g. to 512)"});
   }
-  if (seen.android && (Contains(seen.target_messages, "avc: denied") ||
-                       Contains(seen.target_messages, "Permission denied"))) {
+  if (seen.android && (Mentions(seen.target_messages, "avc: denied") ||
+                       Mentions(seen.target_messages, "Permission denied"))) {
     hints.push_back(SelinuxHint());
   }
   const int64_t lost = Stat(facts, "traced_buf_chunks_discarded") +
@@ -162,19 +158,23 @@ std::vector<Hint> Troubleshoot(const SessionObservations& seen, const TraceFacts
   return hints;
 }
 
+bool Mentions(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
 std::vector<Hint> TroubleshootError(const SessionObservations& seen, const std::string& error) {
   const std::string text = error + "\n" + seen.target_messages;
   std::vector<Hint> hints = SourceErrorHints(seen, text);
-  if (Contains(text, "avc: denied") || (seen.android && Contains(text, "Permission denied"))) {
+  if (Mentions(text, "avc: denied") || (seen.android && Mentions(text, "Permission denied"))) {
     hints.push_back(SelinuxHint());
   }
   const bool traced_down =
-      Contains(text, "traced") && (Contains(text, "connect") || Contains(text, "not running"));
+      Mentions(text, "traced") && (Mentions(text, "connect") || Mentions(text, "not running"));
   if (traced_down || (seen.android && seen.sdk == 28 && !seen.traced_enabled &&
-                      seen.system_perfetto && Contains(text, "perfetto"))) {
+                      seen.system_perfetto && Mentions(text, "perfetto"))) {
     hints.push_back(TracedHint());
   }
-  if (Contains(text, "is not debuggable")) {
+  if (Mentions(text, "is not debuggable")) {
     hints.push_back({"the app is not debuggable",
                      "build it with android:debuggable=\"true\" (a debug build from Android "
                      "Studio is), reinstall it, and record again; on a userdebug/eng build "

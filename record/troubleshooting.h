@@ -43,4 +43,8 @@ std::vector<Hint> Troubleshoot(const SessionObservations& seen, const TraceFacts
 // After a recording that failed with `error` (no trace to look at).
 std::vector<Hint> TroubleshootError(const SessionObservations& seen, const std::string& error);
 
+// Whether a device or recorder message mentions `what` (plain substring: the
+// messages hints look for are fixed phrases from tools, never patterns).
+bool Mentions(const std::string& text, const std::string& what);
+
 }  // namespace fathom::record
