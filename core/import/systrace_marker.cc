@@ -38,6 +38,18 @@ bool NextField(std::string_view* rest, std::string_view* field) {
   return true;
 }
 
+// The next field: the text before the next '|', or all that is left.
+std::string_view Field(std::string_view* rest) {
+  std::string_view field;
+  if (NextField(rest, &field)) return field;
+  field = *rest;
+  *rest = {};
+  return field;
+}
+
+// What upstream calls a slice begun without a name.
+constexpr std::string_view kEmptySliceName = "[empty slice name]";
+
 // tgid field: may be empty (E|), else must be a number.
 bool ParseTgid(std::string_view s, int64_t* tgid) {
   if (s.empty()) {
@@ -66,17 +78,29 @@ SystraceParseResult ParseSystraceMarker(std::string_view line, SystraceMarker* o
     if (!ParseTgid(tgid_str, &out->tgid)) out->tgid = 0;
     return SystraceParseResult::kOk;
   }
-  if (!NextField(&rest, &tgid_str) || !ParseTgid(tgid_str, &out->tgid))
+  if (phase == 'B') {
+    // "B|tgid|name": the name is everything after the tgid, '|' included;
+    // "B|tgid" and "B|tgid|" still begin a slice (upstream names it so).
+    if (!NextField(&rest, &tgid_str)) {
+      tgid_str = rest;
+      rest = {};
+    }
+    if (!ParseInt(tgid_str, &out->tgid)) return SystraceParseResult::kFailure;
+    out->name = rest.empty() ? kEmptySliceName : rest;
+    return SystraceParseResult::kOk;
+  }
+  // Only E may leave the tgid out.
+  if (!NextField(&rest, &tgid_str) || !ParseInt(tgid_str, &out->tgid))
     return SystraceParseResult::kFailure;
-
+  // Every other phase has fixed fields: each ends at the next '|' (a name
+  // never holds one) and what follows the last field is ignored.
   switch (phase) {
-    case 'B':
     case 'I':
-      out->name = rest;
-      return SystraceParseResult::kOk;
+      out->name = Field(&rest);
+      return out->name.empty() ? SystraceParseResult::kFailure : SystraceParseResult::kOk;
     case 'C': {
       std::string_view value;
-      if (!NextField(&rest, &out->name)) return SystraceParseResult::kFailure;
+      if (!NextField(&rest, &out->name) || out->name.empty()) return SystraceParseResult::kFailure;
       if (NextField(&rest, &value)) {
         out->category = rest;
       } else {
@@ -86,27 +110,29 @@ SystraceParseResult ParseSystraceMarker(std::string_view line, SystraceMarker* o
       return SystraceParseResult::kOk;
     }
     case 'S':
-    case 'F': {
-      size_t bar = rest.rfind('|');
-      if (bar == std::string_view::npos) return SystraceParseResult::kFailure;
-      out->name = rest.substr(0, bar);
-      if (!ParseInt(rest.substr(bar + 1), &out->cookie)) return SystraceParseResult::kFailure;
+    case 'F':
+      out->name = Field(&rest);
+      if (out->name.empty() || !ParseInt(Field(&rest), &out->cookie))
+        return SystraceParseResult::kFailure;
       return SystraceParseResult::kOk;
-    }
     case 'N':
-      if (!NextField(&rest, &out->track)) return SystraceParseResult::kFailure;
-      out->name = rest;
+      out->track = Field(&rest);
+      out->name = Field(&rest);
+      if (out->track.empty() || out->name.empty()) return SystraceParseResult::kFailure;
       return SystraceParseResult::kOk;
     case 'G':
-    case 'H': {
-      if (!NextField(&rest, &out->track)) return SystraceParseResult::kFailure;
-      size_t bar = rest.rfind('|');
-      std::string_view cookie = rest;
-      if (bar != std::string_view::npos) {
-        out->name = rest.substr(0, bar);
-        cookie = rest.substr(bar + 1);
-      } else if (phase == 'G') {
+      out->track = Field(&rest);
+      out->name = Field(&rest);
+      if (out->track.empty() || out->name.empty() || !ParseInt(Field(&rest), &out->cookie))
         return SystraceParseResult::kFailure;
+      return SystraceParseResult::kOk;
+    case 'H': {
+      // "H|tgid|track|name|cookie", or "H|tgid|track|cookie" without a name.
+      out->track = Field(&rest);
+      std::string_view cookie = Field(&rest);
+      if (!rest.empty()) {
+        out->name = cookie;
+        cookie = Field(&rest);
       }
       if (!ParseInt(cookie, &out->cookie)) return SystraceParseResult::kFailure;
       return SystraceParseResult::kOk;

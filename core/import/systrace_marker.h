@@ -12,6 +12,11 @@
 //   N|tgid|track|name           instant on a named process track
 //   G|tgid|track|name|cookie    async begin on a named process track
 //   H|tgid|track[|name]|cookie  async end on a named process track
+// Only B's name runs to the end of the line ('|' included; an empty one is
+// "[empty slice name]"); the other fields each end at the next '|' and
+// anything after the last one is ignored. A missing tgid (except for E), an
+// empty name or track, or a cookie that is not a number is a failure. These
+// are upstream's rules, found with trace_processor_shell on crafted lines.
 #pragma once
 
 #include <cstdint>

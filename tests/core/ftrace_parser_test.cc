@@ -199,8 +199,8 @@ TEST(SystraceMarker, ParsesEveryPhase) {
   EXPECT_EQ(m.name, "cnt");
   EXPECT_EQ(m.value, -5);
   EXPECT_EQ(m.category, "cat");
-  ASSERT_EQ(ParseSystraceMarker("S|3|a|b|12", &m), SystraceParseResult::kOk);
-  EXPECT_EQ(m.name, "a|b");
+  ASSERT_EQ(ParseSystraceMarker("S|3|a b|12", &m), SystraceParseResult::kOk);
+  EXPECT_EQ(m.name, "a b");
   EXPECT_EQ(m.cookie, 12);
   ASSERT_EQ(ParseSystraceMarker("H|1|track|2048", &m), SystraceParseResult::kOk);
   EXPECT_EQ(m.track, "track");
@@ -214,6 +214,38 @@ TEST(SystraceMarker, ParsesEveryPhase) {
   EXPECT_EQ(ParseSystraceMarker("C|1|cnt|notanumber", &m), SystraceParseResult::kFailure);
   EXPECT_EQ(ParseSystraceMarker("another random print", &m), SystraceParseResult::kUnsupported);
   EXPECT_EQ(ParseSystraceMarker("B|x|name", &m), SystraceParseResult::kFailure);
+}
+
+// Field boundaries and malformed lines as trace_processor_shell v58.2 treats
+// them in ftrace print events (each line checked with the oracle: the slice,
+// instant or counter it made, or a systrace_parse_failure).
+TEST(SystraceMarker, FieldsEndAtTheNextBarExceptBeginNames) {
+  SystraceMarker m;
+  ASSERT_EQ(ParseSystraceMarker("I|1|a b|c|d\n", &m), SystraceParseResult::kOk);
+  EXPECT_EQ(m.name, "a b");
+  ASSERT_EQ(ParseSystraceMarker("N|1|trk|nm|extra\n", &m), SystraceParseResult::kOk);
+  EXPECT_EQ(m.track, "trk");
+  EXPECT_EQ(m.name, "nm");
+  ASSERT_EQ(ParseSystraceMarker("S|1|a|5|x\n", &m), SystraceParseResult::kOk);
+  EXPECT_EQ(m.name, "a");
+  EXPECT_EQ(m.cookie, 5);
+  ASSERT_EQ(ParseSystraceMarker("G|1|t|a|7|x\n", &m), SystraceParseResult::kOk);
+  EXPECT_EQ(m.name, "a");
+  EXPECT_EQ(m.cookie, 7);
+  ASSERT_EQ(ParseSystraceMarker("C|1|a|5|cat|x\n", &m), SystraceParseResult::kOk);
+  EXPECT_EQ(m.name, "a");
+  EXPECT_EQ(m.value, 5);
+  // A begin without a name still begins a slice.
+  ASSERT_EQ(ParseSystraceMarker("B|1|\n", &m), SystraceParseResult::kOk);
+  EXPECT_EQ(m.name, "[empty slice name]");
+  ASSERT_EQ(ParseSystraceMarker("B|1\n", &m), SystraceParseResult::kOk);
+  EXPECT_EQ(m.name, "[empty slice name]");
+  ASSERT_EQ(ParseSystraceMarker("H|1|trk||7\n", &m), SystraceParseResult::kOk);
+  for (const char* bad :
+       {"I|1|\n", "I|1\n", "N|1|trk|\n", "N|1||nm\n", "S|1||5\n", "F|1||5\n",
+        "S|1|a|b|5\n", "G|1|trk||7\n", "G|1||a|7\n", "G|1|trk|a|b|7\n", "C|1||5\n",
+        "B\n", "B|\n", "B||x\n", "I||x\n", "C||x|5\n", "S||x|5\n", "N||t|x\n"})
+    EXPECT_EQ(ParseSystraceMarker(bad, &m), SystraceParseResult::kFailure) << bad;
 }
 
 }  // namespace
