@@ -145,6 +145,7 @@ std::optional<uint32_t> StackProfileTracker::ResolveMapping(const ProfileIdSourc
   // No build id at all reads as "" (as upstream), not NULL.
   StringId build_id = storage_->Intern("");
   std::string path;
+  bool has_path = false;
   proto::Decoder d(*b);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
@@ -168,10 +169,13 @@ std::optional<uint32_t> StackProfileTracker::ResolveMapping(const ProfileIdSourc
           build_id = storage_->Intern(BuildIdToHex(*s));
         break;
       case Mapping::kPathStringIdsFieldNumber: {
-        // Repeated scalar: packed or not.
+        // Repeated scalar: packed or not. The parts are joined by '/' and
+        // the path made absolute, so a single "/bin/x" part stays "/bin/x"
+        // (upstream: ["a", "/b"] -> "/a//b", ["/a", "b"] -> "/a/b").
         auto add = [&](uint64_t sid) {
           if (auto s = ResolveString(ids, ProfileIdSource::kMappingPath, sid)) {
-            path += "/";
+            if (has_path) path += "/";
+            has_path = true;
             path += *s;
           }
         };
@@ -185,6 +189,7 @@ std::optional<uint32_t> StackProfileTracker::ResolveMapping(const ProfileIdSourc
       }
     }
   }
+  if (has_path && (path.empty() || path[0] != '/')) path.insert(0, "/");
   size_t rows_before = storage_->profile.stack_profile_mapping.row_count();
   uint32_t id = InternMapping(build_id, exact, start_off, start, end, bias, storage_->Intern(path));
   cache.mappings.emplace(iid, id);

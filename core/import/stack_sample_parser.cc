@@ -158,39 +158,12 @@ uint32_t StackSampleParser::ExecutionContext(proto::Bytes msg) {
   return samples_->InternExecutionContext(cpu, mode ? ctx_->storage->Intern(mode) : kNullStringId);
 }
 
-// Inline frames have no binary: they share one synthetic mapping and are
-// told apart by function name and source location, kept as their symbol.
-std::optional<uint32_t> StackSampleParser::InlineCallstack(proto::Bytes msg) {
-  using Frame = StackSample::Callstack::Frame;
-  TraceStorage* s = ctx_->storage.get();
-  if (!inline_mapping_)
-    inline_mapping_ =
-        stacks_->InternMapping(s->Intern(""), 0, 0, 0, -1, 0, s->Intern("stack_sample_inline"));
-  std::optional<uint32_t> callsite;
-  proto::Decoder d(msg);
-  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {  // root first
-    if (f.id != StackSample::Callstack::kFramesFieldNumber) continue;
-    StringId name = kNullStringId, file = kNullStringId;
-    std::optional<uint32_t> line;
-    proto::Decoder fd(f.bytes);
-    for (proto::Field g = fd.Next(); g.valid(); g = fd.Next()) {
-      if (g.id == Frame::kFunctionNameFieldNumber) name = s->Intern(g.as_string());
-      if (g.id == Frame::kSourceFileFieldNumber) file = s->Intern(g.as_string());
-      if (g.id == Frame::kLineNumberFieldNumber) line = g.as_uint32();
-    }
-    auto [it, inserted] =
-        inline_frames_.try_emplace({name, file, line ? static_cast<int64_t>(*line) : -1}, 0);
-    if (inserted) {
-      auto& frames = s->profile.stack_profile_frame;
-      it->second = frames.Insert(name, *inline_mapping_, 0, kNullStringId);
-      uint32_t set_id = s->profile.stack_profile_symbol.row_count();
-      s->profile.stack_profile_symbol.Insert(set_id, name, file, line);
-      frames.symbol_set_id.Set(it->second, set_id);
-    }
-    callsite = stacks_->InternCallsite(callsite, it->second);
-  }
-  return callsite;
-}
+StackSampleParser::StackSampleParser(TraceContext* ctx, ProfilerSampleTracker* samples,
+                                     StackProfileTracker* stacks)
+    : ctx_(ctx),
+      samples_(samples),
+      stacks_(stacks),
+      inline_(ctx->storage.get(), stacks, "stack_sample_inline") {}
 
 void StackSampleParser::Parse(int64_t ts, proto::Bytes payload, const SequenceGeneration& gen) {
   Stream& stream = StreamOf(gen);
@@ -220,7 +193,7 @@ void StackSampleParser::Parse(int64_t ts, proto::Bytes payload, const SequenceGe
           row.execution_context = ExecutionContext(*m);
         break;
       case StackSample::kCallstackFieldNumber:
-        row.callsite = InlineCallstack(f.bytes);
+        row.callsite = inline_.Intern(f.bytes);
         break;
       case StackSample::kCallstackIidFieldNumber:
         row.callsite = stacks_->ResolveCallstack(InternedProfileIds(gen), &gen, f.as_uint64());

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/import/inline_callstacks.h"
 #include "core/import/proto_decoder.h"
 #include "core/storage/trace_storage.h"
 
@@ -24,8 +25,7 @@ class StackProfileTracker;
 
 class StackSampleParser {
  public:
-  StackSampleParser(TraceContext* ctx, ProfilerSampleTracker* samples, StackProfileTracker* stacks)
-      : ctx_(ctx), samples_(samples), stacks_(stacks) {}
+  StackSampleParser(TraceContext* ctx, ProfilerSampleTracker* samples, StackProfileTracker* stacks);
 
   void Parse(int64_t ts, proto::Bytes payload, const SequenceGeneration& gen);
 
@@ -50,7 +50,6 @@ class StackSampleParser {
   std::optional<uint32_t> TaskContext(proto::Bytes msg, const SequenceGeneration& gen);
   std::optional<uint32_t> AsyncContext(const SequenceGeneration& gen, uint64_t iid, int depth);
   uint32_t ExecutionContext(proto::Bytes msg);
-  std::optional<uint32_t> InlineCallstack(proto::Bytes msg);
 
   TraceContext* ctx_;
   ProfilerSampleTracker* samples_;
@@ -58,8 +57,7 @@ class StackSampleParser {
   std::map<uint32_t, Stream> streams_;  // by packet sequence
   std::map<std::pair<const SequenceGeneration*, uint64_t>, std::optional<uint32_t>> async_;
   // Inline frames by (function, file, line): each gets its own symbol.
-  std::map<std::tuple<StringId, StringId, int64_t>, uint32_t> inline_frames_;
-  std::optional<uint32_t> inline_mapping_;
+  InlineCallstackInterner inline_;
 };
 
 }  // namespace fathom

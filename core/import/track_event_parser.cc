@@ -47,6 +47,7 @@ struct TrackEventView {
   std::vector<uint64_t> terminating_flow_ids;
   std::optional<double> counter_value;
   std::optional<int64_t> thread_ts;
+  TrackEventCallstack callstack;
 
   bool has_legacy = false;
   char phase = 0;
@@ -93,6 +94,18 @@ std::string_view InternedName(const SequenceGeneration& gen, uint32_t table, uin
   for (Field f = d.Next(); f.valid(); f = d.Next())
     if (f.id == EventName::kNameFieldNumber) return f.as_string();
   return {};
+}
+
+// Same, but tells an entry whose name is "" (a name: upstream keeps "") from
+// an entry without one or an unknown iid (no name: NULL).
+std::optional<std::string_view> InternedNameIfSet(const SequenceGeneration& gen, uint32_t table,
+                                                  uint64_t iid) {
+  const Bytes* b = gen.GetInterned(table, iid);
+  if (!b) return std::nullopt;
+  Decoder d(*b);
+  for (Field f = d.Next(); f.valid(); f = d.Next())
+    if (f.id == EventName::kNameFieldNumber) return f.as_string();
+  return std::nullopt;
 }
 
 std::optional<uint64_t> DefaultTrackUuid(const SequenceGeneration& gen) {
@@ -307,8 +320,8 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
         ev.name = storage->Intern(f.as_string());
         break;
       case TrackEvent::kNameIidFieldNumber: {
-        std::string_view n = InternedName(gen, InternedData::kEventNamesFieldNumber, f.int_value);
-        if (!n.empty()) ev.name = storage->Intern(n);
+        auto n = InternedNameIfSet(gen, InternedData::kEventNamesFieldNumber, f.int_value);
+        if (n) ev.name = storage->Intern(*n);
         break;
       }
       case TrackEvent::kCategoriesFieldNumber:
@@ -345,6 +358,15 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
         break;
       case TrackEvent::kLegacyEventFieldNumber:
         DecodeLegacyEvent(f.bytes, gen, storage, &ev);
+        break;
+      case TrackEvent::kCallstackFieldNumber:
+        ev.callstack.inline_frames = f.bytes;
+        break;
+      case TrackEvent::kCallstackIidFieldNumber:
+        ev.callstack.iid = f.as_uint64();
+        break;
+      case TrackEvent::kCallstackWeightFieldNumber:
+        ev.callstack.weight = f.as_double();
         break;
       default:
         if (IsTypedArgsField(f.id)) ev.typed_args.emplace_back(f.id, f.bytes);
@@ -592,6 +614,12 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       break;
   }
   if (!slice) return true;
+  if (ev.callstack.present()) {
+    if (!callstacks_)
+      callstacks_ =
+          std::make_unique<TrackEventCallstacks>(storage, ctx_->profile_parser->stack_tracker());
+    callstacks_->Record(ev.callstack, gen, kind == kEnd, *slice, *track);
+  }
   if (kind != kEnd) flows_.OnSliceBegin(*track, *slice);
   AddFlows(ev, *slice);
   return true;

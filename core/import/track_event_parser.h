@@ -13,6 +13,7 @@
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
 #include "core/import/track_event_annotations.h"
+#include "core/import/track_event_callstacks.h"
 
 namespace fathom {
 
@@ -55,6 +56,7 @@ class TrackEventParser {
   TrackEventAnnotations annotations_;                         // --analyze-trace-proto-content
   std::unordered_map<uint32_t, uint32_t> current_state_;      // state track -> state row
   std::unordered_set<uint32_t> chrome_process_args_written_;  // upids
+  std::unique_ptr<TrackEventCallstacks> callstacks_;          // made at first use
 };
 
 }  // namespace fathom

@@ -295,6 +295,31 @@ struct AggregateSampleTable : Table {
   }
 };
 
+// ---- track event callstacks -------------------------------------------------
+
+// One row per TrackEvent that carried a callstack (inline or interned): a
+// begin or instant fills callsite_id, an end event end_callsite_id. weight is
+// the event's callstack_weight.
+struct TrackEventCallstacksTable : Table {
+  TrackEventCallstacksTable() : Table("__intrinsic_track_event_callstacks") {}
+  IdColumn id{this, "id"};
+  UInt32Column slice_id{this, "slice_id"};
+  UInt32Column track_id{this, "track_id"};
+  UInt32Column callsite_id{this, "callsite_id", kNullable};
+  UInt32Column end_callsite_id{this, "end_callsite_id", kNullable};
+  DoubleColumn weight{this, "weight", kNullable};
+
+  uint32_t Insert(uint32_t slice, uint32_t track, std::optional<uint32_t> callsite,
+                  std::optional<uint32_t> end_callsite, std::optional<double> w) {
+    slice_id.Append(slice);
+    track_id.Append(track);
+    callsite_id.Append(callsite);
+    end_callsite_id.Append(end_callsite);
+    weight.Append(w);
+    return CommitRow();
+  }
+};
+
 // ---- ART Java heap graphs ---------------------------------------------------
 
 // One row per heap dump (process, timestamp).
@@ -448,6 +473,7 @@ struct ProfileTables {
   CpuProfileStackSampleTable cpu_profile_stack_sample;
   AggregateProfileTable aggregate_profile;
   AggregateSampleTable aggregate_sample;
+  TrackEventCallstacksTable track_event_callstacks;
   ProfilerSessionTable profiler_session;
   ProfilerAsyncContextTable profiler_async_context;
   ProfilerTaskContextTable profiler_task_context;
@@ -473,6 +499,7 @@ struct ProfileTables {
             &cpu_profile_stack_sample,
             &aggregate_profile,
             &aggregate_sample,
+            &track_event_callstacks,
             &profiler_session,
             &profiler_async_context,
             &profiler_task_context,

@@ -2403,6 +2403,7 @@ struct TrackEvent {
   static constexpr uint32_t kCorrelationIdStrIidFieldNumber = 54;
   static constexpr uint32_t kCallstackFieldNumber = 55;
   static constexpr uint32_t kCallstackIidFieldNumber = 56;
+  static constexpr uint32_t kCallstackWeightFieldNumber = 57;
   struct Callstack {
     static constexpr uint32_t kFramesFieldNumber = 1;
     struct Frame {
