@@ -49,6 +49,16 @@ struct RecordOptions {
   std::vector<uint64_t> callstack_pids;
   bool callstack_kernel_frames = false;
 
+  // linux.inode_file_map: inode number -> file paths, by walking the filesystem
+  // (see InodeFileMapWarning). The mount points are scan_mount_points; empty: the
+  // recorder walks "/" (its root filesystem only). Upstream reads 0 as its default
+  // (10 s / 10 s / 15000), so the builder writes every value explicitly.
+  bool inode_file_map = false;
+  std::vector<std::string> inode_mount_points;
+  uint32_t inode_scan_batch_size = 15000;
+  uint32_t inode_scan_interval_ms = 1000;
+  uint32_t inode_scan_delay_ms = 1000;
+
   // android.heapprofd
   bool heapprofd = false;
   std::vector<std::string> heap_process_names;
@@ -76,9 +86,12 @@ struct RecordOptions {
   std::vector<std::string> log_tags;
 };
 
+// Shown wherever linux.inode_file_map is offered or turned on (CLI and Record page).
+const char* InodeFileMapWarning();
+
 struct Preset {
   std::string name;  // cpu, cpu-freq, cpu-callstacks, memory, native-heap, java-heap, java-alloc,
-                     // power, logcat
+                     // power, logcat, inode-map
   std::string title;
   std::string description;
 };

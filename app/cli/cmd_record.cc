@@ -1,6 +1,6 @@
 // `fathom-cli record`: the Record page's steps from a terminal.
 //   fathom-cli record [-s SERIAL | --local] (-c CONFIG [--txt] | --preset NAME)
-//                     [--time 10s] [--app NAME] -o OUT
+//                     [--time 10s] [--app NAME] [--inode-root PATH]... -o OUT
 // Ctrl-C (or SIGTERM, SIGHUP) once stops the recording and still pulls the
 // trace; twice abandons it. What the target and its programs say is printed
 // through TerminalSafe: a device does not get to drive the user's terminal.
@@ -31,7 +31,9 @@ int Usage() {
   std::fprintf(stderr,
                "usage: fathom-cli record [-s SERIAL | --local] (-c CONFIG [--txt] | --preset "
                "NAME)\n"
-               "                         [--time 10s] [--app NAME] -o OUT\n"
+               "                         [--time 10s] [--app NAME] [--inode-root PATH]... -o OUT\n"
+               "  --inode-root PATH  also map inode numbers to file paths under PATH\n"
+               "                     (linux.inode_file_map; repeatable; with --preset)\n"
                "presets:\n");
   for (const auto& p : record::Presets())
     std::fprintf(stderr, "  %-12s %s: %s\n", p.name.c_str(), p.title.c_str(),
@@ -108,6 +110,7 @@ record::RowsQuery RowsOf(TraceProcessor& tp) {
 
 struct RecordArgs {
   std::string serial, config_path, preset, out, app, time = "10s";
+  std::vector<std::string> inode_roots;
   bool local = false, text = false, time_given = false;
 };
 
@@ -122,6 +125,8 @@ std::optional<RecordArgs> ParseArgs(const std::vector<std::string>& args) {
       r.local = true;
     } else if (a == "--txt") {
       r.text = true;
+    } else if (a == "--inode-root" && (v = value())) {
+      r.inode_roots.push_back(*v);
     } else if ((a == "-s" || a == "-c" || a == "--preset" || a == "-o" || a == "--app" ||
                 a == "--time") &&
                (v = value())) {
@@ -136,7 +141,7 @@ std::optional<RecordArgs> ParseArgs(const std::vector<std::string>& args) {
     }
   }
   if (r.out.empty() || (r.config_path.empty() == r.preset.empty()) ||
-      (r.local && !r.serial.empty()))
+      (r.local && !r.serial.empty()) || (!r.inode_roots.empty() && r.preset.empty()))
     return std::nullopt;
   return r;
 }
@@ -173,10 +178,12 @@ int MakeConfig(const RecordArgs& a, perfetto::protos::TraceConfig* config) {
     options.java_processes = {a.app};
     options.callstack_processes = {a.app};
   }
+  options.inode_mount_points = a.inode_roots;
   if (Status st = record::ApplyPreset(a.preset, &options); !st.ok()) {
     Say("fathom-cli: " + st.message(), Newlines::kEscape);
     return 2;
   }
+  if (!a.inode_roots.empty()) options.inode_file_map = true;
   auto built = record::BuildTraceConfig(options);
   if (!built.ok()) {
     Say("fathom-cli: " + built.status().message(), Newlines::kEscape);
@@ -244,6 +251,9 @@ int RunRecord(const std::vector<std::string>& args, const char* argv0) {
                  "PACKAGE[/ACTIVITY] of a debuggable app on Android\n");
     return 2;
   }
+  for (const auto& ds : config.data_sources())
+    if (ds.config().name() == "linux.inode_file_map")
+      Say(std::string("note: linux.inode_file_map: ") + record::InodeFileMapWarning());
   // Checked before anything runs on the target: a recording that cannot be
   // saved is not started.
   if (Status st = record::CheckOutputPath(a->out); !st.ok()) {

@@ -186,10 +186,56 @@ Status ParsePerf(std::string_view bytes, PerfSourceConfig* c) {
   return Status::Ok();
 }
 
+Status ParseInodeFile(std::string_view bytes, InodeFileSourceConfig* c) {
+  using I = pf::InodeFileConfig;
+  using M = pf::InodeFileConfig::MountPointMappingEntry;
+  ProtoReader r(bytes);
+  // 0 (or absent) means upstream's default, as its producer reads these fields.
+  auto or_default = [](uint64_t v, uint64_t def) { return v ? v : def; };
+  for (ProtoField f; r.Next(&f);) {
+    switch (f.number) {
+      case I::kScanIntervalMsFieldNumber:
+        c->scan_interval_ms = or_default(f.value, c->scan_interval_ms);
+        break;
+      case I::kScanDelayMsFieldNumber:
+        c->scan_delay_ms = or_default(f.value, c->scan_delay_ms);
+        break;
+      case I::kScanBatchSizeFieldNumber:
+        c->scan_batch_size = or_default(f.value, c->scan_batch_size);
+        break;
+      case I::kDoNotScanFieldNumber:
+        c->do_not_scan = f.value;
+        break;
+      case I::kScanMountPointsFieldNumber:
+        c->scan_mount_points.emplace_back(f.bytes);
+        break;
+      case I::kMountPointMappingFieldNumber: {
+        InodeFileSourceConfig::Mapping m;
+        ProtoReader mr(f.bytes);
+        for (ProtoField g; mr.Next(&g);) {
+          if (g.number == M::kMountpointFieldNumber) m.mountpoint = std::string(g.bytes);
+          if (g.number == M::kScanRootsFieldNumber) m.scan_roots.emplace_back(g.bytes);
+        }
+        if (!mr.ok()) return ErrorStatus("malformed inode_file_config.mount_point_mapping");
+        c->mount_point_mapping.push_back(std::move(m));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (!r.ok()) return ErrorStatus("malformed inode_file_config");
+  for (const std::string& m : c->scan_mount_points)
+    if (m.empty() || m[0] != '/')
+      return ErrorStatus("inode_file_config.scan_mount_points: \"" + m +
+                         "\" is not an absolute path");
+  return Status::Ok();
+}
+
 Status ParseDataSource(std::string_view bytes, RecorderConfig* c) {
   using DS = pf::DataSourceConfig;
   std::string name;
-  std::string_view ftrace, ps, ss, perf;
+  std::string_view ftrace, ps, ss, perf, inode;
   ProtoReader r(bytes);
   for (ProtoField f; r.Next(&f);) {
     if (f.number == pf::TraceConfig::DataSource::kConfigFieldNumber) {
@@ -200,6 +246,7 @@ Status ParseDataSource(std::string_view bytes, RecorderConfig* c) {
         if (g.number == DS::kProcessStatsConfigFieldNumber) ps = g.bytes;
         if (g.number == DS::kSysStatsConfigFieldNumber) ss = g.bytes;
         if (g.number == DS::kPerfEventConfigFieldNumber) perf = g.bytes;
+        if (g.number == DS::kInodeFileConfigFieldNumber) inode = g.bytes;
       }
       if (!cr.ok()) return ErrorStatus("malformed data source config");
     }
@@ -219,6 +266,10 @@ Status ParseDataSource(std::string_view bytes, RecorderConfig* c) {
   if (name == "linux.perf") {
     c->has_perf = true;
     return ParsePerf(perf, &c->perf);
+  }
+  if (name == "linux.inode_file_map") {
+    c->has_inode_file = true;
+    return ParseInodeFile(inode, &c->inode_file);
   }
   c->skipped_sources.push_back(name.empty() ? "(unnamed)" : name);
   return Status::Ok();
@@ -255,10 +306,10 @@ Result<RecorderConfig> ParseTraceConfig(std::string binary) {
   }
   if (!r.ok())
     return ErrorStatus("the config is not a binary TraceConfig (text format? add --txt)");
-  if (!c.has_ftrace && !c.has_process_stats && !c.has_sys_stats && !c.has_perf)
+  if (!c.has_ftrace && !c.has_process_stats && !c.has_sys_stats && !c.has_perf && !c.has_inode_file)
     return ErrorStatus(
         "the config has no data source this recorder provides (linux.ftrace, "
-        "linux.process_stats, linux.sys_stats, linux.perf)");
+        "linux.process_stats, linux.sys_stats, linux.perf, linux.inode_file_map)");
   c.raw = std::move(binary);
   return c;
 }

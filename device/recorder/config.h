@@ -46,17 +46,34 @@ struct PerfSourceConfig {
   uint32_t ring_buffer_read_period_ms = 0;  // 0 = default
 };
 
+// linux.inode_file_map (InodeFileConfig). Zero periods and batch size take upstream's
+// defaults at parse time, so these are the values that run.
+struct InodeFileSourceConfig {
+  struct Mapping {
+    std::string mountpoint;
+    std::vector<std::string> scan_roots;
+  };
+  uint64_t scan_interval_ms = 10000;
+  uint64_t scan_delay_ms = 10000;
+  uint64_t scan_batch_size = 15000;
+  bool do_not_scan = false;
+  std::vector<std::string> scan_mount_points;
+  std::vector<Mapping> mount_point_mapping;
+};
+
 struct RecorderConfig {
   std::string raw;  // the binary TraceConfig, echoed into the trace
   uint32_t duration_ms = 0;
   bool write_into_file = false;
   uint32_t file_write_period_ms = 0;
   uint64_t max_file_size_bytes = 0;
-  bool has_ftrace = false, has_process_stats = false, has_sys_stats = false, has_perf = false;
+  bool has_ftrace = false, has_process_stats = false, has_sys_stats = false, has_perf = false,
+       has_inode_file = false;
   FtraceSourceConfig ftrace;
   ProcessStatsSourceConfig process_stats;
   SysStatsSourceConfig sys_stats;
   PerfSourceConfig perf;
+  InodeFileSourceConfig inode_file;
   std::vector<std::string> skipped_sources;  // data sources the recorder cannot provide
 };
 

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSpinBox>
@@ -61,6 +62,29 @@ QGroupBox* RecordOptionsForm::makeCallstacksGroup() {
   cf->addRow(tr("Processes"), callstack_processes_);
   cf->addRow(callstack_kernel_);
   return callstacks_;
+}
+
+// linux.inode_file_map: the warning sits inside the group, above its settings, so it is
+// read before the source is turned on.
+QGroupBox* RecordOptionsForm::makeInodeGroup() {
+  inode_ = group(tr("Inode to file map (linux.inode_file_map)"));
+  auto* f = new QFormLayout(inode_);
+  auto* warning = new QLabel(QString::fromUtf8(record::InodeFileMapWarning()));
+  warning->setWordWrap(true);
+  warning->setObjectName(QStringLiteral("inodeWarning"));
+  warning->setStyleSheet(QStringLiteral("color: #b35900;"));
+  inode_mount_points_ = new QLineEdit;
+  inode_mount_points_->setPlaceholderText(tr("/ (the root filesystem), or /data, /system"));
+  connect(inode_mount_points_, &QLineEdit::textChanged, this, &RecordOptionsForm::changed);
+  inode_batch_ = spin(1, 10000000, 15000, tr(" inodes"));
+  inode_batch_->setToolTip(tr("Inodes mapped per batch (scan_batch_size)"));
+  inode_interval_ms_ = spin(1, 3600000, 1000, tr(" ms"));
+  inode_interval_ms_->setToolTip(tr("Pause between batches (scan_interval_ms)"));
+  f->addRow(warning);
+  f->addRow(tr("Mount points"), inode_mount_points_);
+  f->addRow(tr("Batch"), inode_batch_);
+  f->addRow(tr("Pause between batches"), inode_interval_ms_);
+  return inode_;
 }
 
 RecordOptionsForm::RecordOptionsForm(QWidget* parent) : QWidget(parent) {
@@ -166,9 +190,10 @@ RecordOptionsForm::RecordOptionsForm(QWidget* parent) : QWidget(parent) {
 
   auto* layout = new QVBoxLayout(this);
   QGroupBox* callstacks = makeCallstacksGroup();
+  QGroupBox* inodes = makeInodeGroup();
   for (QWidget* w :
        std::initializer_list<QWidget*>{session, ftrace_, process_stats_, sys_stats_, callstacks,
-                                       heapprofd_, java_hprof_, power_, logcat_})
+                                       heapprofd_, java_hprof_, power_, logcat_, inodes})
     layout->addWidget(w);
   layout->addStretch();
 }
@@ -202,6 +227,10 @@ record::RecordOptions RecordOptionsForm::options() const {
     else
       o.callstack_processes.push_back(p.toStdString());
   }
+  o.inode_file_map = inode_->isChecked();
+  o.inode_mount_points = ToStd(inode_mount_points_->text());
+  o.inode_scan_batch_size = uint32_t(inode_batch_->value());
+  o.inode_scan_interval_ms = uint32_t(inode_interval_ms_->value());
   o.heapprofd = heapprofd_->isChecked();
   o.heap_pids.clear();
   o.heap_process_names.clear();
@@ -256,6 +285,10 @@ void RecordOptionsForm::setOptions(const record::RecordOptions& o) {
   for (const auto& n : o.callstack_processes) targets << QString::fromStdString(n);
   for (uint64_t pid : o.callstack_pids) targets << QString::number(pid);
   callstack_processes_->setText(targets.join(QStringLiteral(", ")));
+  inode_->setChecked(o.inode_file_map);
+  inode_mount_points_->setText(Join(o.inode_mount_points));
+  inode_batch_->setValue(int(o.inode_scan_batch_size));
+  inode_interval_ms_->setValue(int(o.inode_scan_interval_ms));
   heapprofd_->setChecked(o.heapprofd);
   QStringList procs;
   for (const auto& n : o.heap_process_names) procs << QString::fromStdString(n);

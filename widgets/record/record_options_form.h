@@ -28,6 +28,7 @@ class RecordOptionsForm : public QWidget {
   QSpinBox* spin(int min, int max, int value, const QString& suffix);
   QGroupBox* group(const QString& title);
   QGroupBox* makeCallstacksGroup();
+  QGroupBox* makeInodeGroup();
 
   // Choices without a widget (e.g. a preset's counter lists) survive edits.
   record::RecordOptions base_;
@@ -53,6 +54,10 @@ class RecordOptionsForm : public QWidget {
   QSpinBox* callstack_hz_;
   QLineEdit* callstack_processes_;
   QCheckBox* callstack_kernel_;
+  QGroupBox* inode_;
+  QLineEdit* inode_mount_points_;
+  QSpinBox* inode_batch_;
+  QSpinBox* inode_interval_ms_;
   QGroupBox* heapprofd_;
   QLineEdit* heap_processes_;
   QSpinBox* heap_interval_;

@@ -161,6 +161,7 @@ struct DataSourceConfig {
   static constexpr uint32_t kTargetBufferNameFieldNumber = 11;
   static constexpr uint32_t kFtraceConfigFieldNumber = 100;
   static constexpr uint32_t kChromeConfigFieldNumber = 101;
+  static constexpr uint32_t kInodeFileConfigFieldNumber = 102;
   static constexpr uint32_t kProcessStatsConfigFieldNumber = 103;
   static constexpr uint32_t kSysStatsConfigFieldNumber = 104;
   static constexpr uint32_t kHeapprofdConfigFieldNumber = 105;
@@ -232,6 +233,18 @@ struct FtraceConfig {
   struct TracefsOption {
     static constexpr uint32_t kNameFieldNumber = 1;
     static constexpr uint32_t kStateFieldNumber = 2;
+  };
+};
+struct InodeFileConfig {
+  static constexpr uint32_t kScanIntervalMsFieldNumber = 1;
+  static constexpr uint32_t kScanDelayMsFieldNumber = 2;
+  static constexpr uint32_t kScanBatchSizeFieldNumber = 3;
+  static constexpr uint32_t kDoNotScanFieldNumber = 4;
+  static constexpr uint32_t kScanMountPointsFieldNumber = 5;
+  static constexpr uint32_t kMountPointMappingFieldNumber = 6;
+  struct MountPointMappingEntry {
+    static constexpr uint32_t kMountpointFieldNumber = 1;
+    static constexpr uint32_t kScanRootsFieldNumber = 2;
   };
 };
 struct PriorityBoostConfig {
@@ -751,6 +764,7 @@ struct TracePacket {
   static constexpr uint32_t kFtraceEventsFieldNumber = 1;
   static constexpr uint32_t kProcessTreeFieldNumber = 2;
   static constexpr uint32_t kTrustedUidFieldNumber = 3;
+  static constexpr uint32_t kInodeFileMapFieldNumber = 4;
   static constexpr uint32_t kClockSnapshotFieldNumber = 6;
   static constexpr uint32_t kSysStatsFieldNumber = 7;
   static constexpr uint32_t kTimestampFieldNumber = 8;
@@ -939,6 +953,16 @@ struct FrameTimelineEvent {
   };
   struct FrameEnd {
     static constexpr uint32_t kCookieFieldNumber = 1;
+  };
+};
+struct InodeFileMap {
+  static constexpr uint32_t kBlockDeviceIdFieldNumber = 1;
+  static constexpr uint32_t kMountPointsFieldNumber = 2;
+  static constexpr uint32_t kEntriesFieldNumber = 3;
+  struct Entry {
+    static constexpr uint32_t kInodeNumberFieldNumber = 1;
+    static constexpr uint32_t kPathsFieldNumber = 2;
+    static constexpr uint32_t kTypeFieldNumber = 3;
   };
 };
 struct AndroidFsDatareadEndFtraceEvent {

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
 #include <QListView>
 #include <QMenu>
 #include <QMessageBox>
@@ -300,6 +301,26 @@ class AppGuiTest : public QObject {
     QTest::mouseClick(page->backButton(), Qt::LeftButton);
     QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(w.workspace()));
     QVERIFY(w.session()->isLoaded());
+  }
+
+  // The inode map preset: the source is in the config shown (the one that runs), with
+  // every value explicit, and the cost warning is on the page.
+  void recordPageOffersTheInodeFileMapWithItsWarning() {
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    w.showRecordPage();
+    RecordPage* page = w.recordPage();
+    QVERIFY(page);
+    page->applyPreset(QStringLiteral("inode-map"));
+    QVERIFY(page->configText().contains(QStringLiteral("name: \"linux.inode_file_map\"")));
+    QVERIFY(page->configText().contains(QStringLiteral("scan_batch_size: 15000")));
+    QVERIFY(page->configText().contains(QStringLiteral("scan_interval_ms: 1000")));
+    auto* warning = page->findChild<QLabel*>(QStringLiteral("inodeWarning"));
+    QVERIFY(warning);
+    QVERIFY(warning->text().contains(QStringLiteral("expensive")));
+    QVERIFY(warning->text().contains(QStringLiteral("only when needed")));
+    QVERIFY(page->grab().save(ShotPath(QStringLiteral("record_page_inode"))));
   }
 
   void recordsThisComputerFromTheRecordPage() {
