@@ -125,7 +125,8 @@ std::vector<BitmapRow> FindBitmaps(const TraceStorage& s, const HeapAnalysis& a,
     const BitmapFields* f = contents ? contents->BitmapOf(a.rows[v]) : nullptr;
     if (!f) {
       row.note = contents ? "this object's fields were not read"
-                          : "this heap graph holds no field values or pixels";
+                          : "the dump's contents were not read (a Perfetto heap graph has "
+                            "none; an HPROF file is read again from where it was loaded)";
     } else {
       row.width = f->width, row.height = f->height;
       Classify(s, a, *contents, encoded, buffer_field, row);
