@@ -159,7 +159,12 @@ std::span<const uint32_t> HeapAnalysis::Children(uint32_t v) const {
 }
 
 Result<std::shared_ptr<const HeapAnalysis>> AnalyzeHeapDump(const TraceStorage& s, HeapDumpId dump,
-                                                            const std::atomic<bool>* cancel) {
+                                                            const std::atomic<bool>* cancel,
+                                                            std::atomic<int>* step) {
+  auto at = [step](AnalysisStep now) {
+    if (step) step->store(int(now), std::memory_order_relaxed);
+  };
+  at(AnalysisStep::kObjects);
   auto a = std::make_shared<HeapAnalysis>();
   a->dump = dump;
   const auto& objects = s.profile.heap_graph_object;
@@ -181,12 +186,16 @@ Result<std::shared_ptr<const HeapAnalysis>> AnalyzeHeapDump(const TraceStorage& 
   }
   if (a->rows.empty()) return ErrorStatus("no heap graph objects for this process and time");
   if (Cancelled(cancel)) return ErrorStatus("cancelled");
+  at(AnalysisStep::kGraph);
   Graph g = LoadGraph(s, *a);
   if (Cancelled(cancel)) return ErrorStatus("cancelled");
+  at(AnalysisStep::kPaths);
   ShortestPaths(g, *a);
+  at(AnalysisStep::kDominators);
   Result<DominatorTree> dom = ComputeDominators(CsrView{g.offsets, g.targets, g.roots}, cancel);
   if (!dom.ok()) return dom.status();
   g = {};
+  at(AnalysisStep::kSizes);
   SummarizeTree(*dom, *a);
   return std::shared_ptr<const HeapAnalysis>(std::move(a));
 }

@@ -71,10 +71,16 @@ struct HeapAnalysis {
   uint32_t reachable_count = 0;
 };
 
-// Errors when the dump has no objects or `cancel` becomes true.
+// The analysis's steps in order, for a progress display.
+enum class AnalysisStep { kObjects = 1, kGraph, kPaths, kDominators, kSizes };
+inline constexpr int kAnalysisSteps = 5;
+
+// Errors when the dump has no objects or `cancel` becomes true. `step`, when
+// given, holds the AnalysisStep running.
 Result<std::shared_ptr<const HeapAnalysis>> AnalyzeHeapDump(const TraceStorage& storage,
                                                             HeapDumpId dump,
-                                                            const std::atomic<bool>* cancel);
+                                                            const std::atomic<bool>* cancel,
+                                                            std::atomic<int>* step = nullptr);
 
 }  // namespace heap
 }  // namespace fathom

@@ -4,26 +4,23 @@
 #include <tuple>
 
 #include "core/heap/heap_queries.h"
+#include "core/heap/heap_strings.h"
 #include "core/storage/trace_storage.h"
 
 namespace fathom::heap {
 namespace {
 
-// The local index `field` of object v refers to, or kNoObject.
-uint32_t FieldTarget(const TraceStorage& s, const HeapAnalysis& a, uint32_t v, StringId field) {
-  const auto& objects = s.profile.heap_graph_object;
-  const auto& refs = s.profile.heap_graph_reference;
-  auto set = objects.reference_set_id.Get(a.rows[v]);
-  if (!set || field == kNullStringId) return kNoObject;
-  for (uint32_t r = *set; r < refs.row_count() && refs.reference_set_id[r] == *set; ++r) {
-    if (refs.field_name[r] != field) continue;
-    auto owned = refs.owned_id.Get(r);
-    return owned ? a.LocalOfRow(*owned) : kNoObject;
-  }
-  return kNoObject;
-}
+struct Copy {
+  DuplicateKind kind;
+  uint32_t cls;
+  int64_t bytes;
+  uint64_t hash;
+  uint32_t object;
+  auto Key() const { return std::make_tuple(kind, cls, bytes, hash); }
+};
 
-// Per class row: 1 when the class is `name` or derives from it.
+}  // namespace
+
 std::vector<uint8_t> DerivesFrom(const TraceStorage& s,
                                  std::initializer_list<std::string_view> names) {
   const auto& classes = s.profile.heap_graph_class;
@@ -44,16 +41,18 @@ std::vector<uint8_t> DerivesFrom(const TraceStorage& s,
   return out;
 }
 
-struct Copy {
-  DuplicateKind kind;
-  uint32_t cls;
-  int64_t bytes;
-  uint64_t hash;
-  uint32_t object;
-  auto Key() const { return std::make_tuple(kind, cls, bytes, hash); }
-};
-
-}  // namespace
+uint32_t FieldTarget(const TraceStorage& s, const HeapAnalysis& a, uint32_t v, StringId field) {
+  const auto& objects = s.profile.heap_graph_object;
+  const auto& refs = s.profile.heap_graph_reference;
+  auto set = objects.reference_set_id.Get(a.rows[v]);
+  if (!set || field == kNullStringId) return kNoObject;
+  for (uint32_t r = *set; r < refs.row_count() && refs.reference_set_id[r] == *set; ++r) {
+    if (refs.field_name[r] != field) continue;
+    auto owned = refs.owned_id.Get(r);
+    return owned ? a.LocalOfRow(*owned) : kNoObject;
+  }
+  return kNoObject;
+}
 
 std::vector<DuplicateGroup> FindDuplicates(const TraceStorage& s, const HeapAnalysis& a,
                                            const HeapContents* hashed) {
@@ -91,7 +90,8 @@ std::vector<DuplicateGroup> FindDuplicates(const TraceStorage& s, const HeapAnal
     size_t j = i + 1;
     while (j < copies.size() && copies[j].Key() == copies[i].Key()) ++j;
     if (j - i > 1) {
-      DuplicateGroup g{copies[i].kind, copies[i].cls, copies[i].bytes};
+      DuplicateGroup g;
+      g.kind = copies[i].kind, g.cls = copies[i].cls, g.bytes_each = copies[i].bytes;
       g.wasted = g.bytes_each * static_cast<int64_t>(j - i - 1);
       for (size_t k = i; k < j; ++k) g.objects.push_back(copies[k].object);
       out.push_back(std::move(g));
@@ -101,6 +101,16 @@ std::vector<DuplicateGroup> FindDuplicates(const TraceStorage& s, const HeapAnal
   std::stable_sort(out.begin(), out.end(), [](const DuplicateGroup& x, const DuplicateGroup& y) {
     return x.wasted > y.wasted;
   });
+  // What the copies hold, read back for the groups only (one read each).
+  for (DuplicateGroup& g : out) {
+    if (g.kind == DuplicateKind::kString) {
+      auto text = StringText(s, a, contents, g.objects[0], 200);
+      g.text = text.ok() ? *text : "(" + text.status().message() + ")";
+    } else if (g.kind == DuplicateKind::kBitmap) {
+      if (const BitmapFields* b = contents.BitmapOf(a.rows[g.objects[0]]))
+        g.text = std::to_string(b->width) + " x " + std::to_string(b->height) + " px";
+    }
+  }
   return out;
 }
 

@@ -11,9 +11,12 @@
 // GC root.
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/base/string_pool.h"
 #include "core/heap/heap_analysis.h"
 #include "core/heap/heap_contents.h"
 
@@ -29,7 +32,18 @@ struct DuplicateGroup {
   int64_t bytes_each = 0;         // one copy (a string or bitmap with its array)
   int64_t wasted = 0;             // all copies but one
   std::vector<uint32_t> objects;  // the copies (local indices)
+  // A string's text (up to 200 characters), a bitmap's "W x H px"; empty
+  // for other arrays.
+  std::string text;
 };
+
+// The local index `field` (a qualified field name's string id) of object v
+// refers to, or kNoObject.
+uint32_t FieldTarget(const TraceStorage& s, const HeapAnalysis& a, uint32_t v, StringId field);
+// Per heap_graph_class row: 1 when the class is one of `names` or derives
+// from one.
+std::vector<uint8_t> DerivesFrom(const TraceStorage& s,
+                                 std::initializer_list<std::string_view> names);
 
 // Reachable copies only, most wasted bytes first. An array that is a
 // string's or bitmap's contents counts with its owner, not on its own.

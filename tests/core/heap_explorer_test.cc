@@ -3,15 +3,18 @@
 // dominator tree (retained size, dominated count, depth, the idom's class)
 // against the oracle's android.memory.heap_graph.dominator_tree module, the
 // class histogram against the oracle's sums, and paths from GC roots.
+#include <map>
 #include <random>
 #include <set>
 
 #include "core/heap/dominators.h"
+#include "core/heap/heap_bitmaps.h"
 #include "core/heap/heap_diff.h"
 #include "core/heap/heap_duplicates.h"
 #include "core/heap/heap_queries.h"
 #include "core/import/hprof/hprof_contents.h"
 #include "core/storage/trace_storage.h"
+#include "tests/core/art_bitmap_dump.h"
 #include "tests/core/hprof_test_util.h"
 #include "tests/core/naive_dominators.h"
 
@@ -387,7 +390,16 @@ TEST(HeapExplorerFixtureTest, ContentsReadBackFromTheFile) {
   };
   const heap::DuplicateGroup* str = find(heap::DuplicateKind::kString, "java.lang.String", 5);
   ASSERT_NE(str, nullptr);
+  EXPECT_EQ(str->text, "duplicate me, please");
   EXPECT_EQ(str->bytes_each, string_size + 20);
+  // The UTF-16 one (coder 1): 3 made, plus the literal; 9 chars, 18 bytes.
+  const heap::DuplicateGroup* wide = nullptr;
+  for (const auto& g : groups)
+    if (g.kind == heap::DuplicateKind::kString && g.bytes_each == string_size + 18 &&
+        g.objects.size() == 4)
+      wide = &g;
+  ASSERT_NE(wide, nullptr);
+  EXPECT_EQ(wide->text, "\u017C\u00F3\u0142w \u2713 \u65E5\u672C");
   // 5 made by the program, and the literal they were made from (interned).
   EXPECT_EQ(str->objects.size(), 6u);
   EXPECT_EQ(str->wasted, 5 * str->bytes_each);
@@ -404,6 +416,20 @@ TEST(HeapExplorerFixtureTest, ContentsReadBackFromTheFile) {
   ASSERT_NE(bitmaps, nullptr);
   EXPECT_EQ(bitmaps->objects.size(), 3u);
   EXPECT_EQ(bitmaps->wasted, 2 * (bitmap + pixels));
+  EXPECT_EQ(bitmaps->text, "64 x 64 px");
+  // Every bitmap's pixels are in its mBuffer: 4 of 64 x 64 and the picture.
+  auto rows = heap::FindBitmaps(s, a, &*contents);
+  ASSERT_EQ(rows.size(), 5u);
+  int pattern = 0;
+  for (const auto& b : rows) {
+    EXPECT_EQ(b.source, heap::BitmapRow::Source::kBuffer);
+    EXPECT_EQ(b.format, "ARGB_8888");
+    auto px = heap::ReadBitmapPixels(a, *contents, b);
+    ASSERT_TRUE(px.ok()) << px.status().message();
+    ASSERT_EQ(int64_t(px->bytes.size()), int64_t(b.width) * b.height * 4);
+    pattern += px->bytes[1] == 7 && px->bytes[100] == uint8_t(700);  // (byte) (i * 7)
+  }
+  EXPECT_EQ(pattern, 3);
   auto leaks = heap::FindLeaks(s, a, &*contents);
   std::multiset<std::string> got;
   for (const auto& l : leaks) got.insert(heap::ClassName(s, a.cls[l.object]) + ": " + l.reason);
@@ -415,6 +441,61 @@ TEST(HeapExplorerFixtureTest, ContentsReadBackFromTheFile) {
   std::vector<uint32_t> fewer(a.rows.begin(), a.rows.end() - 1);
   EXPECT_FALSE(hprof::ReadHprofContents(dump.string(), fewer, nullptr).ok());
   EXPECT_FALSE(hprof::ReadHprofContents((dir.path() / "missing").string(), a.rows, nullptr).ok());
+}
+
+// Bitmaps of an ART-style dump made here (art_bitmap_dump.h): a PNG in
+// Bitmap$DumpData matched by mNativePtr, native-only pixels, raw RGB_565
+// mBuffers (two equal: a duplicate); then the file moved away.
+TEST(HeapExplorerBitmapsTest, ArtDumpPixelsAndAMovedFile) {
+  TempDir dir;
+  const auto path = dir.Write("bitmaps.hprof", testing::ArtBitmapDump());
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadFile(path.string()).ok());
+  const TraceStorage& s = tp.storage();
+  auto analysed = heap::AnalyzeHeapDump(s, heap::ListHeapDumps(s).at(0), nullptr);
+  ASSERT_TRUE(analysed.ok()) << analysed.status().message();
+  const heap::HeapAnalysis& a = **analysed;
+  auto contents = hprof::ReadHprofContents(path.string(), a.rows, nullptr);
+  ASSERT_TRUE(contents.ok()) << contents.status().message();
+  auto rows = heap::FindBitmaps(s, a, &*contents);
+  ASSERT_EQ(rows.size(), 4u);
+  std::map<std::pair<int, int>, std::vector<const heap::BitmapRow*>> by_size;
+  for (const auto& b : rows) by_size[{b.width, b.height}].push_back(&b);
+  ASSERT_EQ(by_size[std::make_pair(32, 32)].size(), 1u);
+  const heap::BitmapRow& png = *by_size[std::make_pair(32, 32)][0];
+  EXPECT_EQ(png.source, heap::BitmapRow::Source::kEncoded);
+  EXPECT_EQ(png.format, "encoded (PNG)");
+  auto png_px = heap::ReadBitmapPixels(a, *contents, png);
+  ASSERT_TRUE(png_px.ok()) << png_px.status().message();
+  EXPECT_EQ(std::string(png_px->bytes.begin(), png_px->bytes.end()), testing::ArtBitmapPng());
+  ASSERT_EQ(by_size[std::make_pair(40, 30)].size(), 1u);
+  const heap::BitmapRow& native = *by_size[std::make_pair(40, 30)][0];
+  EXPECT_EQ(native.source, heap::BitmapRow::Source::kNone);
+  EXPECT_NE(native.note.find("native memory"), std::string::npos) << native.note;
+  EXPECT_FALSE(heap::ReadBitmapPixels(a, *contents, native).ok());
+  ASSERT_EQ(by_size[std::make_pair(3, 2)].size(), 2u);
+  for (const heap::BitmapRow* raw : by_size[std::make_pair(3, 2)]) {
+    EXPECT_EQ(raw->source, heap::BitmapRow::Source::kBuffer);
+    EXPECT_EQ(raw->format, "RGB_565");
+    auto px = heap::ReadBitmapPixels(a, *contents, *raw);
+    ASSERT_TRUE(px.ok());
+    EXPECT_EQ(px->format, heap::BitmapPixels::Format::kRgb565);
+    EXPECT_EQ(std::string(px->bytes.begin(), px->bytes.end()), testing::ArtBitmapRgb565());
+  }
+  auto groups = heap::FindDuplicates(s, a, &*contents);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].kind, heap::DuplicateKind::kBitmap);
+  EXPECT_EQ(groups[0].objects.size(), 2u);
+  EXPECT_EQ(groups[0].text, "3 x 2 px");
+  // Moved: reading pixels again, or the contents pass, says so plainly.
+  std::filesystem::rename(path, dir.path() / "elsewhere.hprof");
+  auto gone = heap::ReadBitmapPixels(a, *contents, png);
+  ASSERT_FALSE(gone.ok());
+  EXPECT_NE(gone.status().message().find("moved or deleted"), std::string::npos)
+      << gone.status().message();
+  auto again = hprof::ReadHprofContents(path.string(), a.rows, nullptr);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.status().message().find("moved or deleted"), std::string::npos);
 }
 
 }  // namespace

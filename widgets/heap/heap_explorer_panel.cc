@@ -1,9 +1,12 @@
 #include "widgets/heap/heap_explorer_panel.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -15,6 +18,7 @@
 #include "core/import/hprof/hprof_contents.h"
 #include "core/storage/trace_storage.h"
 #include "widgets/common/format.h"
+#include "widgets/heap/bitmap_view.h"
 #include "widgets/heap/delta_model.h"
 #include "widgets/heap/dominator_model.h"
 
@@ -28,9 +32,10 @@ struct Prepared {
   QString error;
 };
 
-Prepared prepare(Core& c, heap::HeapDumpId id) {
+Prepared prepare(Core& c, heap::HeapDumpId id, const std::atomic<bool>* cancel,
+                 std::atomic<int>* step) {
   Prepared p;
-  auto analysis = heap::AnalyzeHeapDump(c.storage(), id, nullptr);
+  auto analysis = heap::AnalyzeHeapDump(c.storage(), id, cancel, step);
   if (!analysis.ok()) {
     p.error = QString::fromStdString(analysis.status().message());
     return p;
@@ -61,15 +66,6 @@ HeapExplorerPanel::HeapExplorerPanel(TraceSession* session, QWidget* parent)
   wire();
   connect(session_, &TraceSession::loaded, this, &HeapExplorerPanel::refresh);
   if (session_->isLoaded()) refresh();
-}
-
-template <typename R>
-void HeapExplorerPanel::run(std::function<R(Core&)> work, std::function<void(R)> done) {
-  ++pending_;
-  session_->query<R>(std::move(work), this, [this, done = std::move(done)](R r) {
-    --pending_;
-    done(std::move(r));
-  });
 }
 
 void HeapExplorerPanel::wire() {
@@ -106,11 +102,31 @@ void HeapExplorerPanel::wire() {
           [this](const QModelIndex& now) {
             if (now.isValid()) showCopies(duplicates_proxy_->mapToSource(now).row());
           });
+  connect(bitmaps_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& now) {
+            if (!now.isValid()) return;
+            auto* proxy = static_cast<QSortFilterProxyModel*>(bitmaps_view_->model());
+            showBitmap(proxy->mapToSource(now).row());
+            QVariant o = now.siblingAtColumn(0).data(kObjectRole);
+            if (o.isValid()) inspect(o.toUInt());
+          });
+  connect(cancel_button_, &QPushButton::clicked, this, [this] {
+    if (phase_ == Phase::kCancelled)
+      showDump(shown_index_ >= 0 ? shown_index_ : 0);
+    else
+      cancelAnalysis();
+  });
 }
 
-void HeapExplorerPanel::setStatus(const QString& text) { status_->setText(text); }
+void HeapExplorerPanel::setStatus(const QString& text) {
+  status_->setText(text);
+  status_->setToolTip(text);
+}
 
 void HeapExplorerPanel::refresh() {
+  const QFileInfo file(session_->path());
+  file_size_ = file.exists() ? file.size() : -1;
+  file_time_ = file.lastModified();
   run<std::vector<heap::HeapDumpId>>(
       [](Core& c) { return heap::ListHeapDumps(c.storage()); },
       [this](std::vector<heap::HeapDumpId> dumps) {
@@ -134,12 +150,20 @@ void HeapExplorerPanel::refresh() {
 void HeapExplorerPanel::showDump(int index) {
   if (index < 0 || size_t(index) >= dumps_.size()) return;
   dump_combo_->setCurrentIndex(index);
+  shown_index_ = index;
   const int gen = ++generation_;
-  setStatus(tr("Analysing the heap dump (dominators, retained sizes)…"));
-  run<Prepared>([id = dumps_[size_t(index)]](Core& c) { return prepare(c, id); },
+  if (cancel_) cancel_->store(true);  // a previous dump's jobs stop
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  step_ = std::make_shared<std::atomic<int>>(0);
+  percent_ = std::make_shared<std::atomic<int>>(0);
+  contents_ = nullptr;
+  setPhase(Phase::kAnalysing);
+  run<Prepared>([id = dumps_[size_t(index)], cancel = cancel_,
+                 step = step_](Core& c) { return prepare(c, id, cancel.get(), step.get()); },
                 [this, gen](Prepared p) {
-                  if (gen != generation_) return;
+                  if (gen != generation_ || phase_ == Phase::kCancelled) return;
                   if (!p.view) {
+                    setPhase(Phase::kIdle);
                     setStatus(tr("Cannot analyse this dump: %1").arg(p.error));
                     return;
                   }
@@ -157,6 +181,36 @@ void HeapExplorerPanel::showDump(int index) {
                 });
 }
 
+void HeapExplorerPanel::cancelAnalysis() {
+  if (phase_ != Phase::kAnalysing && phase_ != Phase::kContents) return;
+  if (cancel_) cancel_->store(true);
+  const bool contents = phase_ == Phase::kContents;
+  setPhase(Phase::kCancelled);
+  if (contents) {
+    // The analysis stands; only what needs the file's contents is missing.
+    setStatus(
+        tr("Cancelled reading the dump's contents: no duplicates, bitmap pixels or "
+           "Activity leaks."));
+  } else {
+    view_ = nullptr;
+    histogram_->setRows({}, false);
+    instances_->setRows(nullptr, {});
+    dominators_->setDump(nullptr, nullptr);
+    duplicates_->setRows(nullptr, {});
+    bitmaps_->setRows(nullptr, {});
+    leaks_->setRows(nullptr, {});
+    copies_->setRows(nullptr, {});
+    for (ObjectListModel* m : {fields_, referrers_, path_}) m->setRows(nullptr, {});
+    inspector_title_->setText(tr("Select an object"));
+    inspected_ = heap::kNoObject;
+    bitmap_preview_->showNote(QString());
+    tabs_->setTabText(3, tr("Bitmaps"));
+    tabs_->setTabText(4, tr("Leaks"));
+    setStatus(tr("Analysis cancelled."));
+  }
+  emit analysisCancelled();
+}
+
 void HeapExplorerPanel::setGrouping(heap::Grouping grouping) {
   grouping_ = grouping;
   group_combo_->setCurrentIndex(grouping == heap::Grouping::kPackage ? 1 : 0);
@@ -170,7 +224,7 @@ void HeapExplorerPanel::compareWith(int index) {
   baseline_ = nullptr;
   deltas_->setRows({}, grouping_ == heap::Grouping::kPackage);
   if (index < 0 || size_t(index) >= dumps_.size()) {
-    tabs_->setTabText(4, tr("Changes"));
+    tabs_->setTabText(5, tr("Changes"));
     return;
   }
   const int gen = generation_;
@@ -182,7 +236,7 @@ void HeapExplorerPanel::compareWith(int index) {
       [this, gen](std::shared_ptr<const heap::HeapAnalysis> a) {
         if (gen != generation_ || !a) return;
         baseline_ = std::move(a);
-        tabs_->setTabText(4, tr("Changes since %1").arg(baseline_->dump.ts));
+        tabs_->setTabText(5, tr("Changes since %1").arg(baseline_->dump.ts));
         loadDeltas();
       });
 }
@@ -216,68 +270,19 @@ void HeapExplorerPanel::loadHistogram() {
       });
 }
 
-void HeapExplorerPanel::loadSideViews() {
-  const int gen = generation_;
-  struct Side {
-    std::vector<heap::DuplicateGroup> duplicates;
-    std::vector<heap::LeakRow> leaks;
-    QString note;  // why contents are missing, if they are
-  };
-  // Array contents and field values are not in the tables: for an HPROF
-  // file they are read again from it (hprof_contents.h), after the
-  // histogram is on screen.
-  const bool hprof = session_->outcome().format.startsWith(QLatin1String("hprof"));
-  run<Side>(
-      [view = view_, hprof, path = session_->path().toStdString()](Core& c) {
-        Side side;
-        std::optional<heap::HeapContents> contents;
-        if (hprof) {
-          auto read = hprof::ReadHprofContents(path, view->analysis->rows, nullptr);
-          if (read.ok())
-            contents = std::move(*read);
-          else
-            side.note = QString::fromStdString(read.status().message());
-        } else {
-          side.note = tr("this heap graph holds no object contents");
-        }
-        const heap::HeapContents* with = contents ? &*contents : nullptr;
-        side.duplicates = heap::FindDuplicates(c.storage(), *view->analysis, with);
-        side.leaks = heap::FindLeaks(c.storage(), *view->analysis, with);
-        return side;
-      },
-      [this, gen](Side side) {
-        if (gen != generation_) return;
-        duplicates_->setRows(view_, std::move(side.duplicates));
-        copies_->setRows(view_, {});
-        std::vector<ObjectListModel::Row> leaks;
-        for (const auto& l : side.leaks)
-          leaks.push_back({QString::fromStdString(l.reason), l.object});
-        tabs_->setTabText(3, leaks.empty() ? tr("Leaks") : tr("Leaks (%1)").arg(leaks.size()));
-        leaks_->setRows(view_, std::move(leaks));
-        // Without contents only Fragment leaks can be found: say so where it shows.
-        const QString why = side.note.isEmpty()
-                                ? QString()
-                                : tr("No duplicates or Activity leaks: %1").arg(side.note);
-        for (QWidget* w :
-             {static_cast<QWidget*>(duplicates_view_), static_cast<QWidget*>(leaks_view_)})
-          w->setToolTip(why);
-        contents_note_ = side.note;
-      });
-}
-
 void HeapExplorerPanel::selectHistogramRow(int row) {
   const heap::HistogramRow* r = histogram_->rowAt(row);
   if (!r || !view_) return;
   const int gen = generation_;
-  run<std::vector<uint32_t>>([view = view_, classes = r->classes](
-                                 Core&) { return heap::Instances(*view->analysis, classes); },
-                             [this, gen](std::vector<uint32_t> objects) {
-                               if (gen != generation_) return;
-                               std::vector<ObjectListModel::Row> rows;
-                               rows.reserve(objects.size());
-                               for (uint32_t v : objects) rows.push_back({QString(), v});
-                               instances_->setRows(view_, std::move(rows));
-                             });
+  runView<std::vector<uint32_t>>([view = view_, classes = r->classes](
+                                     Core&) { return heap::Instances(*view->analysis, classes); },
+                                 [this, gen](std::vector<uint32_t> objects) {
+                                   if (gen != generation_) return;
+                                   std::vector<ObjectListModel::Row> rows;
+                                   rows.reserve(objects.size());
+                                   for (uint32_t v : objects) rows.push_back({QString(), v});
+                                   instances_->setRows(view_, std::move(rows));
+                                 });
 }
 
 void HeapExplorerPanel::showCopies(int row) {
@@ -291,7 +296,7 @@ void HeapExplorerPanel::showCopies(int row) {
 void HeapExplorerPanel::inspect(uint32_t object) {
   if (!view_ || object >= view_->analysis->size()) return;
   const int gen = generation_;
-  run<heap::ObjectDetails>(
+  runView<heap::ObjectDetails>(
       [view = view_, object](Core& c) {
         return heap::DescribeObject(c.storage(), *view->analysis, object);
       },

@@ -1,28 +1,40 @@
 // The heap explorer panel (a tab beside the flamegraph): for one Java heap
 // dump, the class histogram (by class or package) over the selected class's
-// instances, the dominator tree, duplicates and the leak filter, with an
-// object inspector (fields, referrers, path from a GC root) on the right.
-// The dump is analysed once on the session's query lane (core/heap); every
-// later question (instances, an object's details) runs there too. Tables
-// then read the immutable analysis, so nothing blocks the UI thread.
+// instances, the dominator tree, duplicates, bitmaps and the leak filter,
+// with an object inspector (fields, referrers, path from a GC root) on the
+// right. The dump is analysed once on the session's query lane (core/heap),
+// then, for an HPROF file, its contents are read again there (duplicates,
+// bitmaps, Activity leaks); both show their progress and stop on Cancel.
+// Short questions (instances, an object's details, a bitmap's pixels) run on
+// the view lane, so they do not wait behind the contents pass. Tables read
+// the immutable analysis, so nothing blocks the UI thread.
 #pragma once
 
+#include <QDateTime>
 #include <QWidget>
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include "core/heap/heap_analysis.h"
+#include "core/heap/heap_contents.h"
 #include "widgets/common/trace_session.h"
 #include "widgets/heap/heap_models.h"
 
 class QComboBox;
 class QLabel;
+class QProgressBar;
+class QPushButton;
 class QTabWidget;
+class QTimer;
 class QTableView;
 class QTreeView;
 class QSortFilterProxyModel;
 
 namespace fathom::gui {
 
+class BitmapPreview;
+class BitmapsModel;
 class DeltaModel;
 class DominatorModel;
 
@@ -42,7 +54,14 @@ class HeapExplorerPanel : public QWidget {
   void selectHistogramRow(int row);
   // Shows an object (local index) in the inspector.
   void inspect(uint32_t object);
+  // Shows bitmap row `row` (in the model's order) as an image, or why not.
+  void showBitmap(int row);
+  // Stops the running analysis or contents pass; the views say so, and
+  // the button beside the progress bar starts it again.
+  void cancelAnalysis();
 
+  enum class Phase { kIdle, kAnalysing, kContents, kCancelled };
+  Phase phase() const { return phase_; }
   // For tests and scripting.
   bool isBusy() const { return pending_ > 0; }
   const std::vector<heap::HeapDumpId>& dumps() const { return dumps_; }
@@ -52,6 +71,12 @@ class HeapExplorerPanel : public QWidget {
   QTreeView* dominatorView() const { return dominator_view_; }
   QTableView* duplicatesView() const { return duplicates_view_; }
   QTableView* leaksView() const { return leaks_view_; }
+  QTableView* bitmapsView() const { return bitmaps_view_; }
+  BitmapsModel* bitmapsModel() const { return bitmaps_; }
+  BitmapPreview* bitmapPreview() const { return bitmap_preview_; }
+  QPushButton* cancelButton() const { return cancel_button_; }
+  QProgressBar* progressBar() const { return progress_; }
+  QString statusText() const;
   QTabWidget* views() const { return tabs_; }
   QTabWidget* inspectorTabs() const { return inspector_tabs_; }
   HistogramModel* histogramModel() const { return histogram_; }
@@ -69,7 +94,10 @@ class HeapExplorerPanel : public QWidget {
   QString contentsNote() const { return contents_note_; }
 
  signals:
-  void dumpShown();  // the analysis and the views are ready
+  void dumpShown();      // the analysis and the views are ready
+  void contentsShown();  // duplicates, bitmaps and leaks are ready (or say why not)
+  void bitmapShown();
+  void analysisCancelled();
   void objectInspected(quint32 object);
   void hasDumpsChanged(bool any);
 
@@ -82,9 +110,16 @@ class HeapExplorerPanel : public QWidget {
   void loadDeltas();
   void showCopies(int row);
   void setStatus(const QString& text);
+  void setPhase(Phase phase);
+  void updateProgress();
+  // Why the dump's file cannot be read again for its contents, or empty.
+  QString fileProblem() const;
   // Runs `work` on the query lane and `done` here, counting it as pending.
   template <typename R>
   void run(std::function<R(Core&)> work, std::function<void(R)> done);
+  // The same on the view lane (short reads that must not wait).
+  template <typename R>
+  void runView(std::function<R(Core&)> work, std::function<void(R)> done);
 
   TraceSession* session_;
   std::vector<heap::HeapDumpId> dumps_;
@@ -95,11 +130,27 @@ class HeapExplorerPanel : public QWidget {
   int pending_ = 0;
   QString contents_note_;
   int generation_ = 0;  // bumped per dump: late answers for another dump are dropped
+  Phase phase_ = Phase::kIdle;
+  int shown_index_ = -1;
+  // Shared with the running job: set to stop it; its step and percent.
+  std::shared_ptr<std::atomic<bool>> cancel_;
+  std::shared_ptr<std::atomic<int>> step_, percent_;
+  std::shared_ptr<const heap::HeapContents> contents_;
+  // The file as it was when loaded: a later change means its contents no
+  // longer match the tables.
+  qint64 file_size_ = -1;
+  QDateTime file_time_;
 
   QComboBox* dump_combo_ = nullptr;
   QComboBox* group_combo_ = nullptr;
   QComboBox* compare_combo_ = nullptr;  // item 0: no comparison; item i: dumps_[i - 1]
   QLabel* status_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPushButton* cancel_button_ = nullptr;
+  QTimer* progress_timer_ = nullptr;
+  QTableView* bitmaps_view_ = nullptr;
+  BitmapsModel* bitmaps_ = nullptr;
+  BitmapPreview* bitmap_preview_ = nullptr;
   QLabel* inspector_title_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QTabWidget* inspector_tabs_ = nullptr;
@@ -122,5 +173,24 @@ class HeapExplorerPanel : public QWidget {
   DominatorModel* dominators_ = nullptr;
   DeltaModel* deltas_ = nullptr;
 };
+
+// Jobs post their result to the GUI thread; pending_ counts them for isBusy().
+template <typename R>
+void HeapExplorerPanel::run(std::function<R(Core&)> work, std::function<void(R)> done) {
+  ++pending_;
+  session_->query<R>(std::move(work), this, [this, done = std::move(done)](R r) {
+    --pending_;
+    done(std::move(r));
+  });
+}
+
+template <typename R>
+void HeapExplorerPanel::runView(std::function<R(Core&)> work, std::function<void(R)> done) {
+  ++pending_;
+  session_->view<R>(std::move(work), this, [this, done = std::move(done)](R r) {
+    --pending_;
+    done(std::move(r));
+  });
+}
 
 }  // namespace fathom::gui

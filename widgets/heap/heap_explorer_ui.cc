@@ -4,13 +4,17 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "widgets/heap/bitmap_view.h"
 #include "widgets/heap/delta_model.h"
 #include "widgets/heap/dominator_model.h"
 #include "widgets/heap/heap_explorer_panel.h"
@@ -83,6 +87,20 @@ void HeapExplorerPanel::buildUi() {
   compare_combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   compare_combo_->setToolTip(tr("Another dump of this trace as the baseline (Changes tab)"));
   status_ = new QLabel;
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  status_->setMinimumWidth(80);
+  // A long message (a moved file's path) wraps instead of widening the panel.
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  status_->setWordWrap(true);
+  progress_ = new QProgressBar;
+  progress_->setMaximumWidth(160);
+  progress_->setVisible(false);
+  cancel_button_ = new QPushButton(tr("Cancel"));
+  cancel_button_->setToolTip(tr("Stop analysing this dump (the window stays usable meanwhile)"));
+  cancel_button_->setVisible(false);
+  progress_timer_ = new QTimer(this);
+  progress_timer_->setInterval(100);
+  connect(progress_timer_, &QTimer::timeout, this, &HeapExplorerPanel::updateProgress);
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 0);
   bar->addWidget(new QLabel(tr("Heap dump:")));
@@ -90,6 +108,8 @@ void HeapExplorerPanel::buildUi() {
   bar->addWidget(group_combo_);
   bar->addWidget(new QLabel(tr("Compare with:")));
   bar->addWidget(compare_combo_);
+  bar->addWidget(progress_);
+  bar->addWidget(cancel_button_);
   bar->addWidget(status_, 1);
 
   histogram_view_ = makeTable(histogram_, &histogram_proxy_);
@@ -114,6 +134,12 @@ void HeapExplorerPanel::buildUi() {
     dominator_view_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
   duplicates_view_ = makeTable(duplicates_, &duplicates_proxy_);
+  // The contents (a string's text) is what tells groups apart: it gets the width.
+  duplicates_view_->horizontalHeader()->setSectionResizeMode(DuplicatesModel::kKind,
+                                                             QHeaderView::ResizeToContents);
+  duplicates_view_->horizontalHeader()->setSectionResizeMode(DuplicatesModel::kText,
+                                                             QHeaderView::Stretch);
+  duplicates_view_->setTextElideMode(Qt::ElideRight);  // a text's start tells most
   duplicates_view_->sortByColumn(DuplicatesModel::kWasted, Qt::DescendingOrder);
   copies_view_ = makeTable(copies_, nullptr);
   copies_view_->hideColumn(ObjectListModel::kText);
@@ -122,6 +148,18 @@ void HeapExplorerPanel::buildUi() {
   auto* dups = new QSplitter(Qt::Vertical);
   dups->addWidget(duplicates_view_);
   dups->addWidget(titled(tr("Copies"), copies_view_));
+
+  bitmaps_ = new BitmapsModel(this);
+  QSortFilterProxyModel* bitmaps_proxy = nullptr;
+  bitmaps_view_ = makeTable(bitmaps_, &bitmaps_proxy);
+  bitmaps_view_->sortByColumn(BitmapsModel::kRetained, Qt::DescendingOrder);
+  bitmap_preview_ = new BitmapPreview;
+  // The image below the list, so it gets the tab's whole width.
+  auto* bitmaps = new QSplitter(Qt::Vertical);
+  bitmaps->addWidget(bitmaps_view_);
+  bitmaps->addWidget(bitmap_preview_);
+  bitmaps->setStretchFactor(0, 2);
+  bitmaps->setStretchFactor(1, 3);
 
   leaks_view_ = makeTable(leaks_, nullptr);
   leaks_view_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
@@ -132,6 +170,7 @@ void HeapExplorerPanel::buildUi() {
   tabs_->addTab(classes, tr("Classes"));
   tabs_->addTab(dominator_view_, tr("Dominator tree"));
   tabs_->addTab(dups, tr("Duplicates"));
+  tabs_->addTab(bitmaps, tr("Bitmaps"));
   tabs_->addTab(leaks_view_, tr("Leaks"));
   QSortFilterProxyModel* delta_proxy = nullptr;
   QTableView* changes = makeTable(deltas_, &delta_proxy);

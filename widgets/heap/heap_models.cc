@@ -157,6 +157,12 @@ QVariant DuplicatesModel::data(const QModelIndex& index, int role) const {
       return text(g->kind == heap::DuplicateKind::kString   ? tr("String")
                   : g->kind == heap::DuplicateKind::kBitmap ? tr("Bitmap")
                                                             : tr("Array"));
+    case kText:
+      // Quoted so leading or trailing spaces show; tooltip with the whole text.
+      if (g->kind == heap::DuplicateKind::kString &&
+          (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return QStringLiteral("\u201C%1\u201D").arg(QString::fromStdString(g->text));
+      return text(QString::fromStdString(g->text));
     case kClass:
       return text(g->cls < view_->class_names.size() ? view_->class_names[g->cls] : QString());
     case kCopies:
@@ -174,6 +180,8 @@ QVariant DuplicatesModel::headerData(int section, Qt::Orientation o, int role) c
   switch (section) {
     case kKind:
       return tr("Kind");
+    case kText:
+      return tr("Contents");
     case kClass:
       return tr("Class");
     case kCopies:

@@ -76,7 +76,7 @@ class ObjectListModel : public QAbstractTableModel {
 class DuplicatesModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { kKind, kClass, kCopies, kEach, kWasted, kColumns };
+  enum Column { kKind, kText, kClass, kCopies, kEach, kWasted, kColumns };
   using QAbstractTableModel::QAbstractTableModel;
   void setRows(HeapDumpViewPtr view, std::vector<heap::DuplicateGroup> rows);
   const heap::DuplicateGroup* rowAt(int r) const;

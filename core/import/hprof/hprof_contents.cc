@@ -1,7 +1,13 @@
 #include "core/import/hprof/hprof_contents.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <unordered_set>
 
@@ -14,9 +20,22 @@ namespace {
 
 constexpr uint32_t kNone = ~0u;
 
-Status ReadFile(const std::string& path, Reader& reader, const std::atomic<bool>* cancel) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(fopen(path.c_str(), "rb"), fclose);
-  if (!f) return ErrorStatus(path + ": cannot be opened again for its contents");
+using File = std::unique_ptr<FILE, int (*)(FILE*)>;
+
+Result<File> Open(const std::string& path) {
+  File f(fopen(path.c_str(), "rb"), fclose);
+  if (f) return f;
+  if (errno == ENOENT || errno == ENOTDIR) return ErrorStatus(MissingFileMessage(path));
+  return ErrorStatus(path + ": cannot be opened again for its contents (" + strerror(errno) + ")");
+}
+
+Status ReadFile(const std::string& path, Reader& reader, const std::atomic<bool>* cancel,
+                std::atomic<int>* percent) {
+  auto opened = Open(path);
+  if (!opened.ok()) return opened.status();
+  File f = std::move(*opened);
+  struct stat st {};
+  const uint64_t total = fstat(fileno(f.get()), &st) == 0 ? uint64_t(st.st_size) : 0;
   constexpr size_t kChunk = 16 << 20;
   std::vector<uint8_t> buf;
   uint64_t offset = 0;  // file offset of buf[0]
@@ -30,20 +49,114 @@ Status ReadFile(const std::string& path, Reader& reader, const std::atomic<bool>
     const size_t used = reader.Feed(buf.data(), buf.size(), offset);
     buf.erase(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(used));
     offset += used;
+    if (percent && total) percent->store(int(std::min<uint64_t>(100, (offset * 100) / total)));
   }
   if (!reader.header_read()) return ErrorStatus(path + ": not a plain HPROF file");
   return Status::Ok();
 }
 
+// Reads bytes back for shown strings and bitmaps: the file stays open
+// (pread, so both lanes may read at once; thousands of string texts cost
+// one open), but every read first checks that the path still names the
+// same file of the same size, so a moved, deleted or rewritten dump is
+// reported, never read from its old inode or misread from a new one.
+class FileBytes {
+ public:
+  FileBytes(std::string path, uint64_t size) : path_(std::move(path)), size_(size) {
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ >= 0 && fstat(fd_, &opened_) != 0) ::close(fd_), fd_ = -1;
+  }
+  ~FileBytes() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+
+  Result<std::vector<uint8_t>> Read(uint64_t offset, uint64_t size) const {
+    struct stat now {};
+    if (::stat(path_.c_str(), &now) != 0) {
+      if (errno == ENOENT || errno == ENOTDIR) return ErrorStatus(MissingFileMessage(path_));
+      return ErrorStatus(path_ + ": " + strerror(errno));
+    }
+    if (fd_ < 0 || now.st_ino != opened_.st_ino || now.st_dev != opened_.st_dev ||
+        uint64_t(now.st_size) != size_ || now.st_mtime != opened_.st_mtime)
+      return ErrorStatus(path_ + " changed since it was loaded; open it again");
+    if (offset > size_ || size > size_ - offset)
+      return ErrorStatus(path_ + ": no such bytes in the file");
+    std::vector<uint8_t> out(size);
+    size_t got = 0;
+    while (got < out.size()) {
+      const ssize_t n = ::pread(fd_, out.data() + got, out.size() - got, off_t(offset + got));
+      if (n <= 0) return ErrorStatus(path_ + ": cannot read its bytes again");
+      got += size_t(n);
+    }
+    return out;
+  }
+
+ private:
+  std::string path_;
+  uint64_t size_;
+  int fd_ = -1;
+  struct stat opened_ {};
+};
+
+// The contents of `dump` by heap_graph_object row (position: record index ->
+// row position, or kNone), every list sorted by row: rows follow record
+// order except where a later record replaced an id.
+heap::HeapContents MapToRows(const std::string& path, const Dump& dump,
+                             const std::vector<uint32_t>& position,
+                             const std::vector<uint32_t>& rows) {
+  heap::HeapContents out;
+  std::vector<Dump::ContentRec> hashed;
+  for (Dump::ContentRec c : dump.content_hashes) {
+    if (position[c.index] == kNone || c.hash == 0) continue;  // 0: cut short
+    c.index = rows[position[c.index]];
+    hashed.push_back(c);
+  }
+  std::sort(hashed.begin(), hashed.end(),
+            [](const Dump::ContentRec& x, const Dump::ContentRec& y) { return x.index < y.index; });
+  for (const Dump::ContentRec& c : hashed) {
+    out.hashed_rows.push_back(uint32_t(c.index));
+    out.hashes.push_back(c.hash);
+    out.data_offsets.push_back(c.offset);
+  }
+  auto to_rows = [&](const std::vector<uint64_t>& indices) {
+    std::vector<uint32_t> r;
+    for (uint64_t index : indices)
+      if (position[index] != kNone) r.push_back(rows[position[index]]);
+    std::sort(r.begin(), r.end());
+    return r;
+  };
+  out.finished_activity_rows = to_rows(dump.finished_activities);
+  out.utf16_string_rows = to_rows(dump.utf16_strings);
+  for (const Dump::BitmapRec& b : dump.bitmaps)
+    if (position[b.index] != kNone)
+      out.bitmaps.push_back({rows[position[b.index]], b.width, b.height, b.native_ptr});
+  std::sort(out.bitmaps.begin(), out.bitmaps.end(),
+            [](const heap::BitmapFields& x, const heap::BitmapFields& y) { return x.row < y.row; });
+  struct stat st {};
+  const uint64_t file_size = stat(path.c_str(), &st) == 0 ? uint64_t(st.st_size) : 0;
+  auto file = std::make_shared<const FileBytes>(path, file_size);
+  out.read_bytes = [file](uint64_t offset, uint64_t size) { return file->Read(offset, size); };
+  return out;
+}
+
 }  // namespace
+
+std::string MissingFileMessage(const std::string& path) {
+  return path +
+         " is no longer there (moved or deleted since it was loaded). Duplicates, bitmaps and "
+         "Activity leaks are read from the file again: open it from its new place.";
+}
 
 Result<heap::HeapContents> ReadHprofContents(const std::string& path,
                                              const std::vector<uint32_t>& rows,
-                                             const std::atomic<bool>* cancel) {
+                                             const std::atomic<bool>* cancel,
+                                             std::atomic<int>* percent) {
   Dump dump;
   Reader reader(&dump);
   reader.set_read_contents(true);
-  if (Status st = ReadFile(path, reader, cancel); !st.ok()) return st;
+  if (Status st = ReadFile(path, reader, cancel, percent); !st.ok()) return st;
   reader.ResolvePending();
   // The rows the writer made, in its order (hprof_writer.h): the first
   // record of each id, when its class is known.
@@ -65,27 +178,7 @@ Result<heap::HeapContents> ReadHprofContents(const std::string& path,
     return ErrorStatus(path + ": the file no longer matches the loaded dump (" +
                        std::to_string(next) + " objects, " + std::to_string(rows.size()) +
                        " rows)");
-  heap::HeapContents out;
-  for (const auto& [index, hash] : dump.content_hashes) {
-    if (position[index] == kNone) continue;
-    out.hashed_rows.push_back(rows[position[index]]);
-    out.hashes.push_back(hash);
-  }
-  for (uint64_t index : dump.finished_activities)
-    if (position[index] != kNone) out.finished_activity_rows.push_back(rows[position[index]]);
-  // Rows follow record order except where a later record replaced an id.
-  std::vector<size_t> order(out.hashed_rows.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](size_t x, size_t y) { return out.hashed_rows[x] < out.hashed_rows[y]; });
-  heap::HeapContents sorted;
-  for (size_t i : order) {
-    sorted.hashed_rows.push_back(out.hashed_rows[i]);
-    sorted.hashes.push_back(out.hashes[i]);
-  }
-  sorted.finished_activity_rows = std::move(out.finished_activity_rows);
-  std::sort(sorted.finished_activity_rows.begin(), sorted.finished_activity_rows.end());
-  return sorted;
+  return MapToRows(path, dump, position, rows);
 }
 
 }  // namespace fathom::hprof

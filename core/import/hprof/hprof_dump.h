@@ -62,11 +62,24 @@ struct Dump {
   std::vector<std::string> labels;              // qualified field names ("java.lang.String.value")
   std::vector<std::string> heaps{""};           // heap names; 0 = none given (HotSpot)
   std::unordered_map<uint64_t, uint8_t> roots;  // object id -> root tag
-  // For the heap explorer (HeapGraphContents): (object index, hash of a
-  // primitive array's contents), in read order; and the object indices of
-  // Activities whose mDestroyed or mFinished is true.
-  std::vector<std::pair<uint64_t, uint64_t>> content_hashes;
+  // For the heap explorer's contents pass (hprof_contents.h), in read order:
+  // each primitive array's object index, content hash and the file offset of
+  // its data (so a string's text or a bitmap's pixels can be read back later
+  // without keeping them); Activities whose mDestroyed or mFinished is true;
+  // Strings whose `coder` says UTF-16 (HotSpot's compact strings); and
+  // android.graphics.Bitmap instances with their primitive fields.
+  struct ContentRec {
+    uint64_t index, hash, offset;
+  };
+  struct BitmapRec {
+    uint64_t index;
+    int32_t width, height;
+    int64_t native_ptr;  // 0 when the class has no mNativePtr
+  };
+  std::vector<ContentRec> content_hashes;
   std::vector<uint64_t> finished_activities;
+  std::vector<uint64_t> utf16_strings;
+  std::vector<BitmapRec> bitmaps;
   // Instances read before their class layout was known: object index -> bytes.
   std::unordered_map<uint64_t, std::vector<uint8_t>> pending_data;
 

@@ -106,12 +106,20 @@ const Reader::Layout* Reader::LayoutOf(uint64_t class_id) {
     if (it == dump_->classes.end() || !it->second.dumped || depth > 1000) return nullptr;
     const ClassDef& cls = it->second;
     const bool activity = cls.name == "android.app.Activity";
+    const bool string = cls.name == "java.lang.String";
+    const bool bitmap = cls.name == "android.graphics.Bitmap";
+    layout.bitmap |= bitmap;
     for (const FieldDef& f : cls.fields) {
       if (f.type == kObject)
         layout.fields.push_back({offset, Label(cls.name + "." + StringOf(f.name_id))});
       if (activity && f.type == kBoolean &&
           (StringOf(f.name_id) == "mDestroyed" || StringOf(f.name_id) == "mFinished"))
         layout.finished_flags.push_back(offset);
+      if (string && f.type == kByte && StringOf(f.name_id) == "coder") layout.coder = offset;
+      if (bitmap && f.type == kInt && StringOf(f.name_id) == "mWidth") layout.width = offset;
+      if (bitmap && f.type == kInt && StringOf(f.name_id) == "mHeight") layout.height = offset;
+      if (bitmap && f.type == kLong && StringOf(f.name_id) == "mNativePtr")
+        layout.native_ptr = offset;
       offset += static_cast<uint32_t>(TypeSize(f.type, dump_->id_size));
     }
     c = cls.super_id;
@@ -119,17 +127,30 @@ const Reader::Layout* Reader::LayoutOf(uint64_t class_id) {
   return &layouts_.emplace(class_id, std::move(layout)).first->second;
 }
 
+void Reader::ReadContentFields(size_t index, const Layout& layout, const uint8_t* data,
+                               size_t size) {
+  for (uint32_t off : layout.finished_flags) {
+    if (off < size && data[off] != 0) {
+      dump_->finished_activities.push_back(index);
+      break;
+    }
+  }
+  if (layout.coder >= 0 && uint64_t(layout.coder) < size && data[layout.coder] == 1)
+    dump_->utf16_strings.push_back(index);
+  if (layout.bitmap) {
+    auto field = [&](int64_t off, size_t bytes) -> uint64_t {
+      return off >= 0 && uint64_t(off) + bytes <= size ? ReadBE(data + off, bytes) : 0;
+    };
+    dump_->bitmaps.push_back({index, int32_t(uint32_t(field(layout.width, 4))),
+                              int32_t(uint32_t(field(layout.height, 4))),
+                              int64_t(field(layout.native_ptr, 8))});
+  }
+}
+
 void Reader::AddInstanceRefs(size_t index, ObjectRec& o, const Layout& layout, const uint8_t* data,
                              size_t size) {
   const uint32_t ids = dump_->id_size;
-  if (read_contents_) {
-    for (uint32_t off : layout.finished_flags) {
-      if (off < size && data[off] != 0) {
-        dump_->finished_activities.push_back(index);
-        break;
-      }
-    }
-  }
+  if (read_contents_) ReadContentFields(index, layout, data, size);
   o.first_ref = dump_->refs.size();
   for (const ObjectField& f : layout.fields) {
     if (f.offset + ids > size) break;
@@ -215,8 +236,9 @@ Reader::Step Reader::ReadPrimitiveArray(const uint8_t* p, size_t n, size_t* used
   // or, for the heap explorer, hashed (not kept); the element type seeds the hash.
   hasher_.Reset(type);
   hashing_ = true;
+  dump_->content_hashes.push_back({dump_->objects.size() - 1, 0, unit_offset_ + *used});
   if (skip_ == 0) {
-    dump_->content_hashes.emplace_back(dump_->objects.size() - 1, hasher_.Finish());
+    dump_->content_hashes.back().hash = hasher_.Finish();
     hashing_ = false;
   }
   return Step::kDone;

@@ -69,13 +69,14 @@ size_t Reader::Feed(const uint8_t* data, size_t size, uint64_t offset) {
       if (hashing_) hasher_.Add(data + pos, n);
       skip_ -= n;
       if (hashing_ && skip_ == 0) {
-        dump_->content_hashes.emplace_back(dump_->objects.size() - 1, hasher_.Finish());
+        dump_->content_hashes.back().hash = hasher_.Finish();
         hashing_ = false;
       }
       pos += n;
       continue;
     }
     size_t used = 0;
+    unit_offset_ = offset + pos;
     Step step = !header_done_       ? ReadHeader(data + pos, size - pos, &used)
                 : segment_left_ > 0 ? ReadSubRecord(data + pos, size - pos, &used)
                                     : ReadRecord(data + pos, size - pos, &used);

@@ -54,6 +54,11 @@ class Reader {
     std::vector<ObjectField> fields;
     // Offsets of android.app.Activity's boolean mDestroyed / mFinished.
     std::vector<uint32_t> finished_flags;
+    // Offsets of the primitive fields the contents pass reads, or -1:
+    // java.lang.String's byte `coder`, android.graphics.Bitmap's int
+    // mWidth / mHeight and long mNativePtr.
+    int64_t coder = -1, width = -1, height = -1, native_ptr = -1;
+    bool bitmap = false;
   };
 
   Step ReadHeader(const uint8_t* p, size_t n, size_t* used);
@@ -68,6 +73,7 @@ class Reader {
 
   const Layout* LayoutOf(uint64_t class_id);
   uint32_t Label(const std::string& qualified);
+  void ReadContentFields(size_t index, const Layout& layout, const uint8_t* data, size_t size);
   void AddInstanceRefs(size_t index, ObjectRec& o, const Layout& layout, const uint8_t* data,
                        size_t size);
   std::string StringOf(uint64_t id) const;
@@ -78,6 +84,7 @@ class Reader {
   // While skip_ passes a primitive array's contents: they are hashed.
   bool read_contents_ = false;
   bool hashing_ = false;
+  uint64_t unit_offset_ = 0;  // file offset of the unit being read
   ContentHasher hasher_;
   // An object array's elements are read as they stream by, so one larger
   // than a chunk is never buffered whole.

@@ -1,9 +1,12 @@
 // The heap explorer panel on a real JDK 17 heap dump (ExplorerFixture, dumped
 // with `jcmd GC.heap_dump` here): the histogram, a class's instances, an
 // instance's fields and path from a GC root, the dominator tree, duplicates
-// and leaks, all after the work ran on the session's worker; screenshots at
-// 1024x700 to build/screenshots/heapx/ for a human to look at. Skips without
-// a JDK.
+// (with the strings' text), bitmaps drawn from their mBuffer, leaks, Cancel
+// and a new analysis after it, all after the work ran on the session's
+// worker; then an ART-style dump made here (a PNG in Bitmap$DumpData, a
+// bitmap whose pixels are not in the dump) and the same dump moved away.
+// Screenshots at 1024x700 to build/screenshots/heapx/ for a human to look
+// at. Skips the JDK parts without a JDK.
 #include "widgets/heap/heap_explorer_panel.h"
 
 #include <QAbstractItemModelTester>
@@ -11,6 +14,8 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -19,6 +24,8 @@
 #include <QtTest>
 
 #include "core/storage/trace_storage.h"
+#include "tests/core/art_bitmap_dump.h"
+#include "widgets/heap/bitmap_view.h"
 #include "widgets/heap/delta_model.h"
 #include "widgets/heap/dominator_model.h"
 
@@ -62,11 +69,26 @@ void shot(QWidget* w, const QString& name) {
   w->grab().save(QStringLiteral(FATHOM_SCREENSHOT_DIR "/") + name + QStringLiteral(".png"));
 }
 
-int rowNamed(QAbstractItemModel* m, const QString& name) {
+int rowNamed(QAbstractItemModel* m, const QString& name, int column = 0) {
   for (int r = 0; r < m->rowCount(); ++r)
-    if (m->index(r, 0).data().toString() == name) return r;
+    if (m->index(r, column).data().toString() == name) return r;
   return -1;
 }
+
+// A panel of its own on `path`, shown at 1024x700, once its contents are read.
+struct OwnPanel {
+  std::unique_ptr<TraceSession> session = std::make_unique<TraceSession>();
+  std::unique_ptr<HeapExplorerPanel> panel;
+  explicit OwnPanel(const QString& path) {
+    panel = std::make_unique<HeapExplorerPanel>(session.get());
+    panel->resize(1024, 700);
+    panel->show();
+    QSignalSpy done(panel.get(), &HeapExplorerPanel::contentsShown);
+    session->open(path);
+    if (!done.wait(60000) && done.count() == 0) qWarning("no contents shown");
+    settle(panel.get());
+  }
+};
 
 }  // namespace
 
@@ -162,15 +184,154 @@ class HeapExplorerPanelTest : public QObject {
     QVERIFY2(p->contentsNote().isEmpty(), qPrintable(p->contentsNote()));
     QVERIFY(p->duplicatesModel()->rowCount() >= 3);
     p->views()->setCurrentIndex(2);
-    p->duplicatesView()->setCurrentIndex(p->duplicatesView()->model()->index(0, 0));
+    // The strings show their text; the 5 made copies and the literal.
+    QAbstractItemModel* dups = p->duplicatesView()->model();
+    const int text_row =
+        rowNamed(dups, QStringLiteral("\u201Cduplicate me, please\u201D"), DuplicatesModel::kText);
+    QVERIFY(text_row >= 0);
+    QCOMPARE(dups->index(text_row, DuplicatesModel::kCopies).data(kSortRole).toLongLong(), 6);
+    QVERIFY(rowNamed(dups, QStringLiteral("\u201C\u017C\u00F3\u0142w \u2713 \u65E5\u672C\u201D"),
+                     DuplicatesModel::kText) >= 0);
+    p->duplicatesView()->setCurrentIndex(dups->index(text_row, 0));
     settle(p);
     shot(p, QStringLiteral("duplicates"));
+
+    // Bitmaps: all five have their pixels in mBuffer; the picture is drawn.
+    p->views()->setCurrentIndex(3);
+    QCOMPARE(p->bitmapsModel()->rowCount(), 5);
+    QAbstractItemModel* bms = p->bitmapsView()->model();
+    const int picture = rowNamed(bms, QStringLiteral("96 \u00D7 64"), BitmapsModel::kSize);
+    QVERIFY(picture >= 0);
+    QSignalSpy drawn(p, &HeapExplorerPanel::bitmapShown);
+    p->bitmapsView()->setCurrentIndex(bms->index(picture, 0));
+    QVERIFY(drawn.wait(10000) || drawn.count() > 0);
+    settle(p);
+    const QImage img = p->bitmapPreview()->image();
+    QCOMPARE(img.size(), QSize(96, 64));
+    QCOMPARE(img.pixelColor(0, 0), QColor(0, 0, 160));          // x 0, y 0: R 0, G 0
+    QCOMPARE(img.pixelColor(95, 63), QColor(255, 255, 160));    // far corner
+    QCOMPARE(img.pixelColor(48, 32 + 21), QColor(20, 20, 20));  // the ring
+    shot(p, QStringLiteral("bitmaps"));
+
     // Two finished Activities, one detached Fragment.
     QCOMPARE(p->leaksModel()->rowCount(), 3);
-    p->views()->setCurrentIndex(3);
+    p->views()->setCurrentIndex(4);
     p->leaksView()->setCurrentIndex(p->leaksModel()->index(0, 1));
     settle(p);
     shot(p, QStringLiteral("leaks"));
+  }
+
+  // Cancel while analysing: the views empty, the status says so, the
+  // button offers a new analysis, which then completes.
+  void cancelThenAnalyseAgain() {
+    HeapExplorerPanel* p = panel_.get();
+    if (!panel_ || !panel_->dumpView()) QFAIL("no dump from initTestCase");
+    p->views()->setCurrentIndex(0);
+    p->showDump(0);
+    QCOMPARE(p->phase(), HeapExplorerPanel::Phase::kAnalysing);
+    QVERIFY(p->cancelButton()->isVisible());
+    QVERIFY(p->progressBar()->isVisible());
+    QSignalSpy cancelled(p, &HeapExplorerPanel::analysisCancelled);
+    QTest::mouseClick(p->cancelButton(), Qt::LeftButton);
+    QCOMPARE(cancelled.count(), 1);
+    QCOMPARE(p->phase(), HeapExplorerPanel::Phase::kCancelled);
+    QCOMPARE(p->statusText(), QStringLiteral("Analysis cancelled."));
+    QCOMPARE(p->cancelButton()->text(), QStringLiteral("Analyse again"));
+    settle(p);  // the worker stops; its late answer is dropped
+    QCOMPARE(p->histogramModel()->rowCount(), 0);
+    QCOMPARE(p->phase(), HeapExplorerPanel::Phase::kCancelled);
+    shot(p, QStringLiteral("cancelled"));
+
+    QSignalSpy contents(p, &HeapExplorerPanel::contentsShown);
+    QTest::mouseClick(p->cancelButton(), Qt::LeftButton);
+    QVERIFY(p->phase() == HeapExplorerPanel::Phase::kAnalysing);
+    QVERIFY(contents.wait(60000) || contents.count() > 0);
+    settle(p);
+    QCOMPARE(p->phase(), HeapExplorerPanel::Phase::kIdle);
+    QVERIFY(!p->cancelButton()->isVisible());
+    QVERIFY(rowNamed(p->histogramModel(), QStringLiteral("ExplorerFixture$MainActivity")) >= 0);
+    QVERIFY(p->duplicatesModel()->rowCount() >= 3);
+    QCOMPARE(p->leaksModel()->rowCount(), 3);
+  }
+
+  // An ART-style dump (tests/core/art_bitmap_dump.h): the PNG in
+  // Bitmap$DumpData is drawn; the native-only bitmap says its pixels are
+  // not in the dump; then the file moves away and a new analysis says so.
+  void artBitmapsAndAMovedFile() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("art_bitmaps.hprof"));
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      const std::string bytes = fathom::testing::ArtBitmapDump();
+      f.write(bytes.data(), qint64(bytes.size()));
+    }
+    OwnPanel own(path);
+    HeapExplorerPanel* p = own.panel.get();
+    QVERIFY2(p->contentsNote().isEmpty(), qPrintable(p->contentsNote()));
+    p->views()->setCurrentIndex(3);
+    QCOMPARE(p->bitmapsModel()->rowCount(), 4);
+    QAbstractItemModel* bms = p->bitmapsView()->model();
+    const int png = rowNamed(bms, QStringLiteral("32 \u00D7 32"), BitmapsModel::kSize);
+    QVERIFY(png >= 0);
+    QCOMPARE(bms->index(png, BitmapsModel::kPixels).data().toString(),
+             QStringLiteral("encoded (PNG)"));
+    QSignalSpy drawn(p, &HeapExplorerPanel::bitmapShown);
+    p->bitmapsView()->setCurrentIndex(bms->index(png, 0));
+    QVERIFY(drawn.wait(10000) || drawn.count() > 0);
+    settle(p);
+    QCOMPARE(p->bitmapPreview()->image().size(), QSize(32, 32));
+    QCOMPARE(p->bitmapPreview()->image().pixelColor(2, 2), QColor(220, 40, 40));
+    shot(p, QStringLiteral("bitmaps_art_png"));
+
+    const int native = rowNamed(bms, QStringLiteral("40 \u00D7 30"), BitmapsModel::kSize);
+    QVERIFY(native >= 0);
+    QCOMPARE(bms->index(native, BitmapsModel::kPixels).data().toString(),
+             QStringLiteral("not in the dump"));
+    p->bitmapsView()->setCurrentIndex(bms->index(native, 0));
+    settle(p);
+    QVERIFY(p->bitmapPreview()->image().isNull());
+    QVERIFY2(p->bitmapPreview()->caption().contains(QStringLiteral("native memory")),
+             qPrintable(p->bitmapPreview()->caption()));
+    shot(p, QStringLiteral("bitmaps_art_native"));
+
+    QVERIFY(QFile::rename(path, dir.filePath(QStringLiteral("moved.hprof"))));
+    QSignalSpy again(p, &HeapExplorerPanel::contentsShown);
+    p->showDump(0);
+    QVERIFY(again.wait(20000) || again.count() > 0);
+    settle(p);
+    QVERIFY2(p->contentsNote().contains(QStringLiteral("moved or deleted")),
+             qPrintable(p->contentsNote()));
+    QVERIFY(p->statusText().contains(QStringLiteral("moved or deleted")));
+    QCOMPARE(p->bitmapsModel()->rowCount(), 4);  // listed, without pixels
+    p->views()->setCurrentIndex(3);
+    p->bitmapsView()->setCurrentIndex(p->bitmapsView()->model()->index(0, 0));
+    settle(p);
+    shot(p, QStringLiteral("moved_file"));
+  }
+
+  // Two Perfetto heap graphs of one process (two_dumps.textproto): the
+  // second compared with the first in the Changes tab; Perfetto heap
+  // graphs hold no contents, and the other tabs say so.
+  void changesTabOnTwoHeapGraphs() {
+    OwnPanel own(QStringLiteral(FATHOM_TWO_DUMPS));
+    HeapExplorerPanel* p = own.panel.get();
+    QCOMPARE(p->dumps().size(), size_t(2));
+    p->showDump(1);
+    settle(p);
+    p->compareWith(0);
+    settle(p);
+    DeltaModel* d = p->deltaModel();
+    const int entry = rowNamed(d, QStringLiteral("com.example.Cache$Entry"));
+    QVERIFY(entry >= 0);
+    QCOMPARE(d->index(entry, DeltaModel::kCountDelta).data().toString(), QStringLiteral("+18"));
+    const int listener = rowNamed(d, QStringLiteral("com.other.Listener"));
+    QVERIFY(listener >= 0);
+    QCOMPARE(d->index(listener, DeltaModel::kCountDelta).data().toString(), QStringLiteral("+7"));
+    QVERIFY(p->contentsNote().contains(QStringLiteral("no object contents")));
+    p->views()->setCurrentIndex(5);
+    QVERIFY(p->views()->tabText(5).startsWith(QStringLiteral("Changes since")));
+    shot(p, QStringLiteral("changes"));
   }
 
   // The Changes tab's model on two dumps made by hand (an HPROF file has

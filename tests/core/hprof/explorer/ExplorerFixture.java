@@ -31,11 +31,27 @@ public class ExplorerFixture {
     keep.add(new DetailFragment());  // detached: no manager
     char[] text = "duplicate me, please".toCharArray();
     for (int i = 0; i < 5; i++) keep.add(new String(text));  // 5 equal strings, 5 arrays
+    // UTF-16 (HotSpot's coder 1): 3 copies of a string with non-Latin-1 text.
+    char[] wide = "\u017C\u00F3\u0142w \u2713 \u65E5\u672C".toCharArray();
+    for (int i = 0; i < 3; i++) keep.add(new String(wide));
     for (int i = 0; i < 4; i++) keep.add(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9});
     byte[] pixels = new byte[64 * 64 * 4];
     for (int i = 0; i < pixels.length; i++) pixels[i] = (byte) (i * 7);
     for (int i = 0; i < 3; i++) keep.add(new Bitmap(pixels.clone(), 64, 64));
     keep.add(new Bitmap(new byte[64 * 64 * 4], 64, 64));  // different pixels
+    // An opaque picture to look at: a gradient with a dark ring (R, G, B, A).
+    byte[] picture = new byte[96 * 64 * 4];
+    for (int y = 0; y < 64; y++)
+      for (int x = 0; x < 96; x++) {
+        int d = (x - 48) * (x - 48) + (y - 32) * (y - 32);
+        boolean ring = d > 18 * 18 && d < 24 * 24;
+        int o = (y * 96 + x) * 4;
+        picture[o] = (byte) (ring ? 20 : x * 255 / 95);
+        picture[o + 1] = (byte) (ring ? 20 : y * 255 / 63);
+        picture[o + 2] = (byte) (ring ? 20 : 160);
+        picture[o + 3] = (byte) 255;
+      }
+    keep.add(new Bitmap(picture, 96, 64));
     System.out.println("READY");
     System.out.flush();
     Thread.sleep(600_000);
