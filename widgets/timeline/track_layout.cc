@@ -375,11 +375,27 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index, 
       if (*tr.cpu.Get(a) != *tr.cpu.Get(b)) return *tr.cpu.Get(a) < *tr.cpu.Get(b);
       return ia < ib;
     });
-    int g = addGroup(GroupKind::kCpuFreqIdle, QStringLiteral("CPU frequency and idle"));
+    // Other per-CPU counters (sys_stats' cpu.times.*: eight per CPU) in a group of their own,
+    // after it: among the frequency and idle tracks they pushed everything else far down.
+    int freq = -1, other = -1;
     for (uint32_t id : cpu_counters) {
       TrackInfo t = counterTrack(id, QStringLiteral("CPU %1").arg(*tr.cpu.Get(id)));
-      if (!isCpuFreqOrIdle(str(s, tr.name[id]), str(s, tr.type[id]))) t.idle_states = false;
-      addTrack(g, t);
+      const bool freq_idle = isCpuFreqOrIdle(str(s, tr.name[id]), str(s, tr.type[id]));
+      if (!freq_idle) t.idle_states = false;
+      int& g = freq_idle ? freq : other;
+      if (g < 0 && freq_idle)
+        g = addGroup(GroupKind::kCpuFreqIdle, QStringLiteral("CPU frequency and idle"));
+      if (g < 0 && !freq_idle) g = -2;  // added after the loop, below the frequency group
+      if (g >= 0) addTrack(g, t);
+    }
+    if (other == -2) {
+      other = addGroup(GroupKind::kCpuCounters, QStringLiteral("CPU counters"));
+      for (uint32_t id : cpu_counters) {
+        if (isCpuFreqOrIdle(str(s, tr.name[id]), str(s, tr.type[id]))) continue;
+        TrackInfo t = counterTrack(id, QStringLiteral("CPU %1").arg(*tr.cpu.Get(id)));
+        t.idle_states = false;
+        addTrack(other, t);
+      }
     }
   }
   if (!owners.perf_counters.empty()) {

@@ -35,6 +35,7 @@ enum class TrackKind {
 enum class GroupKind {
   kCpus,
   kCpuFreqIdle,
+  kCpuCounters,
   kPerfCounters,
   kSystemCounters,
   kLmk,

@@ -72,6 +72,7 @@ class TimelineTracksTest : public QObject {
   Q_OBJECT
  private slots:
   void perfCountersHaveTheirOwnGroup();
+  void cpuTimesAreNotFrequencyOrIdle();
   void threadsGetCpuSampleTracks();
   void clickingASampleSelectsIt();
   void areaOverSamplesNamesTheirThreads();
@@ -100,6 +101,29 @@ void TimelineTracksTest::perfCountersHaveTheirOwnGroup() {
     QVERIFY(!L.tracks[ti].idle_states);
     QVERIFY2(L.tracks[ti].name.startsWith(QStringLiteral("CPU 0 ")), qPrintable(L.tracks[ti].name));
   }
+}
+
+// sys_stats' per-CPU cpu.times.* counters (upstream's cpu_counter_track test trace has only
+// those) are a "CPU counters" group, not CPU frequency and idle.
+void TimelineTracksTest::cpuTimesAreNotFrequencyOrIdle() {
+  TraceProcessor tp;
+  QVERIFY(tp.LoadFile((kShared + "difftests-upstream/tables/cpu_counter_track_multi_machine/"
+                                 "trace.pb")
+                          .toStdString())
+              .ok());
+  const int64_t tracks = sqlInt(tp,
+                                "select count(distinct t.id) from cpu_counter_track t join counter "
+                                "c on c.track_id = t.id where t.name like 'cpu.times.%'");
+  QVERIFY(tracks > 0);
+  TimelineIndex index(tp.storage());
+  const TrackLayout L = buildTrackLayout(tp.storage(), index);
+  QCOMPARE(L.findGroup(GroupKind::kCpuFreqIdle), -1);
+  const int g = L.findGroup(GroupKind::kCpuCounters);
+  QVERIFY(g >= 0);
+  QCOMPARE(L.groups[g].tracks.size(), qsizetype(tracks));
+  for (int ti : L.groups[g].tracks)
+    QVERIFY2(L.tracks[ti].name.contains(QStringLiteral("cpu.times.")),
+             qPrintable(L.tracks[ti].name));
 }
 
 // One CPU-sample track per thread with samples, with as many markers as perf_sample rows.
