@@ -182,6 +182,9 @@ void TraceWorkspace::wirePanels() {
             panels_->reveal(flamegraph_);
             flame_clicked_ = true;
           });
+  connect(timeline_, &TimelineView::cpuSampleActivated, this, [this](qint64 utid, qint64 ts) {
+    flamegraph_->showCpuSamples(ts, ts + 1, {}, {int(utid)});  // that sample's stack
+  });
   connect(timeline_, &TimelineView::selectionChanged, this,
           [this](qint64 t0, qint64 t1, const QList<int>& cpus, const QList<int>& utids) {
             logs_->setTimeRange(t0, t1);

@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -18,6 +19,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QShortcut>
 #include <QStandardPaths>
@@ -77,9 +79,19 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
   for (const record::Preset& p : record::Presets())
     presets_->addItem(QString::fromStdString(p.title), QString::fromStdString(p.name));
   form_ = new RecordOptionsForm;
+  // The sources column never scrolls sideways (issue 29: it did at 1024 px): a row too long
+  // for the column puts its field under its label, and the column is never narrower than
+  // the narrowest the form can be, so nothing is clipped either.
+  for (QFormLayout* f : form_->findChildren<QFormLayout*>())
+    f->setRowWrapPolicy(QFormLayout::WrapLongRows);
   auto* scroll = new QScrollArea;
+  scroll->setObjectName(QStringLiteral("sourcesScroll"));
   scroll->setWidget(form_);
   scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(form_->minimumSizeHint().width() +
+                          scroll->verticalScrollBar()->sizeHint().width() +
+                          2 * scroll->frameWidth());
   auto* sources = new QGroupBox(tr("What to record"));
   auto* sl = new QVBoxLayout(sources);
   auto* pl = new QFormLayout;
@@ -146,8 +158,12 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
   auto* right = new QGroupBox(tr("Config and command"));
   auto* rl = new QVBoxLayout(right);
   rl->addWidget(config_view_, 1);
-  auto* cb = new QHBoxLayout;
-  for (QPushButton* b : {copy_config, copy_command, save, load}) cb->addWidget(b);
+  // Two by two: four buttons in a row made this column (and the page) wider than 1024 px.
+  auto* cb = new QGridLayout;
+  cb->addWidget(copy_config, 0, 0);
+  cb->addWidget(copy_command, 0, 1);
+  cb->addWidget(save, 1, 0);
+  cb->addWidget(load, 1, 1);
   rl->addLayout(cb);
   rl->addWidget(new QLabel(tr("Runs on the target:")));
   rl->addWidget(command_);
@@ -156,11 +172,11 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
   fl->addWidget(folder_, 1);
   fl->addWidget(browse);
   rl->addLayout(fl);
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(record_, 1);
-  buttons->addWidget(stop_);
-  buttons->addWidget(cancel_);
-  buttons->addWidget(dump_heap_);
+  auto* buttons = new QGridLayout;
+  buttons->addWidget(record_, 0, 0, 1, 2);
+  buttons->addWidget(stop_, 1, 0);
+  buttons->addWidget(cancel_, 1, 1);
+  buttons->addWidget(dump_heap_, 2, 0, 1, 2);
   rl->addLayout(buttons);
   rl->addWidget(status_);
   rl->addWidget(problem_);

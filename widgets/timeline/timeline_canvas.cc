@@ -101,7 +101,8 @@ QPointF TimelineCanvas::flowPoint(const FlowEnd& end) const {
   const TrackInfo& info = L.tracks[track];
   for (const Row& r : rows_)
     if (r.track == track) {
-      const int level = std::clamp(info.levelOf(end.track_id, end.depth), 0, kMaxLevels - 1);
+      const int level =
+          std::clamp(info.levelOfSlice(end.slice, end.track_id, end.depth), 0, kMaxLevels - 1);
       const int strip = info.hasStateStrip() ? kStateStripHeight : 0;
       return {x, screenY(r) + 1 + strip + level * kSliceLevelHeight + kSliceLevelHeight / 2.0};
     }
@@ -166,6 +167,8 @@ int TimelineCanvas::trackHeight(const TrackInfo& t) const {
              (t.hasStateStrip() ? kStateStripHeight : 0);
     case TrackKind::kProcessSummary:
       return kSummaryHeight;
+    case TrackKind::kCpuSamples:
+      return 20;
     case TrackKind::kInstants:
       return 30;
     case TrackKind::kHeapDumps:
@@ -551,6 +554,9 @@ void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
         drawSpans(it->levels[d], top + d * kSliceLevelHeight, kSliceLevelHeight - 1, false);
       break;
     }
+    case TrackKind::kCpuSamples:
+      if (have && !it->levels.isEmpty()) paintSamples(p, r.track, it->levels[0], area);
+      break;
     case TrackKind::kProcessSummary:
       // Running threads per pixel (or open slices for a process without sched data).
       if (have)
@@ -631,6 +637,31 @@ void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
   }
 }
 
+// A down-pointing chevron per sample (per pixel column with samples), as Perfetto marks
+// CPU samples; the selected one filled in the text colour.
+void TimelineCanvas::paintSamples(QPainter& p, int track, const QVector<PaintSpan>& spans,
+                                  const QRect& area) {
+  const QColor fill(0x8e, 0x24, 0xaa);
+  const double top = area.top() + 2, h = std::min(10, area.height() - 4);
+  double last = -1e9;
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing);
+  for (const PaintSpan& s : spans) {
+    const double x = xAt(s.start);
+    if (x < area.left() - 6 || x > area.right() + 6) continue;
+    const bool selected = track == highlight_track_ && s.row == highlight_row_;
+    if (x - last < 3 && !selected) continue;  // a chevron every few pixels at most
+    last = x;
+    QPainterPath v;
+    v.moveTo(x - 4, top);
+    v.lineTo(x + 4, top);
+    v.lineTo(x, top + h);
+    v.closeSubpath();
+    p.fillPath(v, selected ? palette().color(QPalette::Text) : fill);
+  }
+  p.restore();
+}
+
 const PaintSpan* TimelineCanvas::spanAt(int track, int depth, qint64 t, double slop_px) const {
   auto it = frame_.tracks.constFind(track);
   if (it == frame_.tracks.cend() || depth < -1 || depth >= it->levels.size()) return nullptr;
@@ -676,7 +707,15 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
     for (const Row& r : rows_) {
       int y = screenY(r);
       if (!r.pinned && y < kRulerHeight + pinned_height_) continue;  // scrolled under the strip
-      if (r.track >= 0 && y + r.h > y0 && y <= y1) tracks.push_back(r.track);
+      if (y + r.h <= y0 || y > y1) continue;
+      if (r.track >= 0) {
+        tracks.push_back(r.track);
+      } else if (!model_->isExpanded(r.group)) {
+        // A collapsed process in the area: all its tracks (CPU time, states, slices and
+        // samples of its threads), as an area over a collapsed group selects in Perfetto.
+        for (int ti : model_->layout().groups[r.group].tracks)
+          if (!model_->isHidden(ti) && !tracks.contains(ti)) tracks.push_back(ti);
+      }
     }
     setSelection(press_time_, timeAt(e->position().x()), tracks);
   }
@@ -688,6 +727,14 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) {
   if (drag != Drag::kSelect) return;
   if ((e->pos() - press_pos_).manhattanLength() > 3) {
     emit selectionMade(sel_t0_, sel_t1_, sel_tracks_);
+    return;
+  }
+  const Row* hit = rowAt(e->pos().y());
+  if (hit && hit->track < 0) {
+    // A click on a collapsed process (its summary or header) opens it, as a click on a
+    // Perfetto group's collapsed row does: the summary is an aggregate, so what ran there is
+    // read from the thread tracks that now show in its place.
+    if (!model_->isExpanded(hit->group)) model_->setExpanded(hit->group, true);
     return;
   }
   int track = trackAt(e->pos().y());
@@ -703,6 +750,10 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) {
       y -= kStateStripHeight;
     }
     const PaintSpan* s = spanAt(track, state ? -1 : std::max(0, y) / kSliceLevelHeight, t, 3);
+    if (!s) return;
+    row = s->row;
+  } else if (info.kind == TrackKind::kCpuSamples) {
+    const PaintSpan* s = spanAt(track, 0, t, 5);
     if (!s) return;
     row = s->row;
   } else if (info.kind == TrackKind::kCpuSched || info.kind == TrackKind::kThreadState) {

@@ -113,6 +113,7 @@ class TimelineCanvas : public QWidget {
   // One bar per pixel column: values[i] / scale of the area's height.
   void paintBars(QPainter& p, const QVector<float>& values, float scale, const QRect& area,
                  const QColor& color);
+  void paintSamples(QPainter& p, int track, const QVector<PaintSpan>& spans, const QRect& area);
   // depth -1: the state strip.
   const PaintSpan* spanAt(int track, int depth, qint64 t, double slop_px) const;
   bool showsUtilization(int track) const;

@@ -9,7 +9,9 @@
 #include "widgets/common/format.h"
 #include "widgets/common/storage_text.h"
 #include "widgets/common/theme.h"
+#include "widgets/timeline/cpu_samples.h"
 #include "widgets/timeline/frame_timeline_style.h"
+#include "widgets/timeline/packed_rows.h"
 #include "widgets/timeline/process_activity.h"
 
 namespace fathom::gui {
@@ -143,15 +145,27 @@ FrameData fetchFrame(const TraceStorage& s, const TimelineIndex& index, const Tr
       case TrackKind::kSlices: {
         if (t.hasStateStrip())
           p.states = stateSpans(s, index, uint32_t(t.state_utid), req, ns_per_px);
+        auto colorOf = [&](uint32_t row, const QString& name) {
+          auto frame = layout.frame_rows.constFind(row);
+          return frame != layout.frame_rows.cend() ? frameSliceColor(s, frame.value())
+                                                   : colorForName(name).rgb();
+        };
+        if (t.packed) {  // several tracks in one row, laid out by overlap
+          for (const QVector<quint32>& rows : t.packed->levels)
+            p.levels.push_back(packedLevelSpans(
+                s, rows, req.t0, req.t1, ns_per_px, [&](PaintSpan& ps, bool is_wide) {
+                  const QString name = str(s, s.slice.name[ps.row]);
+                  ps.color = colorOf(ps.row, name);
+                  if (is_wide && ps.merged == 0 && wide(0, s.slice.dur[ps.row])) ps.label = name;
+                }));
+          break;
+        }
         for (const SlicePart& part : t.sliceParts())
           for (uint32_t d = 0; d < part.depths; ++d) {
             QVector<PaintSpan> level;
             for (const TimelineSpan& sp : index.SliceSpans(part.track_id, d, req.t0, req.t1, px)) {
               QString name = str(s, s.slice.name[sp.row]);
-              auto frame = layout.frame_rows.constFind(sp.row);
-              const QRgb color = frame != layout.frame_rows.cend()
-                                     ? frameSliceColor(s, frame.value())
-                                     : colorForName(name).rgb();
+              const QRgb color = colorOf(sp.row, name);
               PaintSpan ps{sp.start, sp.end, sp.row, sp.merged, color, {}};
               if (wide(s.slice.ts[sp.row], s.slice.dur[sp.row])) ps.label = name;
               level.push_back(std::move(ps));
@@ -172,6 +186,9 @@ FrameData fetchFrame(const TraceStorage& s, const TimelineIndex& index, const Tr
         }
         break;
       }
+      case TrackKind::kCpuSamples:
+        if (t.samples) p.levels.push_back(sampleSpans(*t.samples, req.t0, req.t1, ns_per_px));
+        break;
       case TrackKind::kInstants:
       case TrackKind::kHeapDumps:
         break;  // the markers are in the layout already
@@ -274,6 +291,8 @@ SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& inde
         if (ns > 0) per_thread[utid] += ns;
       }
     }
+    if (t.kind == TrackKind::kCpuSamples && !out.utids.contains(int(t.utid)))
+      out.utids.push_back(int(t.utid));  // the flamegraph follows its samples
     if (t.kind == TrackKind::kThreadState || t.hasStateStrip()) {
       const uint32_t utid = t.kind == TrackKind::kThreadState ? t.utid : uint32_t(t.state_utid);
       if (!out.utids.contains(int(utid))) out.utids.push_back(int(utid));
@@ -465,6 +484,9 @@ Details computeDetails(const TraceStorage& s, const TimelineIndex& index, const 
       break;
     }
     case TrackKind::kProcessSummary:
+      break;
+    case TrackKind::kCpuSamples:
+      if (t.samples) addSampleDetails(s, *t.samples, row, trace_start, d);
       break;
     case TrackKind::kInstants:
     case TrackKind::kHeapDumps: {

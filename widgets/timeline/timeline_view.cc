@@ -369,6 +369,10 @@ void TimelineView::showDetails(int track, quint32 row, qint64 ts, bool state) {
       if (std::llabs(m.ts - ts) < std::llabs(best->ts - ts)) best = &m;
     emit heapProfileActivated(best->upid, best->ts, best->kind);
   }
+  if (info.kind == TrackKind::kCpuSamples && info.samples) {
+    const qsizetype i = info.samples->rows.indexOf(row);
+    if (i >= 0) emit cpuSampleActivated(info.utid, info.samples->ts[i]);
+  }
   ++pending_;
   qint64 start = session_->traceStart();
   session_->query<Details>(
@@ -458,7 +462,12 @@ void TimelineView::revealEvent(TrackKind kind, quint32 ref, quint32 row, qint64 
 }
 
 void TimelineView::revealThread(quint32 utid) {
-  const int track = trackIndexOf(TrackKind::kThreadState, utid);
+  int track = trackIndexOf(TrackKind::kThreadState, utid);
+  // A thread known only by its CPU samples (no sched data): its sample track.
+  for (int i = 0; track < 0 && i < model_->layout().tracks.size(); ++i) {
+    const TrackInfo& t = model_->layout().tracks[i];
+    if (t.kind == TrackKind::kCpuSamples && t.utid == utid) track = i;
+  }
   if (track < 0) return;
   model_->setExpanded(model_->layout().tracks[track].group, true);
   model_->setHidden(track, false);

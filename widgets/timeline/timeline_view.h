@@ -71,6 +71,8 @@ class TimelineView : public QWidget {
  signals:
   // A heap-dump diamond was clicked. kind: "native" or "graph" (Java heap graph).
   void heapProfileActivated(qint64 upid, qint64 ts, const QString& kind);
+  // A CPU sample was clicked: the flamegraph shows that sample's stack (utid's samples at ts).
+  void cpuSampleActivated(qint64 utid, qint64 ts);
   // The time selection changed (t0 == t1: cleared); cpus: CPU tracks inside it.
   // cpus: the selected CPU tracks; utids: the threads of selected thread tracks.
   void selectionChanged(qint64 t0, qint64 t1, const QList<int>& cpus, const QList<int>& utids);

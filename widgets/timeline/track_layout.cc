@@ -9,7 +9,9 @@
 #include "core/storage/timeline_index.h"
 #include "core/storage/trace_storage.h"
 #include "widgets/common/storage_text.h"
+#include "widgets/timeline/cpu_samples.h"
 #include "widgets/timeline/frame_timeline_style.h"
+#include "widgets/timeline/packed_rows.h"
 #include "widgets/timeline/process_activity.h"
 
 namespace fathom::gui {
@@ -54,7 +56,7 @@ std::vector<int64_t> threadCpuNs(const TraceStorage& s) {
 }
 
 struct TracksByOwner {
-  std::vector<uint32_t> cpu_counters, system_counters;
+  std::vector<uint32_t> cpu_counters, perf_counters, system_counters;
   std::map<uint32_t, std::vector<uint32_t>> process_counters;  // upid -> tracks
   std::map<uint32_t, std::vector<uint32_t>> process_slices;    // upid -> tracks
   std::map<uint32_t, std::vector<uint32_t>> thread_slices;     // utid -> tracks
@@ -66,12 +68,15 @@ TracksByOwner tracksByOwner(const TraceStorage& s, const TimelineIndex& index) {
   TracksByOwner o;
   const TrackTable& tr = s.track;
   const StringId counter_evt = s.strings.Find("counter");
+  // linux.perf's per-CPU counters (the timebase and its followers) are not frequency or idle.
+  const StringId perf_type = s.strings.Find("perf_cpu_counter");
   for (uint32_t id = 0; id < tr.row_count(); ++id) {
     bool is_counter = counter_evt != kNullStringId && tr.event_type[id] == counter_evt;
     if (is_counter) {
       if (index.CounterCount(id) == 0) continue;
       if (tr.cpu.Get(id)) {
-        o.cpu_counters.push_back(id);
+        (perf_type != kNullStringId && tr.type[id] == perf_type ? o.perf_counters : o.cpu_counters)
+            .push_back(id);
       } else if (auto upid = tr.upid.Get(id)) {
         o.process_counters[*upid].push_back(id);
       } else if (auto utid = tr.utid.Get(id); utid && threadUpid(s, *utid)) {
@@ -135,6 +140,9 @@ TrackInfo processSliceTrack(const TraceStorage& s, const TimelineIndex& index,
     t.depths += part.depths;
     t.rows += index.SliceCount(id);
   }
+  // As deep as the most slices open at once, not one set of levels per track.
+  if ((t.packed = packSlices(s, index, t.parts)))
+    t.depths = std::max<quint32>(1, quint32(t.packed->levels.size()));
   return t;
 }
 
@@ -245,6 +253,10 @@ QPair<qint64, qint64> navigableBounds(const TrackLayout& layout, qint64 start, q
       start = std::min(start, m.ts);
       end = std::max(end, m.ts);
     }
+    if (t.samples && !t.samples->ts.isEmpty()) {  // samples may lie outside the bounds too
+      start = std::min(start, t.samples->ts.front());
+      end = std::max(end, t.samples->ts.back());
+    }
   }
   constexpr qint64 kPad = 1000000000;  // 1 s
   if (heap && end - start < kPad / 1000) {
@@ -264,6 +276,11 @@ int TrackInfo::levelOf(quint32 id, quint32 depth) const {
     base += int(p.depths);
   }
   return -1;
+}
+
+int TrackInfo::levelOfSlice(quint32 row, quint32 id, quint32 depth) const {
+  if (kind == TrackKind::kSlices && packed) return packed->level_of.value(row, -1);
+  return levelOf(id, depth);
 }
 
 int TrackLayout::countKind(TrackKind kind) const {
@@ -358,10 +375,40 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index, 
       if (*tr.cpu.Get(a) != *tr.cpu.Get(b)) return *tr.cpu.Get(a) < *tr.cpu.Get(b);
       return ia < ib;
     });
-    int g = addGroup(GroupKind::kCpuFreqIdle, QStringLiteral("CPU frequency and idle"));
+    // Other per-CPU counters (sys_stats' cpu.times.*: eight per CPU) in a group of their own,
+    // after it: among the frequency and idle tracks they pushed everything else far down.
+    int freq = -1, other = -1;
     for (uint32_t id : cpu_counters) {
       TrackInfo t = counterTrack(id, QStringLiteral("CPU %1").arg(*tr.cpu.Get(id)));
-      if (!isCpuFreqOrIdle(str(s, tr.name[id]), str(s, tr.type[id]))) t.idle_states = false;
+      const bool freq_idle = isCpuFreqOrIdle(str(s, tr.name[id]), str(s, tr.type[id]));
+      if (!freq_idle) t.idle_states = false;
+      int& g = freq_idle ? freq : other;
+      if (g < 0 && freq_idle)
+        g = addGroup(GroupKind::kCpuFreqIdle, QStringLiteral("CPU frequency and idle"));
+      if (g < 0 && !freq_idle) g = -2;  // added after the loop, below the frequency group
+      if (g >= 0) addTrack(g, t);
+    }
+    if (other == -2) {
+      other = addGroup(GroupKind::kCpuCounters, QStringLiteral("CPU counters"));
+      for (uint32_t id : cpu_counters) {
+        if (isCpuFreqOrIdle(str(s, tr.name[id]), str(s, tr.type[id]))) continue;
+        TrackInfo t = counterTrack(id, QStringLiteral("CPU %1").arg(*tr.cpu.Get(id)));
+        t.idle_states = false;
+        addTrack(other, t);
+      }
+    }
+  }
+  if (!owners.perf_counters.empty()) {
+    // Perf counters by CPU, then by name ("CPU 0 cpu-clock", "CPU 0 instructions", ...).
+    auto& perf = owners.perf_counters;
+    std::stable_sort(perf.begin(), perf.end(), [&](uint32_t a, uint32_t b) {
+      if (*tr.cpu.Get(a) != *tr.cpu.Get(b)) return *tr.cpu.Get(a) < *tr.cpu.Get(b);
+      return str(s, tr.name[a]) < str(s, tr.name[b]);
+    });
+    int g = addGroup(GroupKind::kPerfCounters, QStringLiteral("Perf counters"));
+    for (uint32_t id : perf) {
+      TrackInfo t = counterTrack(id, QStringLiteral("CPU %1").arg(*tr.cpu.Get(id)));
+      t.idle_states = false;
       addTrack(g, t);
     }
   }
@@ -392,8 +439,10 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index, 
   const std::vector<int64_t> thread_cpu = threadCpuNs(s);
   std::map<uint32_t, std::vector<uint32_t>> threads;  // upid -> utids with tracks
   std::vector<uint32_t> orphan_threads;
+  const auto samples = samplesByThread(s);
   for (uint32_t utid = 1; utid < s.thread.row_count(); ++utid) {
-    if (!index.HasThreadStates(utid) && !thread_slices.count(utid)) continue;
+    if (!index.HasThreadStates(utid) && !thread_slices.count(utid) && !samples.count(utid))
+      continue;
     if (auto upid = threadUpid(s, utid)) {
       threads[*upid].push_back(utid);
     } else {
@@ -431,6 +480,18 @@ TrackLayout buildTrackLayout(const TraceStorage& s, const TimelineIndex& index, 
       if (states && i == 0) t.state_utid = utid;
       addTrack(g, t);
     }
+    // Where its CPU samples fell (Perfetto's per-thread sample track).
+    if (auto it = samples.find(utid); it != samples.end())
+      for (const auto& set : it->second) {
+        TrackInfo t;
+        t.kind = TrackKind::kCpuSamples;
+        t.utid = utid;
+        t.name = label + (set->perf ? QStringLiteral(" CPU samples")
+                                    : QStringLiteral(" CPU samples (in-process sampler)"));
+        t.rows = quint64(set->ts.size());
+        t.samples = set;
+        addTrack(g, t);
+      }
   };
   // A process whose threads ran or that has slices gets a summary (its activity later).
   auto addSummary = [&](int g, uint32_t upid) {

@@ -29,9 +29,19 @@ enum class TrackKind {
   kHeapDumps,
   kThreadState,
   kSlices,
-  kProcessSummary
+  kProcessSummary,
+  kCpuSamples
 };
-enum class GroupKind { kCpus, kCpuFreqIdle, kSystemCounters, kLmk, kGlobal, kProcess };
+enum class GroupKind {
+  kCpus,
+  kCpuFreqIdle,
+  kCpuCounters,
+  kPerfCounters,
+  kSystemCounters,
+  kLmk,
+  kGlobal,
+  kProcess
+};
 
 // A point event drawn as a marker (LMK kill) or a diamond (heap dump).
 struct TrackMarker {
@@ -48,6 +58,21 @@ struct TrackMarker {
 struct SlicePart {
   quint32 track_id = 0;
   quint32 depths = 1;
+};
+
+// A merged row's slices laid out by overlap (the fewest levels that hold them): each
+// top-level slice with its descendants takes the lowest levels free at its start, so
+// frames that never overlap share level 0 whatever track the importer put them on.
+struct PackedSlices {
+  QVector<QVector<quint32>> levels;  // slice rows per level, in ts order, disjoint
+  QHash<quint32, int> level_of;      // slice row -> level
+};
+
+// A thread's CPU samples (perf_sample or cpu_profile_stack_sample rows), in ts order.
+struct ThreadSamples {
+  bool perf = true;  // perf_sample (else cpu_profile_stack_sample)
+  QVector<qint64> ts;
+  QVector<quint32> rows;
 };
 
 struct TrackInfo {
@@ -67,6 +92,11 @@ struct TrackInfo {
   QVector<QPair<qint64, qint64>> memory;
   // kSlices: the parts stacked in this row (empty: just track_id with `depths` levels).
   QVector<SlicePart> parts;
+  // kSlices with several parts: their slices packed by overlap (`depths` levels); null when
+  // the parts are too many slices to pack (then each part keeps its own levels).
+  std::shared_ptr<const PackedSlices> packed;
+  // kCpuSamples (utid is the thread): where its samples fell.
+  std::shared_ptr<const ThreadSamples> samples;
   // kSlices: the thread whose states are drawn as a thin strip on top of the slices (a
   // thread with both takes one row, as in Perfetto); -1: none.
   qint64 state_utid = -1;
@@ -82,6 +112,8 @@ struct TrackInfo {
   }
   bool hasSliceTrack(quint32 id) const;
   int levelOf(quint32 id, quint32 depth) const;  // row level of a part's depth; -1: not here
+  // Row level of slice `row` (on track `id` at `depth`): its packed level when packed.
+  int levelOfSlice(quint32 row, quint32 id, quint32 depth) const;
   bool hasStateStrip() const { return kind == TrackKind::kSlices && state_utid >= 0; }
 };
 
@@ -123,9 +155,10 @@ TrackLayout buildTrackLayout(const TraceStorage& storage, const TimelineIndex& i
 QHash<int, TrackInfo> processSummaries(const TrackLayout& layout, const TraceStorage& storage,
                                        const TimelineIndex& index);
 
-// The range the timeline can show: the trace's bounds, widened to every marker (heap dumps
-// may lie outside them), and, for a heap profile whose dumps span under a millisecond (one
-// dump), padded to a second each side so the ruler reads in ms rather than in ns.
+// The range the timeline can show: the trace's bounds, widened to every marker and CPU
+// sample (heap dumps and samples may lie outside them), and, for a heap profile whose dumps span
+// under a millisecond (one dump), padded to a second each side so the ruler reads in ms rather than
+// in ns.
 QPair<qint64, qint64> navigableBounds(const TrackLayout& layout, qint64 start, qint64 end);
 
 }  // namespace fathom::gui

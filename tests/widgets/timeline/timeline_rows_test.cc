@@ -328,7 +328,24 @@ void TimelineRowsTest::oneExpectedAndOneActualRowPerProcess() {
           req.tracks = {ti};
           const FrameData f = fetchFrame(s, index, L, req);
           QCOMPARE(f.tracks.value(ti).levels.size(), qsizetype(t.depths));
-          QVERIFY(t.depths >= quint32(t.sliceParts().size()));
+          // Laid out by overlap: as many levels as the most frames open at one instant (SQL
+          // over the row's tracks), not one set per track; every frame drawn once.
+          QStringList ids;
+          for (const SlicePart& part : t.sliceParts()) ids << QString::number(part.track_id);
+          const std::string in = "(" + ids.join(',').toStdString() + ")";
+          QCOMPARE(sqlInt(tp, "select count(*) from slice where depth > 0 and track_id in " + in),
+                   int64_t(0));
+          const int64_t most_open = sqlInt(
+              tp, "select max(n) from (select (select count(*) from slice o where o.track_id in " +
+                      in +
+                      " and (o.id = s.id or (o.ts <= s.ts and (o.dur < 0 or o.ts + o.dur > "
+                      "s.ts)))) n from slice s where s.track_id in " +
+                      in + ")");
+          QCOMPARE(int64_t(t.depths), most_open);
+          int64_t drawn = 0;
+          for (const QVector<PaintSpan>& level : f.tracks.value(ti).levels)
+            for (const PaintSpan& span : level) drawn += 1 + span.merged;
+          QCOMPARE(drawn, n);
         }
       }
       QVERIFY2(
