@@ -81,7 +81,7 @@ void AndroidParser::ParseLogEvent(int64_t ts, proto::Bytes event) {
     }
   }
   uint32_t utid = ctx_->process_tracker->UpdateThread(tid, pid);
-  s->android_logs.Insert(ts, utid, prio, s->Intern(tag), s->Intern(msg));
+  s->android_logs.Insert(ts, utid, prio, s->Intern(tag), s->Intern(msg), s->Intern("android"));
   s->UpdateBounds(ts);
 }
 

@@ -6,6 +6,7 @@
 #include "core/import/ftrace_parser.h"
 #include "core/import/heap_graph_parser.h"
 #include "core/import/import_logs.h"
+#include "core/import/journald_parser.h"
 #include "core/import/profile_parser.h"
 #include "core/import/sequence_state.h"
 #include "core/import/smaps_parser.h"
@@ -93,6 +94,12 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
       return;
     case TracePacket::kFrameTimelineEventFieldNumber:
       ctx_->frame_timeline_parser->ParseEvent(ts, payload);
+      return;
+    case kJournaldEventFieldNumber:
+      ParseJournaldEvent(ctx_, ts, payload);
+      return;
+    case TracePacket::kPackagesListFieldNumber:
+      packages_.Parse(payload);
       return;
     case TracePacket::kAndroidAflagsFieldNumber:
       ParseAndroidAflags(ts, payload);

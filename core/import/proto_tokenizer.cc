@@ -8,6 +8,7 @@
 #include "core/import/chrome_metadata.h"
 #include "core/import/chunk_reader.h"
 #include "core/import/clock_tracker.h"
+#include "core/import/interrupt_info.h"
 #include "core/import/ftrace_parser.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/profile_parser.h"
@@ -318,6 +319,15 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
       return;
     case TracePacket::kAndroidLogFieldNumber:
       TokenizeAndroidLog(pv);
+      return;
+    case kInterruptInfoFieldNumber:
+      // Read in file order, as upstream: the first name of an irq stands.
+      if (!ParseInterruptInfo(ctx_->storage.get(),
+                              raw_machine_id == 0 ? kHostMachineId
+                                                  : ctx_->storage->MachineFor(
+                                                        static_cast<int64_t>(raw_machine_id)),
+                              pv.payload))
+        ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
       return;
     case TracePacket::kTrackEventRangeOfInterestFieldNumber:
       // Recorded in file order, before any event is parsed: the last packet

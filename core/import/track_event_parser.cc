@@ -396,7 +396,7 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   if (track_uuid && *track_uuid != 0) {
     // A uuid nobody described still gets a (global, event-named) track.
     if (!tracker_->GetReservation(*track_uuid)) tracker_->Reserve(*track_uuid, TrackReservation{});
-    track = tracker_->GetDescriptorTrack(*track_uuid, ev.name, gen.sequence_id);
+    track = tracker_->GetDescriptorTrack(*track_uuid, ev.name, ts, gen.sequence_id);
     if (!track) {
       storage->stats.Increment(Stat::kTrackEventParserErrors);
       return false;
@@ -441,7 +441,7 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   };
   if (extras) {
     for (const auto& [uuid, value] : extras->extra_counter_values) {
-      auto ct = tracker_->GetDescriptorTrack(uuid, kNullStringId, gen.sequence_id);
+      auto ct = tracker_->GetDescriptorTrack(uuid, kNullStringId, ts, gen.sequence_id);
       const TrackReservation* r = tracker_->GetReservation(uuid);
       if (!ct || !r || !r->is_counter) {
         storage->stats.Increment(Stat::kTrackEventParserErrors);

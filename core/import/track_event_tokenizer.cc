@@ -185,6 +185,13 @@ void TrackEventTokenizer::TokenizeTrackDescriptor(const PacketView& p, SequenceG
         break;
       case TrackDescriptor::kSiblingMergeBehaviorFieldNumber:
         r.last_name_wins = f.int_value == TrackDescriptor::SIBLING_MERGE_BEHAVIOR_NONE;
+        r.merge_behavior = f.as_int64();
+        break;
+      case TrackDescriptor::kSiblingMergeKeyFieldNumber:
+        r.merge_key = ctx_->storage->Intern(f.as_string());
+        break;
+      case TrackDescriptor::kSiblingMergeKeyIntFieldNumber:
+        r.merge_key = ctx_->storage->Intern(std::to_string(f.as_uint64()));
         break;
       case TrackDescriptor::kDisallowMergingWithSystemTracksFieldNumber:
         r.use_separate_track = f.as_bool();

@@ -3,6 +3,7 @@
 #include "core/import/args_tracker.h"
 #include "core/import/parse_problems.h"
 #include "core/import/process_tracker.h"
+#include "core/import/slice_tracker.h"
 #include "core/import/track_tracker.h"
 #include "core/import/translation_table.h"
 
@@ -26,6 +27,8 @@ void TrackEventTracker::Reserve(uint64_t uuid, const TrackReservation& r) {
   if (kept.description == kNullStringId) kept.description = r.description;
   if (!kept.child_ordering) kept.child_ordering = r.child_ordering;
   if (!kept.sibling_order_rank) kept.sibling_order_rank = r.sibling_order_rank;
+  if (!kept.merge_behavior) kept.merge_behavior = r.merge_behavior;
+  if (kept.merge_key == kNullStringId) kept.merge_key = r.merge_key;
 }
 
 void TrackEventTracker::OnDescriptorParsed(uint64_t uuid) {
@@ -186,7 +189,7 @@ uint32_t TrackEventTracker::CreateTrack(uint64_t uuid, const TrackReservation& r
 }
 
 std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, StringId event_name,
-                                                              uint32_t sequence_id) {
+                                                              int64_t ts, uint32_t sequence_id) {
   auto it = tracks_.find(uuid);
   if (it == tracks_.end()) {
     if (!Resolve(uuid)) return std::nullopt;
@@ -197,7 +200,7 @@ std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, Str
          p = reservations_.at(p).parent_uuid)
       missing.push_back(p);
     for (auto m = missing.rbegin(); m != missing.rend(); ++m)
-      CreateDescriptorTrack(*m, sequence_id);
+      CreateDescriptorTrack(*m, sequence_id, *m == uuid ? event_name : kNullStringId, ts);
     it = tracks_.find(uuid);
   }
   uint32_t id = it->second;
@@ -211,11 +214,24 @@ std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, Str
 }
 
 // The track row of a resolved descriptor whose parent's track exists.
-void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_id) {
+void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_id,
+                                              StringId event_name, int64_t ts) {
   const TrackReservation r = reservations_.at(uuid);
   const Resolved& res = resolved_.at(uuid);
+  const std::optional<MergeKey> key = MergeKeyOf(uuid, r, res, event_name);
+  if (key) {
+    // A sibling of the same group whose track is idle now shares it (upstream
+    // only opens another track of the group when the others are in use).
+    for (uint32_t shared : group_tracks_[*key]) {
+      if (TrackBusy(shared, ts)) continue;
+      tracks_.emplace(uuid, shared);
+      return;
+    }
+  }
   uint32_t id = CreateTrack(uuid, r, res);
   tracks_.emplace(uuid, id);
+  ClassifyTrack(id, r, res, key);
+  if (key) group_tracks_[*key].push_back(id);
   TrackTable& tracks = ctx_->storage->track;
   // A child of a thread's or process's own track is tied to it by its
   // utid/upid, not by parent_id (as upstream).
@@ -242,6 +258,55 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
   }
   if (r.sibling_order_rank) args.AddInt("sibling_order_rank", *r.sibling_order_rank);
   if (auto set = args.Commit()) tracks.source_arg_set_id.Set(id, *set);
+}
+
+std::optional<TrackEventTracker::MergeKey> TrackEventTracker::MergeKeyOf(
+    uint64_t uuid, const TrackReservation& r, const Resolved& res, StringId event_name) const {
+  constexpr int64_t kMergeNone = 2, kMergeByKey = 3;  // TrackDescriptor.SiblingMergeBehavior
+  if (res.is_root || r.is_counter || r.merge_behavior == kMergeNone) return std::nullopt;
+  // By name: the first named descriptor's, else the first event's.
+  const bool by_key = r.merge_behavior == kMergeByKey;
+  const StringId value = by_key ? r.merge_key : r.name != kNullStringId ? r.name : event_name;
+  // Without a name or key a track is a group of its own.
+  return MergeKey{r.parent_uuid, by_key ? 2 : 0, value, value == kNullStringId ? uuid : 0};
+}
+
+bool TrackEventTracker::TrackBusy(uint32_t track, int64_t ts) const {
+  std::optional<uint32_t> open = ctx_->slice_tracker->GetTopmostOpen(track);
+  if (!open) return false;
+  // The outermost open slice says how long the stack lasts: unfinished
+  // (dur -1) or ending after `ts`.
+  const SliceTable& slices = ctx_->storage->slice;
+  uint32_t root = *open;
+  for (auto p = slices.parent_id.Get(root); p && *p < root; p = slices.parent_id.Get(root))
+    root = *p;
+  const int64_t dur = slices.dur[root];
+  return dur < 0 || slices.ts[root] + dur > ts;
+}
+
+void TrackEventTracker::ClassifyTrack(uint32_t id, const TrackReservation& r, const Resolved& res,
+                                      const std::optional<MergeKey>& key) {
+  TrackTable& tracks = ctx_->storage->track;
+  // A thread's own track shared with system events keeps its type.
+  if (tracks.type[id] != kNullStringId) return;
+  std::string type = res.scope == Resolved::kThread    ? "thread"
+                     : res.scope == Resolved::kProcess ? "process"
+                                                       : "global";
+  if (r.is_counter) {
+    type += "_counter_track_event";
+  } else if (!key) {
+    type += "_track_event";
+  } else {
+    type += "_merged_track_event";
+    tracks.track_group_id.Set(id, TrackGroup(*key));
+  }
+  tracks.type.Set(id, ctx_->storage->Intern(type));
+}
+
+uint32_t TrackEventTracker::TrackGroup(const MergeKey& key) {
+  // Upstream numbers groups densely in the order their first track appears.
+  auto [it, inserted] = groups_.emplace(key, static_cast<uint32_t>(groups_.size()));
+  return it->second;
 }
 
 uint32_t TrackEventTracker::ThreadTrack(uint32_t utid) {
@@ -284,6 +349,9 @@ uint32_t TrackEventTracker::DefaultTrack() {
     source.AddInt("trace_id", 0);
     source.AddBool("is_root_in_scope", true);
     if (auto set = source.Commit()) tracks.source_arg_set_id.Set(*default_track_, *set);
+    tracks.type.Set(*default_track_, ctx_->storage->Intern("global_merged_track_event"));
+    tracks.track_group_id.Set(*default_track_,
+                              TrackGroup({0, 0, ctx_->storage->Intern("Default Track"), 0}));
   }
   return *default_track_;
 }

@@ -38,6 +38,10 @@ struct TrackReservation {
   // SIBLING_MERGE_BEHAVIOR_NONE: the last descriptor's name wins; otherwise
   // the first named descriptor's.
   bool last_name_wins = false;
+  // TrackDescriptor.sibling_merge_behavior and sibling_merge_key: which
+  // siblings upstream merges into one track group.
+  int64_t merge_behavior = 0;
+  StringId merge_key = kNullStringId;
   // Copied into the track's source args (the UI's ordering hints).
   StringId description = kNullStringId;
   std::optional<int64_t> child_ordering;  // TrackDescriptor.ChildTracksOrdering
@@ -88,7 +92,7 @@ class TrackEventTracker {
   // was never described or its parent chain is broken (a loop, or a
   // parent_uuid nobody described: counted in stats). An unnamed child track
   // takes `event_name` as its name.
-  std::optional<uint32_t> GetDescriptorTrack(uint64_t uuid, StringId event_name,
+  std::optional<uint32_t> GetDescriptorTrack(uint64_t uuid, StringId event_name, int64_t ts,
                                              uint32_t sequence_id);
   // A descriptor for `uuid` was parsed again: an existing track takes the
   // name the descriptors now give it (a descriptor name beats an event name).
@@ -123,7 +127,19 @@ class TrackEventTracker {
   Resolved ResolveOne(uint64_t uuid);
   void CountHierarchyError(HierarchyError error);
   uint32_t CreateTrack(uint64_t uuid, const TrackReservation& r, const Resolved& res);
-  void CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_id);
+  void CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_id, StringId event_name, int64_t ts);
+  // Upstream merges sibling tracks that share a name (or a sibling merge
+  // key) into one group: (parent uuid, key type, key, discriminator).
+  using MergeKey = std::tuple<uint64_t, int64_t, StringId, uint64_t>;
+  std::optional<MergeKey> MergeKeyOf(uint64_t uuid, const TrackReservation& r, const Resolved& res,
+                                     StringId event_name) const;
+  // True while a slice on the track has not ended at `ts`.
+  bool TrackBusy(uint32_t track, int64_t ts) const;
+  // Sets upstream's track type (global_track_event, process_merged_track_event,
+  // thread_counter_track_event, ...) and the track group of a new descriptor track.
+  void ClassifyTrack(uint32_t id, const TrackReservation& r, const Resolved& res,
+                     const std::optional<MergeKey>& key);
+  uint32_t TrackGroup(const MergeKey& key);
   // `name` as shown for the track of `uuid` (after the translation table).
   StringId ShownName(uint64_t uuid, StringId name) const;
 
@@ -142,6 +158,8 @@ class TrackEventTracker {
   std::unordered_map<const uint8_t*, TrackEventPacketExtras> extras_;
   std::map<std::tuple<StringId, int64_t, uint64_t, StringId>, uint32_t> async_tracks_;
   std::optional<uint32_t> default_track_;
+  std::map<MergeKey, uint32_t> groups_;                     // -> track_group_id
+  std::map<MergeKey, std::vector<uint32_t>> group_tracks_;  // the group's tracks
   bool explicit_process_order_ = false;
   bool explicit_thread_order_ = false;
   std::vector<uint64_t> scope_descriptors_;  // with a sibling_order_rank, parse order

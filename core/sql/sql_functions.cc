@@ -8,6 +8,7 @@
 #include "core/sql/functions/counter_intervals.h"
 #include "core/sql/functions/demangle.h"
 #include "core/sql/functions/dfs_weight_bounded.h"
+#include "core/sql/functions/flow_walk.h"
 #include "core/sql/functions/graph_functions.h"
 #include "core/sql/functions/graph_scan.h"
 #include "core/sql/functions/interval_create.h"
@@ -15,6 +16,7 @@
 #include "core/sql/functions/last_non_null.h"
 #include "core/sql/functions/layout_depth.h"
 #include "core/sql/functions/metadata_functions.h"
+#include "core/sql/functions/package_lookup.h"
 #include "core/sql/functions/regex_functions.h"
 #include "core/sql/functions/slice_ancestry.h"
 #include "core/sql/functions/slice_layout_vtab.h"
@@ -94,7 +96,9 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
                     RegisterTreePartition(db),
                     RegisterDemangleFunction(db),
                     RegisterZstdCompressFunction(db),
-                    RegisterDfsWeightBounded(db)}) {
+                    RegisterDfsWeightBounded(db),
+                    RegisterPackageLookupFunction(db, storage),
+                    RegisterFlowWalk(db, storage)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();

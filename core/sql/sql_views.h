@@ -12,7 +12,7 @@ namespace fathom {
 // the table itself is __intrinsic_<name>. Upstream's `track` has no owner
 // columns (they would make `upid`/`utid` ambiguous in the library's joins),
 // and its `slice` has the instruction-count columns the library reads.
-inline constexpr const char* kViewedTables[] = {"track", "slice"};
+inline constexpr const char* kViewedTables[] = {"track", "slice", "android_logs"};
 
 inline constexpr const char* kSqlViews = R"sql(
 CREATE VIEW slice AS
@@ -24,9 +24,14 @@ CREATE VIEW sched AS SELECT *, ts + dur AS ts_end FROM sched_slice;
 CREATE VIEW raw AS SELECT * FROM ftrace_event;
 CREATE VIEW cpu AS SELECT * FROM __intrinsic_cpu WHERE cpu IS NOT NULL;
 CREATE VIEW slices AS SELECT * FROM slice;
-CREATE VIEW logs AS SELECT * FROM android_logs;
+CREATE VIEW logs AS
+  SELECT id, ts, utid, prio, log_source, tag, msg, arg_set_id FROM __intrinsic_android_logs;
+CREATE VIEW android_logs AS
+  SELECT id, ts, utid, prio, tag, msg, arg_set_id FROM __intrinsic_android_logs
+  WHERE log_source = 'android';
 CREATE VIEW track AS
-  SELECT id, name, type, dimension_arg_set_id, parent_id, source_arg_set_id, machine_id
+  SELECT id, name, type, dimension_arg_set_id, parent_id, source_arg_set_id, machine_id,
+         track_group_id
   FROM __intrinsic_track;
 CREATE VIEW thread_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, utid

@@ -35,6 +35,10 @@ namespace fathom {
     "Log lines the recorder left out (filtered by tag or priority).")                              \
   F(kAndroidLogNumTotal, "android_log_num_total", info, trace,                                     \
     "Log lines the recorder read in all.")                                                         \
+  F(kSystemdJournalNumFailed, "systemd_journal_num_failed", error, trace,                          \
+    "systemd journal entries the recorder could not read.")                                        \
+  F(kSystemdJournalNumTotal, "systemd_journal_num_total", info, trace,                            \
+    "systemd journal entries the recorder read in all.")                                           \
   F(kFtraceBundleErrors, "ftrace_bundle_tokenizer_errors", error, analysis,                        \
     "ftrace bundles that could not be tokenized.")                                                 \
   F(kFtraceParseErrors, "ftrace_parse_errors", error, analysis,                                    \

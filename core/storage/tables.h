@@ -183,6 +183,9 @@ struct TrackTable : Table {
   UInt32Column utid{this, "utid", kNullable};
   UInt32Column upid{this, "upid", kNullable};
   UInt32Column cpu{this, "cpu", kNullable};
+  // Track-event tracks that upstream merges by name (or merge key) under one
+  // parent share a group: dense ids in the order groups are first seen.
+  UInt32Column track_group_id{this, "track_group_id", kNullable};
 
   uint32_t Insert(StringId n, StringId ty, StringId evt, optional<uint32_t> u_tid,
                   optional<uint32_t> u_pid, optional<uint32_t> c) {
@@ -197,6 +200,7 @@ struct TrackTable : Table {
     utid.Append(u_tid);
     upid.Append(u_pid);
     cpu.Append(c);
+    track_group_id.AppendNull();
     return CommitRow();
   }
 };
@@ -220,6 +224,44 @@ struct StateTable : Table {
     category.Append(cat);
     value.Append(v);
     arg_set_id.AppendNull();
+    return CommitRow();
+  }
+};
+
+// Installed Android packages (PackagesList packets). As upstream, a package
+// name is kept once: its first entry stands.
+struct PackageListTable : Table {
+  PackageListTable() : Table("package_list") {}
+  IdColumn id{this, "id"};
+  StringColumn package_name{this, "package_name"};
+  Int64Column uid{this, "uid"};
+  Int64Column debuggable{this, "debuggable"};
+  Int64Column profileable_from_shell{this, "profileable_from_shell"};
+  Int64Column version_code{this, "version_code"};
+
+  uint32_t Insert(StringId name, int64_t u, bool debug, bool profileable, int64_t version) {
+    package_name.Append(name);
+    uid.Append(u);
+    debuggable.Append(debug ? 1 : 0);
+    profileable_from_shell.Append(profileable ? 1 : 0);
+    version_code.Append(version);
+    return CommitRow();
+  }
+};
+
+// InterruptInfo packets: the names of the IRQ numbers. Read in file order;
+// the first mapping of an irq on a machine stands.
+struct InterruptMappingTable : Table {
+  InterruptMappingTable() : Table("_linux_interrupt_mapping") {}
+  IdColumn id{this, "id"};
+  Int64Column irq_id{this, "irq_id"};
+  StringColumn name{this, "name"};
+  UInt32Column machine_id{this, "machine_id"};
+
+  uint32_t Insert(int64_t irq, StringId n, uint32_t machine) {
+    irq_id.Append(irq);
+    name.Append(n);
+    machine_id.Append(machine);
     return CommitRow();
   }
 };
@@ -639,19 +681,24 @@ struct AndroidLogTable : Table {
   AndroidLogTable() : Table("android_logs") {}
   IdColumn id{this, "id"};
   Int64Column ts{this, "ts"};
-  UInt32Column utid{this, "utid"};
+  UInt32Column utid{this, "utid", kNullable};  // NULL: a journald entry without a pid
   Int64Column prio{this, "prio"};
   StringColumn tag{this, "tag"};
   StringColumn msg{this, "msg"};
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
+  // "android" (logcat) or "systemd_journald"; the `logs` view shows both,
+  // android_logs only the first, as upstream's.
+  StringColumn log_source{this, "log_source"};
 
-  uint32_t Insert(int64_t t, uint32_t u, int64_t p, StringId tg, StringId m) {
+  uint32_t Insert(int64_t t, optional<uint32_t> u, int64_t p, StringId tg, StringId m,
+                  StringId source) {
     ts.Append(t);
     utid.Append(u);
     prio.Append(p);
     tag.Append(tg);
     msg.Append(m);
     arg_set_id.AppendNull();
+    log_source.Append(source);
     return CommitRow();
   }
 };

@@ -98,6 +98,8 @@ std::vector<Table*> TraceStorage::AllTables() {
       &slice,       &flow,   &ftrace_event, &args,         &android_logs, &metadata,
       &stats_table, &cpu,    &cpu_freq,     &trace_bounds, &machine,      &trace_diagnostics};
   tables.push_back(&state);
+  tables.push_back(&package_list);
+  tables.push_back(&interrupt_mapping);
   tables.push_back(&import_logs);
   tables.push_back(&trace_files);
   for (Table* t : profile.All()) tables.push_back(t);

@@ -35,6 +35,8 @@ class TraceStorage {
   SliceTable slice;
   StateTable state;
   FlowTable flow;
+  PackageListTable package_list;
+  InterruptMappingTable interrupt_mapping;
   FtraceEventTable ftrace_event;
   ArgsTable args;
   AndroidLogTable android_logs;

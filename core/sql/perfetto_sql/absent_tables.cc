@@ -52,9 +52,6 @@ constexpr AbsentTable kAbsentTables[] = {
      "packet_count INTEGER, socket_tag INTEGER, socket_tag_str TEXT, socket_uid INTEGER, "
      "local_port INTEGER, remote_port INTEGER, packet_icmp_type INTEGER, "
      "packet_icmp_code INTEGER, packet_tcp_flags INTEGER, packet_tcp_flags_str TEXT"},
-    {"package_list",
-     "package_name TEXT, uid INTEGER, debuggable INTEGER, profileable_from_shell INTEGER, "
-     "version_code INTEGER"},
     {"__intrinsic_track_event_callstacks",
      "slice_id INTEGER, track_id INTEGER, callsite_id INTEGER, end_callsite_id INTEGER, "
      "weight DOUBLE"},

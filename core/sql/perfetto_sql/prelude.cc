@@ -137,6 +137,20 @@ constexpr const char* kCallsiteAncestors =
     "SELECT c.id, c.depth, c.parent_id, c.frame_id FROM stack_profile_callsite AS c "
     "JOIN up USING (id) ORDER BY c.id";
 
+// directly_connected_flow(id), following_flow(id), preceding_flow(id): the
+// flow rows the C++ walk reaches (flow_walk.cc). As upstream, `id` numbers the
+// result rows from 0 in walk order; the flow's own id is not shown.
+std::string FlowWalkFunction(const std::string& fn, const std::string& mode) {
+  return "CREATE PERFETTO FUNCTION " + fn +
+         "(slice_id LONG) RETURNS TABLE(id LONG, slice_out LONG, slice_in LONG, trace_id LONG, "
+         "arg_set_id LONG) AS SELECT w.c1 AS id, f.slice_out, f.slice_in, f.trace_id, "
+         "f.arg_set_id FROM __intrinsic_table_ptr(__intrinsic_flow_walk('" +
+         mode +
+         "', $slice_id)) AS w JOIN flow AS f ON f.id = w.c0 "
+         "WHERE __intrinsic_table_ptr_bind(w.c0, 'flow_id') AND __intrinsic_table_ptr_bind(w.c1, 'pos') "
+         "ORDER BY w.c1";
+}
+
 }  // namespace
 
 Status RegisterPrelude(sqlite3* db, PerfettoSqlEngine* engine) {
@@ -164,6 +178,9 @@ Status RegisterPrelude(sqlite3* db, PerfettoSqlEngine* engine) {
   statements.push_back(SliceWalk("ancestor_slice", "__intrinsic_slice_ancestor_ids"));
   statements.push_back(SliceWalk("descendant_slice", "__intrinsic_slice_descendant_ids"));
   statements.push_back(kCallsiteAncestors);
+  statements.push_back(FlowWalkFunction("directly_connected_flow", "directly_connected"));
+  statements.push_back(FlowWalkFunction("following_flow", "following"));
+  statements.push_back(FlowWalkFunction("preceding_flow", "preceding"));
   for (const std::string& sql : statements) {
     const std::string_view text(sql);
     sqlite3_stmt* stmt = nullptr;
