@@ -16,6 +16,7 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
+#include <QTextDocumentFragment>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -280,6 +281,7 @@ void FlamegraphPanel::buildUi() {
   split->setChildrenCollapsible(true);
 
   status_ = new QLabel;
+  status_->setObjectName(QStringLiteral("flamegraphStatus"));
   status_->setTextFormat(Qt::PlainText);
   status_->setContentsMargins(4, 0, 4, 2);
 
@@ -347,8 +349,9 @@ void FlamegraphPanel::showNodeInfo(int node) {
   // hotspot-style status: "value (pct) in F (library) and below".
   QString text = view_->describe(node);
   text.replace(QStringLiteral("<br>"), QStringLiteral(" · "));
-  text.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
-  status_->setText(text);
+  // The tooltip's rich text made plain: tags dropped and entities decoded, so
+  // a kernel frame reads "f <0xffff…>", not "f &lt;0xffff…&gt;".
+  status_->setText(QTextDocumentFragment::fromHtml(text).toPlainText());
 }
 
 void FlamegraphPanel::contextMenu(int node, const QPoint& globalPos) {

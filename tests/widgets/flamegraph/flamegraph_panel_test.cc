@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QtTest>
 #include <set>
@@ -431,6 +432,19 @@ void FlamegraphPanelTest::cpuSamples() {
   QCOMPARE(o.panel->tree()->size(), frames_all);
   o.panel->setBottomUp(true);
   screenshot(o.panel.get(), "cpu_samples_bottom_up");
+  // Hovering a kernel frame shows its name as the trace writes it, "<0x…>"
+  // included (the status line once showed the tooltip's "&lt;0x…&gt;").
+  auto* view = o.panel->findChild<FlameView*>();
+  QVERIFY(view);
+  int kernel = -1;
+  for (int i = 1; i < o.panel->tree()->size() && kernel < 0; ++i)
+    if (o.panel->tree()->node(i).name.contains(QStringLiteral(" <0x"))) kernel = i;
+  QVERIFY(kernel > 0);
+  emit view->nodeHovered(kernel);
+  auto* status = o.panel->findChild<QLabel*>(QStringLiteral("flamegraphStatus"));
+  QVERIFY(status);
+  QVERIFY2(status->text().startsWith(o.panel->tree()->node(kernel).name + QStringLiteral(" · ")),
+           qPrintable(status->text()));
 }
 
 // A synthetic 200 k-frame tree: the canvas merges what is narrower than two
