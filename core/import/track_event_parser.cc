@@ -86,18 +86,9 @@ void AppendIds(const Field& f, std::vector<uint64_t>* out) {
   }
 }
 
-// Field 2 (name) of an interned {iid, name} entry.
-std::string_view InternedName(const SequenceGeneration& gen, uint32_t table, uint64_t iid) {
-  const Bytes* b = gen.GetInterned(table, iid);
-  if (!b) return {};
-  Decoder d(*b);
-  for (Field f = d.Next(); f.valid(); f = d.Next())
-    if (f.id == EventName::kNameFieldNumber) return f.as_string();
-  return {};
-}
-
-// Same, but tells an entry whose name is "" (a name: upstream keeps "") from
-// an entry without one or an unknown iid (no name: NULL).
+// Field 2 (name) of an interned {iid, name} entry. Tells an entry whose name
+// is "" (a name: upstream keeps "") from an entry without one or an unknown
+// iid (no name: NULL).
 std::optional<std::string_view> InternedNameIfSet(const SequenceGeneration& gen, uint32_t table,
                                                   uint64_t iid) {
   const Bytes* b = gen.GetInterned(table, iid);
@@ -106,6 +97,11 @@ std::optional<std::string_view> InternedNameIfSet(const SequenceGeneration& gen,
   for (Field f = d.Next(); f.valid(); f = d.Next())
     if (f.id == EventName::kNameFieldNumber) return f.as_string();
   return std::nullopt;
+}
+
+// Same, with "" for both (callers that skip empty names anyway).
+std::string_view InternedName(const SequenceGeneration& gen, uint32_t table, uint64_t iid) {
+  return InternedNameIfSet(gen, table, iid).value_or(std::string_view());
 }
 
 std::optional<uint64_t> DefaultTrackUuid(const SequenceGeneration& gen) {
