@@ -4,6 +4,7 @@
 #include <deque>
 #include <set>
 
+#include "core/import/frame_packages.h"
 #include "core/import/heap_graph_native_size.h"
 #include "core/import/process_tracker.h"
 #include "core/import/trace_context.h"
@@ -108,23 +109,6 @@ std::string Denormalize(const NormalizedType& n, std::string_view deobfuscated) 
   for (size_t i = 0; i < n.arrays; ++i) r += "[]";
   if (n.is_class) r = "java.lang.Class<" + r + ">";
   return r;
-}
-
-// "/data/app/~~X==/com.foo-Y==/base.apk" or "/data/app/com.foo-1/base.apk"
-// -> "com.foo". nullopt when the location says nothing about the package.
-std::optional<std::string> PackageFromLocation(std::string_view loc) {
-  constexpr std::string_view kDataApp = "/data/app/";
-  if (loc.substr(0, kDataApp.size()) != kDataApp) return std::nullopt;
-  loc.remove_prefix(kDataApp.size());
-  size_t slash = loc.find('/');
-  if (slash == std::string_view::npos) return std::nullopt;
-  size_t second = loc.find('/', slash + 1);
-  std::string_view dir = second == std::string_view::npos
-                             ? loc.substr(0, slash)
-                             : loc.substr(slash + 1, second - slash - 1);
-  size_t minus = dir.find('-');
-  if (minus == std::string_view::npos) return std::nullopt;
-  return std::string(dir.substr(0, minus));
 }
 
 }  // namespace
@@ -480,6 +464,12 @@ void HeapGraphParser::ParseDeobfuscationMapping(proto::Bytes payload) {
     if (f.id == DeobfuscationMapping::kPackageNameFieldNumber) package = std::string(f.as_string());
     if (f.id == DeobfuscationMapping::kObfuscatedClassesFieldNumber) classes.push_back(f.bytes);
   }
+  if (!package.empty()) {
+    // Interned so that frames' packages (frame_packages.h) can be found.
+    ctx_->storage->Intern(package);
+    std::erase(deobfuscation_order_, package);
+    deobfuscation_order_.push_back(package);
+  }
   auto& by_class = deobfuscation_[package];
   for (proto::Bytes c : classes) {
     std::string obfuscated;
@@ -531,7 +521,7 @@ void HeapGraphParser::ApplyDeobfuscation() {
     if (classes.location[i] != kNullStringId) {
       std::string_view loc = s->GetString(classes.location[i]);
       if (loc.substr(0, 8) != "base.apk") {
-        package = PackageFromLocation(loc);
+        package = AppPackageOfPath(loc);
         if (!package) continue;
       }
     }
@@ -543,10 +533,12 @@ void HeapGraphParser::ApplyDeobfuscation() {
   // "Class.member" -> deobfuscated class + member; members moved to another
   // class are mapped to an already qualified name. A name that stands for
   // several members gives them all, sorted and joined by " | " (as upstream).
-  auto deobfuscate_member = [&](std::string_view qualified) -> std::optional<std::string> {
+  MemberDeobfuscator deobfuscate_member =
+      [&](std::string_view qualified,
+          const std::optional<std::string>& package) -> std::optional<std::string> {
     size_t dot = qualified.rfind('.');
     if (dot == std::string_view::npos) return std::nullopt;
-    const ClassMapping* m = find_class(qualified.substr(0, dot), std::nullopt);
+    const ClassMapping* m = find_class(qualified.substr(0, dot), package);
     if (!m) return std::nullopt;
     auto it = m->members.find(std::string(qualified.substr(dot + 1)));
     if (it == m->members.end()) return std::nullopt;
@@ -566,13 +558,32 @@ void HeapGraphParser::ApplyDeobfuscation() {
   auto& refs = s->profile.heap_graph_reference;
   for (uint32_t i = 0; i < refs.row_count(); ++i) {
     if (refs.field_name[i] == kNullStringId) continue;
-    if (auto d = deobfuscate_member(s->GetString(refs.field_name[i])))
+    if (auto d = deobfuscate_member(s->GetString(refs.field_name[i]), std::nullopt))
       refs.deobfuscated_field_name.Set(i, s->Intern(*d));
   }
+  DeobfuscateFrames(deobfuscate_member);
+}
+
+void HeapGraphParser::DeobfuscateFrames(const MemberDeobfuscator& deobfuscate_member) {
+  // A frame only takes the mapping of a package it belongs to (see
+  // frame_packages.h): two apps' obfuscated "a.b" stay apart.
+  TraceStorage* s = ctx_->storage.get();
   auto& frames = s->profile.stack_profile_frame;
+  FramePackages owners = FindFramePackages(*s);
+  std::vector<StringId> order_ids;
+  for (const std::string& package : deobfuscation_order_)
+    order_ids.push_back(s->strings.Find(package));
   for (uint32_t i = 0; i < frames.row_count(); ++i) {
-    if (auto d = deobfuscate_member(s->GetString(frames.name[i])))
-      frames.deobfuscated_name.Set(i, s->Intern(*d));
+    const std::vector<StringId>& mine = owners.packages[i];
+    if (!owners.any_package[i] && mine.empty()) continue;
+    for (size_t k = order_ids.size(); k-- > 0;) {
+      if (!owners.any_package[i] && !std::binary_search(mine.begin(), mine.end(), order_ids[k]))
+        continue;
+      if (auto d = deobfuscate_member(s->GetString(frames.name[i]), deobfuscation_order_[k])) {
+        frames.deobfuscated_name.Set(i, s->Intern(*d));
+        break;
+      }
+    }
   }
 }
 

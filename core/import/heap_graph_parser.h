@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -68,11 +69,18 @@ class HeapGraphParser {
 
   void Finalize(Dump& dump);
   void ApplyDeobfuscation();
+  // "Class.member" of a package (any when nullopt) -> its deobfuscated name.
+  using MemberDeobfuscator = std::function<std::optional<std::string>(
+      std::string_view, const std::optional<std::string>&)>;
+  void DeobfuscateFrames(const MemberDeobfuscator& deobfuscate_member);
 
   TraceContext* ctx_;
   std::unordered_map<uint32_t, Dump> dumps_;  // by sequence
   // package -> obfuscated class name -> mapping
   std::map<std::string, std::map<std::string, ClassMapping>> deobfuscation_;
+  // Named packages in the order their mappings came (last seen last): of
+  // several that fit a frame, the last one names it, as upstream.
+  std::vector<std::string> deobfuscation_order_;
 };
 
 }  // namespace fathom

@@ -83,6 +83,14 @@ class DeobfuscateCli : public ::testing::Test {
     for (const auto& p : original_.packet())
       if (!p.has_deobfuscation_mapping()) *stripped.add_packet() = p;
     ASSERT_LT(stripped.packet_size(), original_.packet_size());
+    // system_server (uid 1000) runs the mapping's package: upstream only
+    // deobfuscates a frame with the mapping of a package its process runs.
+    for (const auto& p : original_.packet())
+      if (p.has_deobfuscation_mapping()) package_ = p.deobfuscation_mapping().package_name();
+    ASSERT_FALSE(package_.empty());
+    auto* packages = stripped.add_packet()->mutable_packages_list()->add_packages();
+    packages->set_name(package_);
+    packages->set_uid(1000);
     // Plus allocation samples with Java frames of obfuscated class `a`
     // (method `c`) called from an unobfuscated one.
     auto* packet = stripped.add_packet();
@@ -114,6 +122,7 @@ class DeobfuscateCli : public ::testing::Test {
   }
   TempDir dir_;
   perfetto::protos::Trace original_;
+  std::string package_;
   std::string trace_;
 };
 
