@@ -164,6 +164,8 @@ int RunDeobfuscate(const std::vector<std::string>& args) {
     for (const std::string& c : r->unmapped) printf(" %s", TerminalSafe(c).c_str());
     printf("%s\n", r->classes - r->classes_mapped > r->unmapped.size() ? " ..." : "");
   }
+  for (const std::string& p : r->packages_without_frames)
+    fprintf(stderr, "fathom-cli: warning: %s\n", symbols::NoFramesOfPackageNote(p).c_str());
   return 0;
 }
 

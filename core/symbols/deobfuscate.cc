@@ -1,9 +1,11 @@
 #include "core/symbols/deobfuscate.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
 
+#include "core/import/frame_packages.h"
 #include "core/storage/trace_storage.h"
 #include "perfetto/trace/trace.pb.h"
 
@@ -29,7 +31,43 @@ std::pair<std::string, std::string> SplitMember(std::string_view q) {
   return {std::string(q.substr(0, dot)), std::string(q.substr(dot + 1))};
 }
 
+// The maps' packages that name a class of some frame although no frame
+// belongs to the package, so the importer will not use their mappings.
+std::vector<std::string> PackagesWithoutFrames(const TraceStorage& s,
+                                               const std::vector<ProguardMapSpec>& maps,
+                                               const std::set<std::string>& frame_classes) {
+  std::vector<std::string> out;
+  if (frame_classes.empty()) return out;
+  FramePackages owners = FindFramePackages(s);
+  std::set<StringId> reached;
+  for (const auto& list : owners.packages) reached.insert(list.begin(), list.end());
+  bool any = std::find(owners.any_package.begin(), owners.any_package.end(), true) !=
+             owners.any_package.end();
+  for (const ProguardMapSpec& spec : maps) {
+    StringId id = s.strings.Find(spec.package);
+    if (any || (id != kNullStringId && reached.count(id))) continue;
+    auto mapping = ReadProguardMap(spec.file);
+    if (!mapping.ok()) continue;
+    for (const std::string& cls : frame_classes) {
+      if (mapping->count(cls)) {
+        out.push_back(spec.package);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string NoFramesOfPackageNote(const std::string& package) {
+  return "Java frames stay obfuscated for " + package +
+         ": no profiled process is known to run it (the trace's package_list has no entry "
+         "for its uid) and no frame is in its /data/app/ files. Fathom, like Perfetto, "
+         "deobfuscates a frame only with the map of its app's package: record the "
+         "packages_list data source (android.packages_list) with the profile. Heap graph "
+         "classes are deobfuscated anyway.";
+}
 
 Result<std::vector<ProguardMapSpec>> ProguardMapsFromEnvironment() {
   for (const char* var : {"FATHOM_PROGUARD_MAP", "PERFETTO_PROGUARD_MAP"}) {
@@ -60,9 +98,14 @@ Result<DeobfuscateResult> DeobfuscateTrace(const TraceStorage& s,
     if (refs.field_name[i] != kNullStringId && seen.insert(refs.field_name[i]).second)
       add_member(s.GetString(refs.field_name[i]));
   const auto& frames = s.profile.stack_profile_frame;
-  for (uint32_t i = 0; i < frames.row_count(); ++i)
-    if (frames.name[i] != kNullStringId) add_member(s.GetString(frames.name[i]));
+  std::set<std::string> frame_classes;
+  for (uint32_t i = 0; i < frames.row_count(); ++i) {
+    if (frames.name[i] == kNullStringId) continue;
+    add_member(s.GetString(frames.name[i]));
+    frame_classes.insert(SplitMember(s.GetString(frames.name[i])).first);
+  }
   used.erase("");
+  frame_classes.erase("");
 
   DeobfuscateResult result;
   result.classes = used.size();
@@ -98,6 +141,7 @@ Result<DeobfuscateResult> DeobfuscateTrace(const TraceStorage& s,
     }
   }
   result.classes_mapped = mapped.size();
+  result.packages_without_frames = PackagesWithoutFrames(s, maps, frame_classes);
   for (const auto& [cls, members] : used)
     if (!mapped.count(cls) && result.unmapped.size() < 20) result.unmapped.push_back(cls);
   result.packets = trace.SerializeAsString();

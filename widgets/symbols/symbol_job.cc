@@ -93,6 +93,9 @@ SymbolsOutcome deobfuscateOnCore(const Core& core,
     o.rows.push_back({QString::fromStdString(c), QObject::tr("in no mapping file")});
   if (r->classes - r->classes_mapped > r->unmapped.size())
     o.rows.push_back({QStringLiteral("…"), QObject::tr("more classes not listed")});
+  for (const std::string& p : r->packages_without_frames)
+    o.rows.push_back(
+        {QString::fromStdString(p), QString::fromStdString(symbols::NoFramesOfPackageNote(p))});
   if (r->classes_mapped > 0)
     o.outputPath =
         writeAppended(tracePath, r->packets, outDir, QStringLiteral("deobfuscated"), &o.error);

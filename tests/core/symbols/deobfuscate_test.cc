@@ -203,6 +203,32 @@ TEST_F(DeobfuscateCli, MapGivesUpstreamsNames) {
   EXPECT_EQ(ReadFileBytes(out + "2"), ReadFileBytes(out));
 }
 
+// Without package_list the trace does not say which app system_server's Java
+// frames belong to: upstream then leaves them obfuscated (checked with the
+// oracle; tests/conformance/cases/deobfuscation_needs_package_list_manual),
+// and the command says why and what to record.
+TEST_F(DeobfuscateCli, FramesOfNoKnownPackageStayObfuscatedWithAWarning) {
+  perfetto::protos::Trace trace;
+  ASSERT_TRUE(trace.ParseFromString(ReadFileBytes(trace_)));
+  perfetto::protos::Trace no_packages;
+  for (const auto& p : trace.packet())
+    if (!p.has_packages_list()) *no_packages.add_packet() = p;
+  ASSERT_LT(no_packages.packet_size(), trace.packet_size());
+  std::string plain = dir_.Write("nopkg.pftrace", no_packages.SerializeAsString()).string();
+  auto map = dir_.Write("m.txt", "DeobfuscatedA -> a:\n    void run(int) -> c\n");
+  std::string out = (dir_.path() / "nopkg-deobf.pb").string();
+  RunResult run = RunCmd(kCli + " deobfuscate " + Quote(plain) + " -o " + Quote(out) + " --map " +
+                         Quote(package_ + "=" + map.string()));
+  ASSERT_EQ(run.code, 0) << run.output;
+  EXPECT_NE(run.output.find("Java frames stay obfuscated for " + package_), std::string::npos)
+      << run.output;
+  auto tp = Load(dir_.Write("nopkg-all.pftrace", ReadFileBytes(plain) + ReadFileBytes(out)));
+  EXPECT_EQ(Rows(*tp, "select name, deobfuscated_name from stack_profile_frame order by id"),
+            (std::vector<std::string>{"Foo.main|<null>", "a.c|<null>"}));
+  EXPECT_EQ(Rows(*tp, "select deobfuscated_name from heap_graph_class where name = 'a'"),
+            (std::vector<std::string>{"DeobfuscatedA"}));
+}
+
 TEST_F(DeobfuscateCli, BadMapsAreClearErrors) {
   std::string out = (dir_.path() / "deobf.pb").string();
   RunResult missing = RunCmd(kCli + " deobfuscate " + Quote(trace_) + " -o " + Quote(out) +

@@ -171,11 +171,21 @@ void SymbolsGuiTest::symbolizeFromThePanel() {
 }
 
 // Java frames of an allocation sample, `Foo.main` calling obfuscated `a.c`,
-// and a ProGuard map that names `a` com.example.Widget and `c` draw.
+// and a ProGuard map that names `a` com.example.Widget and `c` draw. The
+// process (pid 2) runs com.example.app: its uid is that package's in
+// package_list, which is how a frame's mapping is chosen (as upstream).
 void SymbolsGuiTest::deobfuscateFromThePanel() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
   perfetto::protos::Trace trace;
+  auto* proc = trace.add_packet()->mutable_process_tree()->add_processes();
+  proc->set_pid(2);
+  proc->set_ppid(1);
+  proc->set_uid(10123);
+  proc->add_cmdline("com.example.app");
+  auto* package = trace.add_packet()->mutable_packages_list()->add_packages();
+  package->set_name("com.example.app");
+  package->set_uid(10123);
   auto* packet = trace.add_packet();
   packet->set_timestamp(20);
   packet->set_trusted_packet_sequence_id(7);
