@@ -5,6 +5,7 @@
 // the bottom panel folds and unfolds (and starts folded on a trace with nothing
 // to show there), and at 1024×700 the flamegraph's toolbar stays in the window.
 #include <QClipboard>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -19,6 +20,8 @@
 #include "app/gui/bottom_panel.h"
 #include "app/gui/main_window.h"
 #include "app/gui/trace_workspace.h"
+#include "widgets/flamegraph/caller_model.h"
+#include "widgets/flamegraph/caller_tables.h"
 #include "widgets/flamegraph/flamegraph_panel.h"
 #include "widgets/query/query_page.h"
 #include "widgets/query/query_result_model.h"
@@ -358,6 +361,55 @@ class WorkspaceTest : public QObject {
     QVERIFY(openAndWait(next, kBinderTrace));
     next.workspace()->bottomPanel()->setCollapsed(false);
     QTRY_COMPARE(next.workspace()->bottomPanel()->height(), dragged);
+  }
+
+  // At 1024×700 the callers / callees tables each showed less than one row and the
+  // "Function" title read "ncti": the table shown keeps at least three rows and every
+  // column title is whole.
+  void flamegraphSideTablesAt1024x700() {
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    QVERIFY(openAndWait(
+        w, QStringLiteral(FATHOM_SHARED_DIR "/testdata/linux_compact_sched_perf_samples.pftrace")));
+    FlamegraphPanel* flame = w.workspace()->flamegraph();
+    w.workspace()->bottomPanel()->reveal(flame);
+    QTRY_VERIFY_WITH_TIMEOUT(flame->tree() && !flame->isBusy(), 30000);
+    QCoreApplication::processEvents();
+    CallerTables* side = flame->callerTables();
+    QVERIFY(side->isVisible());
+    int shown = 0;
+    for (auto which : {CallerTables::kCallers, CallerTables::kCallees}) {
+      QTableView* v = side->view(which);
+      if (!v->isVisible()) continue;
+      ++shown;
+      const int row = v->verticalHeader()->defaultSectionSize();
+      QVERIFY2(
+          v->viewport()->height() >= 3 * row,
+          qPrintable(
+              QStringLiteral("%1 px for rows of %2 px").arg(v->viewport()->height()).arg(row)));
+      QHeaderView* h = v->horizontalHeader();
+      for (int c = 0; c < CallerModel::kColumnCount; ++c) {
+        const QString title = v->model()->headerData(c, Qt::Horizontal).toString();
+        const int need = h->fontMetrics().horizontalAdvance(title) + 8;
+        const int x = h->sectionViewportPosition(c);
+        QVERIFY2(h->sectionSize(c) >= need && x >= 0 && x + h->sectionSize(c) <= h->width(),
+                 qPrintable(QStringLiteral("%1: %2 px at %3, needs %4")
+                                .arg(title)
+                                .arg(h->sectionSize(c))
+                                .arg(x)
+                                .arg(need)));
+      }
+    }
+    QVERIFY(shown >= 1);
+    QVERIFY(w.grab().save(QStringLiteral(FATHOM_SCREENSHOT_DIR "/workspace_flame_side_1024.png")));
+    // A taller pane stacks them again, both with rows to spare.
+    w.resize(1400, 1100);
+    w.workspace()->bottomPanel()->expandTo(700);
+    QTRY_VERIFY(!side->isTabbed());
+    QTRY_VERIFY(side->view(CallerTables::kCallees)->viewport()->height() >=
+                CallerTables::kMinRows *
+                    side->view(CallerTables::kCallees)->verticalHeader()->defaultSectionSize());
   }
 
   void flamegraphToolbarFitsAt1024x700() {
