@@ -306,6 +306,27 @@ class WorkspaceTest : public QObject {
     QCOMPARE(flame->tree()->total(), 149.0);
   }
 
+  // Until the user sizes it, the panel keeps its share of the window: opened at 1024×700
+  // and then maximised on a 4K screen it grows, instead of keeping ~210 px under a
+  // 1900 px timeline.
+  void panelKeepsItsShareUntilSized() {
+    QSettings().remove(QStringLiteral("workspace/bottomPanelHeight"));
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    QVERIFY(openAndWait(
+        w, QStringLiteral(FATHOM_SHARED_DIR "/testdata/heapprofd_continuous_legacy.pb")));
+    BottomPanel* panel = w.workspace()->bottomPanel();
+    QVERIFY(!panel->isCollapsed());
+    QTRY_VERIFY(panel->height() > 150);
+    const int small = panel->height();
+    w.resize(2400, 1600);
+    QTRY_VERIFY2(panel->height() > small * 2,
+                 qPrintable(QStringLiteral("%1 px, was %2").arg(panel->height()).arg(small)));
+    w.resize(1024, 700);
+    QTRY_COMPARE(panel->height(), small);
+  }
+
   void panelFoldsAndStartsFolded() {
     MainWindow w;
     w.resize(1024, 700);
