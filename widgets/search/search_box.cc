@@ -71,6 +71,10 @@ SearchQuery SearchBox::currentQuery() const {
 
 QString SearchBox::statusText() const { return label_->text(); }
 
+// SQL is the box's own text starting with ':'; a /regex/ whose pattern starts with ':' is
+// still a search.
+bool SearchBox::isSql() const { return edit_->text().trimmed().startsWith(QLatin1Char(':')); }
+
 void SearchBox::startSearch() {
   debounce_->stop();
   const SearchQuery q = currentQuery();
@@ -78,8 +82,7 @@ void SearchBox::startSearch() {
   current_ = -1;
   if (cancel_) cancel_->store(true);
   cancel_ = std::make_shared<std::atomic<bool>>(false);
-  if (q.text.isEmpty() || q.text.startsWith(QLatin1Char(':')) || !session_ ||
-      !session_->isLoaded()) {
+  if (q.text.isEmpty() || isSql() || !session_ || !session_->isLoaded()) {
     result_ = SearchResult{q, {}, false, true, false, {}};
     updateLabel();
     emit matchesChanged({});
@@ -192,7 +195,7 @@ void SearchBox::updateLabel() {
   // "+" past the cap; "…" while the args pass may still add matches.
   QString total = result_.truncated ? QStringLiteral("%1+").arg(n) : QString::number(n);
   if (!result_.complete) total += QStringLiteral("…");
-  if (result_.query.text.startsWith(QLatin1Char(':')))
+  if (isSql())
     label_->setText(tr("Enter: run SQL"));
   else if (result_.query.text.isEmpty())
     label_->clear();

@@ -53,6 +53,7 @@ class SearchBox : public QWidget {
 
  private:
   SearchQuery currentQuery() const;
+  bool isSql() const;
   void startSearch();
   // The names pass arrived: its matches can be stepped through at once.
   void takeNames(SearchResult r);

@@ -146,6 +146,14 @@ class WorkspaceTest : public QObject {
     // trace_processor_shell: select count(*) from slice where regexp('^binder transaction$',
     // name) → 715 (the other 77 are "binder transaction async").
     QCOMPARE(box->result().matches.size(), 715);
+    // A pattern that starts with ':' is a search, not SQL (the label said "Enter: run SQL").
+    QSignalSpy sql(box, &SearchBox::sqlEntered);
+    box->edit()->setText(QStringLiteral("/:|^binder transaction$/"));
+    QVERIFY(finished.wait(20000));
+    QVERIFY(box->result().matches.size() > 715);
+    QVERIFY2(box->statusText().endsWith(QStringLiteral("matches")), qPrintable(box->statusText()));
+    box->step(true);
+    QVERIFY(sql.isEmpty());
   }
 
   // Args and thread/process names, against the oracle (trace_processor_shell):
