@@ -100,9 +100,11 @@ void BottomPanel::onSplitterMoved() {
 }
 
 bool BottomPanel::eventFilter(QObject* watched, QEvent* event) {
-  // Sizes set before the splitter was first laid out are lost: apply them once it has a height.
+  // Sizes set before the splitter was first laid out are lost: apply them once it has a
+  // height. Until the user sizes the panel it keeps its share of the window, so a window
+  // opened small and then maximised on a 4K screen does not keep a 1024×700-sized panel.
   if (watched == split_ && event->type() == QEvent::Resize &&
-      static_cast<QResizeEvent*>(event)->oldSize().height() <= 0)
+      (static_cast<QResizeEvent*>(event)->oldSize().height() <= 0 || expanded_height_ < 0))
     QTimer::singleShot(0, this, &BottomPanel::applySizes);
   return QTabWidget::eventFilter(watched, event);
 }

@@ -13,6 +13,7 @@
 
 #include "widgets/common/format.h"
 #include "widgets/flamegraph/caller_model.h"
+#include "widgets/flamegraph/caller_tables.h"
 #include "widgets/flamegraph/flame_view.h"
 #include "widgets/symbols/symbols_controller.h"
 
@@ -344,8 +345,8 @@ void FlamegraphPanel::applyBuilt(std::shared_ptr<Built> b, quint64 gen) {
                          : QString());
   callers_->setRows({}, 0, shown_->unit);
   callees_->setRows({}, 0, shown_->unit);
-  callers_title_->setText(tr("Callers (click a frame)"));
-  callees_title_->setText(tr("Callees"));
+  caller_tables_->setTitle(CallerTables::kCallers, tr("Callers (click a frame)"));
+  caller_tables_->setTitle(CallerTables::kCallees, tr("Callees"));
   runSearch();
   // Fill the side tables from the start: the heaviest top frame.
   if (!shown_->node(0).children.empty()) selectNode(shown_->node(0).children.front());
@@ -475,9 +476,11 @@ void FlamegraphPanel::selectNode(int node) {
         const QString pct = shown_->total() != 0
                                 ? QString::number(100.0 * total / shown_->total(), 'f', 1)
                                 : QStringLiteral("0");
-        callers_title_->setText(
+        caller_tables_->setTitle(
+            CallerTables::kCallers,
             tr("Callers of <b>%1</b> (%2 % of all)").arg(name.toHtmlEscaped(), pct));
-        callees_title_->setText(tr("Callees of <b>%1</b>").arg(name.toHtmlEscaped()));
+        caller_tables_->setTitle(CallerTables::kCallees,
+                                 tr("Callees of <b>%1</b>").arg(name.toHtmlEscaped()));
         if (pending_ == 0) emit treeReady();
       });
 }

@@ -23,6 +23,7 @@ class QScrollArea;
 namespace fathom::gui {
 
 class CallerModel;
+class CallerTables;
 class FlameView;
 class SymbolsController;
 
@@ -92,6 +93,7 @@ class FlamegraphPanel : public QWidget {
   FlameView* view() const { return view_; }
   CallerModel* callersModel() const { return callers_; }
   CallerModel* calleesModel() const { return callees_; }
+  CallerTables* callerTables() const { return caller_tables_; }
 
  signals:
   // A new tree is on screen (after any rebuild).
@@ -155,8 +157,6 @@ class FlamegraphPanel : public QWidget {
   QLineEdit* hide_edit_ = nullptr;
   QLabel* matched_label_ = nullptr;
   QLabel* status_ = nullptr;
-  QLabel* callers_title_ = nullptr;
-  QLabel* callees_title_ = nullptr;
   QAction* back_ = nullptr;
   QAction* forward_ = nullptr;
   QAction* bottom_up_action_ = nullptr;
@@ -165,8 +165,7 @@ class FlamegraphPanel : public QWidget {
   QComboBox* min_share_combo_ = nullptr;
   CallerModel* callers_ = nullptr;
   CallerModel* callees_ = nullptr;
-  QTableView* callers_view_ = nullptr;
-  QTableView* callees_view_ = nullptr;
+  CallerTables* caller_tables_ = nullptr;
   SymbolsController* symbols_ = nullptr;
   bool filling_ = false;  // combos being refilled: ignore their signals
 };

@@ -24,6 +24,7 @@
 
 #include "core/export/flamegraph_export.h"
 #include "widgets/flamegraph/caller_model.h"
+#include "widgets/flamegraph/caller_tables.h"
 #include "widgets/flamegraph/flame_view.h"
 #include "widgets/flamegraph/flamegraph_panel.h"
 
@@ -52,22 +53,6 @@ QLineEdit* debouncedEdit(QWidget* owner, const QString& placeholder,
     apply(edit->text());
   });
   return edit;
-}
-
-QTableView* sideTable(CallerModel* model) {
-  auto* view = new QTableView;
-  view->setModel(model);
-  view->setSelectionBehavior(QAbstractItemView::SelectRows);
-  view->setSelectionMode(QAbstractItemView::SingleSelection);
-  view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  view->verticalHeader()->hide();
-  view->verticalHeader()->setDefaultSectionSize(20);
-  view->horizontalHeader()->setSectionResizeMode(CallerModel::kFunction, QHeaderView::Stretch);
-  view->horizontalHeader()->setSectionResizeMode(CallerModel::kLibrary,
-                                                 QHeaderView::ResizeToContents);
-  view->setWordWrap(false);
-  view->setAlternatingRowColors(true);
-  return view;
 }
 
 }  // namespace
@@ -244,11 +229,9 @@ void FlamegraphPanel::buildUi() {
 
   callers_ = new CallerModel(this);
   callees_ = new CallerModel(this);
-  callers_view_ = sideTable(callers_);
-  callees_view_ = sideTable(callees_);
-  callers_title_ = new QLabel(tr("Callers"));
-  callees_title_ = new QLabel(tr("Callees"));
-  for (QTableView* v : {callers_view_, callees_view_}) {
+  caller_tables_ = new CallerTables(callers_, callees_);
+  for (auto which : {CallerTables::kCallers, CallerTables::kCallees}) {
+    QTableView* v = caller_tables_->view(which);
     connect(v, &QTableView::doubleClicked, this, [this, v](const QModelIndex& index) {
       // Jump to the heaviest frame of that function.
       const auto* model = static_cast<CallerModel*>(v->model());
@@ -264,20 +247,14 @@ void FlamegraphPanel::buildUi() {
       }
     });
   }
-  auto* side = new QWidget;
-  auto* sideLayout = new QVBoxLayout(side);
-  sideLayout->setContentsMargins(0, 0, 0, 0);
-  sideLayout->addWidget(callers_title_);
-  sideLayout->addWidget(callers_view_, 1);
-  sideLayout->addWidget(callees_title_);
-  sideLayout->addWidget(callees_view_, 1);
 
   auto* split = new QSplitter(Qt::Horizontal);
   split->addWidget(scroll_);
-  split->addWidget(side);
+  split->addWidget(caller_tables_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
-  split->setSizes({1000, 380});
+  // The side gets about 30 %: at 1024 px that leaves the function column its title.
+  split->setSizes({1000, 430});
   split->setChildrenCollapsible(true);
 
   status_ = new QLabel;

@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QTimer>
 #include <QToolButton>
+#include <algorithm>
 
 #include "widgets/common/trace_session.h"
 
@@ -47,6 +48,10 @@ SearchBox::SearchBox(TraceSession* session, QWidget* parent) : QWidget(parent), 
   connect(regex_, &QToolButton::toggled, this, [this] { startSearch(); });
 }
 
+SearchBox::~SearchBox() {
+  if (cancel_) cancel_->store(true);  // a running pass stops instead of finishing unseen
+}
+
 void SearchBox::activate() {
   edit_->setFocus(Qt::ShortcutFocusReason);
   edit_->selectAll();
@@ -66,35 +71,89 @@ SearchQuery SearchBox::currentQuery() const {
 
 QString SearchBox::statusText() const { return label_->text(); }
 
+// SQL is the box's own text starting with ':'; a /regex/ whose pattern starts with ':' is
+// still a search.
+bool SearchBox::isSql() const { return edit_->text().trimmed().startsWith(QLatin1Char(':')); }
+
 void SearchBox::startSearch() {
   debounce_->stop();
   const SearchQuery q = currentQuery();
   const int gen = ++generation_;
   current_ = -1;
-  if (q.text.isEmpty() || q.text.startsWith(QLatin1Char(':')) || !session_ ||
-      !session_->isLoaded()) {
-    result_ = SearchResult{q, {}, false, {}};
+  if (cancel_) cancel_->store(true);
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  if (q.text.isEmpty() || isSql() || !session_ || !session_->isLoaded()) {
+    result_ = SearchResult{q, {}, false, true, false, {}};
     updateLabel();
     emit matchesChanged({});
     return;
   }
-  ++pending_;
+  pending_ += 2;
+  result_ = SearchResult{q, {}, false, false, false, {}};
   label_->setText(tr("searching…"));
-  session_->query<SearchResult>([q](Core& c) { return runSearch(c, q); }, this,
-                                [this, gen](SearchResult r) {
-                                  --pending_;
-                                  if (gen != generation_) return;  // the text changed since
-                                  result_ = std::move(r);
-                                  QVector<qint64> ts;
-                                  ts.reserve(result_.matches.size());
-                                  for (const SearchMatch& m : result_.matches) ts.push_back(m.ts);
-                                  emit matchesChanged(ts);
-                                  updateLabel();
-                                  const int pending_step = step_when_ready_;
-                                  step_when_ready_ = 0;
-                                  if (pending_step) step(pending_step > 0);
-                                  emit searchFinished();
-                                });
+  auto cancel = cancel_;
+  auto cancelled = [cancel] { return cancel->load(std::memory_order_relaxed); };
+  // Two jobs, in order on the query lane: the names pass answers in milliseconds, the args
+  // pass (which may have to read every slice's args) follows.
+  session_->query<SearchResult>(
+      [q, cancelled](Core& c) { return searchNames(c.storage(), q, cancelled); }, this,
+      [this, gen](SearchResult r) {
+        --pending_;
+        if (gen == generation_) takeNames(std::move(r));
+      });
+  session_->query<SearchResult>(
+      [q, cancelled](Core& c) {
+        // Nothing to add when the names pass failed (a bad regex) or was cancelled.
+        return cancelled() ? SearchResult{q, {}, false, true, true, {}}
+                           : searchArgs(c.storage(), q, cancelled);
+      },
+      this,
+      [this, gen](SearchResult r) {
+        --pending_;
+        if (gen == generation_) takeArgs(r);
+      });
+}
+
+void SearchBox::takeNames(SearchResult r) {
+  result_ = std::move(r);
+  if (!result_.error.isEmpty()) result_.complete = true;
+  QVector<qint64> ts;
+  ts.reserve(result_.matches.size());
+  for (const SearchMatch& m : result_.matches) ts.push_back(m.ts);
+  emit matchesChanged(ts);
+  updateLabel();
+  // Enter pressed while searching: step now if there is something to step to.
+  const int pending_step = step_when_ready_;
+  if (pending_step && !result_.matches.isEmpty()) {
+    step_when_ready_ = 0;
+    step(pending_step > 0);
+  }
+  if (result_.complete) emit searchFinished();
+}
+
+void SearchBox::takeArgs(const SearchResult& r) {
+  if (result_.complete) return;  // the names pass ended the search (an error)
+  const int before = int(result_.matches.size());
+  const SearchMatch current = current_ >= 0 ? result_.matches[current_] : SearchMatch{};
+  mergeSearchResults(result_, r);
+  result_.complete = true;
+  if (int(result_.matches.size()) != before) {
+    if (current_ >= 0) {
+      const auto it = std::find_if(
+          result_.matches.begin(), result_.matches.end(),
+          [&](const SearchMatch& m) { return m.kind == current.kind && m.row == current.row; });
+      current_ = it != result_.matches.end() ? int(it - result_.matches.begin()) : -1;
+    }
+    QVector<qint64> ts;
+    ts.reserve(result_.matches.size());
+    for (const SearchMatch& m : result_.matches) ts.push_back(m.ts);
+    emit matchesChanged(ts);
+  }
+  updateLabel();
+  const int pending_step = step_when_ready_;
+  step_when_ready_ = 0;
+  if (pending_step) step(pending_step > 0);
+  emit searchFinished();
 }
 
 void SearchBox::step(bool forward) {
@@ -110,12 +169,12 @@ void SearchBox::step(bool forward) {
     startSearch();
     return;
   }
-  if (pending_ > 0) {
-    step_when_ready_ = forward ? 1 : -1;
+  const int n = static_cast<int>(result_.matches.size());
+  if (n == 0) {
+    // Nothing yet: step once the args pass has answered.
+    if (pending_ > 0) step_when_ready_ = forward ? 1 : -1;
     return;
   }
-  const int n = static_cast<int>(result_.matches.size());
-  if (n == 0) return;
   if (current_ < 0)
     current_ = forward ? 0 : n - 1;
   else
@@ -133,13 +192,15 @@ void SearchBox::updateLabel() {
   }
   label_->setToolTip(result_.truncated ? tr("Only the first %1 matches are listed").arg(n)
                                        : QString());
-  const QString total = result_.truncated ? QStringLiteral("%1+").arg(n) : QString::number(n);
-  if (result_.query.text.startsWith(QLatin1Char(':')))
+  // "+" past the cap; "…" while the args pass may still add matches.
+  QString total = result_.truncated ? QStringLiteral("%1+").arg(n) : QString::number(n);
+  if (!result_.complete) total += QStringLiteral("…");
+  if (isSql())
     label_->setText(tr("Enter: run SQL"));
   else if (result_.query.text.isEmpty())
     label_->clear();
   else if (n == 0)
-    label_->setText(tr("no matches"));
+    label_->setText(result_.complete ? tr("no matches") : tr("searching…"));
   else if (current_ < 0)
     label_->setText(tr("%1 matches").arg(total));
   else

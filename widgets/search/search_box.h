@@ -1,11 +1,15 @@
 // The omnibox: one line edit for finding things in the trace. Plain text is a
 // case-insensitive substring; /text/ or the ".*" toggle makes it a regex; a
 // ':' prefix makes the rest SQL (as in the Perfetto UI). The lookup runs on the
-// session's query lane as the user types (debounced); Enter / Shift+Enter step
-// to the next / previous match in time order and "n of N" says where we are.
+// session's query lane as the user types (debounced), names first and args
+// after (search_engine.h); a newer text cancels the older lookup. Enter /
+// Shift+Enter step to the next / previous match in time order and "n of N"
+// says where we are ("N+…" while the args pass runs).
 #pragma once
 
 #include <QWidget>
+#include <atomic>
+#include <memory>
 
 #include "widgets/search/search_engine.h"
 
@@ -22,6 +26,7 @@ class SearchBox : public QWidget {
   Q_OBJECT
  public:
   explicit SearchBox(TraceSession* session, QWidget* parent = nullptr);
+  ~SearchBox() override;
 
   QLineEdit* edit() const { return edit_; }
   QToolButton* regexToggle() const { return regex_; }
@@ -48,7 +53,12 @@ class SearchBox : public QWidget {
 
  private:
   SearchQuery currentQuery() const;
+  bool isSql() const;
   void startSearch();
+  // The names pass arrived: its matches can be stepped through at once.
+  void takeNames(SearchResult r);
+  // The args pass arrived: its matches join the list, the current one stays current.
+  void takeArgs(const SearchResult& r);
   void updateLabel();
 
   TraceSession* session_;
@@ -60,6 +70,8 @@ class SearchBox : public QWidget {
   int current_ = -1;
   int pending_ = 0;
   int generation_ = 0;
+  // Set when a newer search starts: the older one's passes stop at their next check.
+  std::shared_ptr<std::atomic<bool>> cancel_;
   int step_when_ready_ = 0;  // +1 / -1: Enter was pressed before the result arrived
 };
 

@@ -589,13 +589,20 @@ void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
       }
       const bool any = std::any_of(it->buckets.cbegin(), it->buckets.cend(),
                                    [](const CounterBucket& b) { return b.has_value; });
+      const QString label =
+          any ? QStringLiteral("max %1").arg(t.name.contains(QLatin1String("mem.")) &&
+                                                     !t.name.contains(QLatin1String("oom"))
+                                                 ? formatBytes(it->vmax)
+                                                 : formatValue(it->vmax))
+              : QStringLiteral("no sample yet");
+      // On a backdrop: a busy plot (cpufreq) ran its line through the digits.
+      const QRectF text =
+          p.boundingRect(area.adjusted(4, 1, 0, 0), Qt::AlignTop | Qt::AlignLeft, label);
+      QColor backdrop = palette().color(QPalette::Base);
+      backdrop.setAlpha(200);
+      p.fillRect(text.adjusted(-2, 0, 2, 0), backdrop);
       p.setPen(palette().color(QPalette::Text));
-      p.drawText(area.adjusted(4, 1, 0, 0), Qt::AlignTop | Qt::AlignLeft,
-                 any ? QStringLiteral("max %1").arg(t.name.contains(QLatin1String("mem.")) &&
-                                                            !t.name.contains(QLatin1String("oom"))
-                                                        ? formatBytes(it->vmax)
-                                                        : formatValue(it->vmax))
-                     : QStringLiteral("no sample yet"));
+      p.drawText(text, Qt::AlignTop | Qt::AlignLeft, label);
       break;
     }
     case TrackKind::kInstants:

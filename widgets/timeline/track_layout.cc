@@ -95,6 +95,16 @@ TracksByOwner tracksByOwner(const TraceStorage& s, const TimelineIndex& index) {
       o.global_slices.push_back(id);
     }
   }
+  // Per-CPU slice tracks ("Irq Cpu N", "SoftIrq Cpu N") come in the order their first event
+  // was seen; like the other per-CPU groups they read by kind, then by CPU number (so CPU 10
+  // follows CPU 9). Tracks of no CPU keep their order, ahead of them.
+  std::stable_sort(o.global_slices.begin(), o.global_slices.end(), [&](uint32_t a, uint32_t b) {
+    const auto ca = tr.cpu.Get(a), cb = tr.cpu.Get(b);
+    if (ca.has_value() != cb.has_value()) return !ca.has_value();
+    if (!ca) return false;
+    if (tr.type[a] != tr.type[b]) return str(s, tr.type[a]) < str(s, tr.type[b]);
+    return *ca < *cb;
+  });
   return o;
 }
 

@@ -5,6 +5,7 @@
 // the bottom panel folds and unfolds (and starts folded on a trace with nothing
 // to show there), and at 1024×700 the flamegraph's toolbar stays in the window.
 #include <QClipboard>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -19,6 +20,8 @@
 #include "app/gui/bottom_panel.h"
 #include "app/gui/main_window.h"
 #include "app/gui/trace_workspace.h"
+#include "widgets/flamegraph/caller_model.h"
+#include "widgets/flamegraph/caller_tables.h"
 #include "widgets/flamegraph/flamegraph_panel.h"
 #include "widgets/query/query_page.h"
 #include "widgets/query/query_result_model.h"
@@ -143,6 +146,14 @@ class WorkspaceTest : public QObject {
     // trace_processor_shell: select count(*) from slice where regexp('^binder transaction$',
     // name) → 715 (the other 77 are "binder transaction async").
     QCOMPARE(box->result().matches.size(), 715);
+    // A pattern that starts with ':' is a search, not SQL (the label said "Enter: run SQL").
+    QSignalSpy sql(box, &SearchBox::sqlEntered);
+    box->edit()->setText(QStringLiteral("/:|^binder transaction$/"));
+    QVERIFY(finished.wait(20000));
+    QVERIFY(box->result().matches.size() > 715);
+    QVERIFY2(box->statusText().endsWith(QStringLiteral("matches")), qPrintable(box->statusText()));
+    box->step(true);
+    QVERIFY(sql.isEmpty());
   }
 
   // Args and thread/process names, against the oracle (trace_processor_shell):
@@ -303,6 +314,27 @@ class WorkspaceTest : public QObject {
     QCOMPARE(flame->tree()->total(), 149.0);
   }
 
+  // Until the user sizes it, the panel keeps its share of the window: opened at 1024×700
+  // and then maximised on a 4K screen it grows, instead of keeping ~210 px under a
+  // 1900 px timeline.
+  void panelKeepsItsShareUntilSized() {
+    QSettings().remove(QStringLiteral("workspace/bottomPanelHeight"));
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    QVERIFY(openAndWait(
+        w, QStringLiteral(FATHOM_SHARED_DIR "/testdata/heapprofd_continuous_legacy.pb")));
+    BottomPanel* panel = w.workspace()->bottomPanel();
+    QVERIFY(!panel->isCollapsed());
+    QTRY_VERIFY(panel->height() > 150);
+    const int small = panel->height();
+    w.resize(2400, 1600);
+    QTRY_VERIFY2(panel->height() > small * 2,
+                 qPrintable(QStringLiteral("%1 px, was %2").arg(panel->height()).arg(small)));
+    w.resize(1024, 700);
+    QTRY_COMPARE(panel->height(), small);
+  }
+
   void panelFoldsAndStartsFolded() {
     MainWindow w;
     w.resize(1024, 700);
@@ -358,6 +390,55 @@ class WorkspaceTest : public QObject {
     QVERIFY(openAndWait(next, kBinderTrace));
     next.workspace()->bottomPanel()->setCollapsed(false);
     QTRY_COMPARE(next.workspace()->bottomPanel()->height(), dragged);
+  }
+
+  // At 1024×700 the callers / callees tables each showed less than one row and the
+  // "Function" title read "ncti": the table shown keeps at least three rows and every
+  // column title is whole.
+  void flamegraphSideTablesAt1024x700() {
+    MainWindow w;
+    w.resize(1024, 700);
+    w.show();
+    QVERIFY(openAndWait(
+        w, QStringLiteral(FATHOM_SHARED_DIR "/testdata/linux_compact_sched_perf_samples.pftrace")));
+    FlamegraphPanel* flame = w.workspace()->flamegraph();
+    w.workspace()->bottomPanel()->reveal(flame);
+    QTRY_VERIFY_WITH_TIMEOUT(flame->tree() && !flame->isBusy(), 30000);
+    QCoreApplication::processEvents();
+    CallerTables* side = flame->callerTables();
+    QVERIFY(side->isVisible());
+    int shown = 0;
+    for (auto which : {CallerTables::kCallers, CallerTables::kCallees}) {
+      QTableView* v = side->view(which);
+      if (!v->isVisible()) continue;
+      ++shown;
+      const int row = v->verticalHeader()->defaultSectionSize();
+      QVERIFY2(
+          v->viewport()->height() >= 3 * row,
+          qPrintable(
+              QStringLiteral("%1 px for rows of %2 px").arg(v->viewport()->height()).arg(row)));
+      QHeaderView* h = v->horizontalHeader();
+      for (int c = 0; c < CallerModel::kColumnCount; ++c) {
+        const QString title = v->model()->headerData(c, Qt::Horizontal).toString();
+        const int need = h->fontMetrics().horizontalAdvance(title) + 8;
+        const int x = h->sectionViewportPosition(c);
+        QVERIFY2(h->sectionSize(c) >= need && x >= 0 && x + h->sectionSize(c) <= h->width(),
+                 qPrintable(QStringLiteral("%1: %2 px at %3, needs %4")
+                                .arg(title)
+                                .arg(h->sectionSize(c))
+                                .arg(x)
+                                .arg(need)));
+      }
+    }
+    QVERIFY(shown >= 1);
+    QVERIFY(w.grab().save(QStringLiteral(FATHOM_SCREENSHOT_DIR "/workspace_flame_side_1024.png")));
+    // A taller pane stacks them again, both with rows to spare.
+    w.resize(1400, 1100);
+    w.workspace()->bottomPanel()->expandTo(700);
+    QTRY_VERIFY(!side->isTabbed());
+    QTRY_VERIFY(side->view(CallerTables::kCallees)->viewport()->height() >=
+                CallerTables::kMinRows *
+                    side->view(CallerTables::kCallees)->verticalHeader()->defaultSectionSize());
   }
 
   void flamegraphToolbarFitsAt1024x700() {

@@ -2,6 +2,8 @@
 // sample tracks for a trace with samples and no sched (click selects the sample, an area
 // over them filters the flamegraph to those threads), and clicks / drags on a collapsed
 // process's summary.
+#include <google/protobuf/text_format.h>
+
 #include <QFile>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
@@ -9,6 +11,7 @@
 
 #include "core/storage/timeline_index.h"
 #include "core/trace_processor.h"
+#include "perfetto/trace/trace.pb.h"
 #include "widgets/common/trace_session.h"
 #include "widgets/timeline/timeline_canvas.h"
 #include "widgets/timeline/timeline_data.h"
@@ -73,6 +76,7 @@ class TimelineTracksTest : public QObject {
  private slots:
   void perfCountersHaveTheirOwnGroup();
   void cpuTimesAreNotFrequencyOrIdle();
+  void irqTracksAreOrderedByCpu();
   void threadsGetCpuSampleTracks();
   void clickingASampleSelectsIt();
   void areaOverSamplesNamesTheirThreads();
@@ -124,6 +128,37 @@ void TimelineTracksTest::cpuTimesAreNotFrequencyOrIdle() {
   for (int ti : L.groups[g].tracks)
     QVERIFY2(L.tracks[ti].name.contains(QStringLiteral("cpu.times.")),
              qPrintable(L.tracks[ti].name));
+}
+
+// Irq / SoftIrq slices on CPUs 10, 2, 9, 1 (first seen in that order): the global group lists
+// "Irq Cpu 1, 2, 9, 10" then "SoftIrq Cpu 1, 2, 9, 10", by CPU number, not by first event.
+void TimelineTracksTest::irqTracksAreOrderedByCpu() {
+  std::string text;
+  int64_t ts = 1000;
+  for (int cpu : {10, 2, 9, 1}) {
+    const QString bundle = QStringLiteral(
+        "packet { ftrace_events { cpu: %1 "
+        "event { timestamp: %2 pid: 5 irq_handler_entry { irq: 7 name: \"eth\" } } "
+        "event { timestamp: %3 pid: 5 irq_handler_exit { irq: 7 ret: 1 } } "
+        "event { timestamp: %4 pid: 5 softirq_entry { vec: 3 } } "
+        "event { timestamp: %5 pid: 5 softirq_exit { vec: 3 } } } }\n");
+    text += bundle.arg(cpu).arg(ts).arg(ts + 10).arg(ts + 20).arg(ts + 30).toStdString();
+    ts += 100;
+  }
+  perfetto::protos::Trace trace;
+  QVERIFY(google::protobuf::TextFormat::ParseFromString(text, &trace));
+  const std::string bytes = trace.SerializeAsString();
+  TraceProcessor tp;
+  QVERIFY(
+      tp.LoadBuffer(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), "irq.pb").ok());
+  QCOMPARE(sqlInt(tp, "select count(*) from slice"), int64_t(8));
+  TimelineIndex index(tp.storage());
+  const TrackLayout L = buildTrackLayout(tp.storage(), index);
+  QStringList names;
+  for (const TrackInfo& t : L.tracks)
+    if (t.name.contains(QStringLiteral("Irq Cpu"))) names << t.name;
+  QCOMPARE(names, (QStringList{"Irq Cpu 1", "Irq Cpu 2", "Irq Cpu 9", "Irq Cpu 10", "SoftIrq Cpu 1",
+                               "SoftIrq Cpu 2", "SoftIrq Cpu 9", "SoftIrq Cpu 10"}));
 }
 
 // One CPU-sample track per thread with samples, with as many markers as perf_sample rows.
