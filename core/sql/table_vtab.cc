@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "core/sql/table_eq_index.h"
 
 namespace fathom {
 namespace {
@@ -12,6 +15,7 @@ struct VTab : sqlite3_vtab {
   TraceStorage* storage;
   Table* table;
   std::vector<const ColumnBase*> columns;  // visible columns, in SQL order
+  std::shared_ptr<EqIndexCache> indexes;   // shared by the table's connections
 };
 
 enum Op : int { kEq, kLt, kLe, kGt, kGe, kIsNull, kIsNotNull };
@@ -35,6 +39,11 @@ struct Cursor : sqlite3_vtab_cursor {
   uint32_t end = 0;
   std::vector<Filter> filters;
   bool empty = false;
+  // With an equality index: the rows are index->rows()[pos, pos_end) that
+  // fall in [lo, hi) (the sorted columns' range); row is the current one.
+  const EqIndex* index = nullptr;
+  size_t pos = 0, pos_end = 0;
+  uint32_t lo = 0, hi = 0;
 };
 
 const char* SqlTypeName(SqlType t) {
@@ -91,6 +100,7 @@ int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
   v->storage = src->storage;
   v->table = src->table;
   v->columns = src->columns;
+  v->indexes = src->indexes;
   *out = v;
   return SQLITE_OK;
 }
@@ -189,7 +199,38 @@ bool PassesFilters(const Cursor* c, uint32_t row) {
 }
 
 void SkipFiltered(Cursor* c) {
-  while (c->row < c->end && !PassesFilters(c, c->row)) ++c->row;
+  if (!c->index) {
+    while (c->row < c->end && !PassesFilters(c, c->row)) ++c->row;
+    return;
+  }
+  const std::vector<uint32_t>& rows = c->index->rows();
+  for (; c->pos < c->pos_end; ++c->pos) {
+    const uint32_t r = rows[c->pos];
+    if (r >= c->lo && r < c->hi && PassesFilters(c, r)) break;
+  }
+  c->row = c->pos < c->pos_end ? rows[c->pos] : c->end;
+}
+
+// Serves the rows through an equality index when one of the filters is an
+// equality on an indexable column and its rows are fewer than the range's.
+// The filters all still apply, so the rows are the scan's, in its order.
+void MaybeUseIndex(VTab* v, Cursor* c) {
+  constexpr uint32_t kScanIsFine = 64;
+  if (c->end - c->row <= kScanIsFine) return;
+  for (const Filter& f : c->filters) {
+    if (f.op != kEq || f.is_double || !EqIndex::Supports(f.column)) continue;
+    const EqIndex* index = v->indexes->Get(f.column, v->table->row_count());
+    const int64_t key = f.column->type() == SqlType::kString ? static_cast<int64_t>(f.s) : f.i;
+    size_t b, e;
+    index->Find(key, &b, &e);
+    if (e - b >= c->end - c->row) continue;
+    c->index = index;
+    c->pos = b;
+    c->pos_end = e;
+    c->lo = c->row;
+    c->hi = c->end;
+    return;
+  }
 }
 
 double dv_or(int64_t iv, double dv, bool is_double) {
@@ -289,6 +330,7 @@ int FilterFn(sqlite3_vtab_cursor* cur, int, const char* idx_str, int argc, sqlit
   auto* v = static_cast<VTab*>(cur->pVtab);
   c->filters.clear();
   c->row = 0;
+  c->index = nullptr;
   // Before the row count and before strings are looked up: building lazy
   // rows can intern new strings.
   v->table->PrepareForRead();
@@ -337,13 +379,17 @@ int FilterFn(sqlite3_vtab_cursor* cur, int, const char* idx_str, int argc, sqlit
       c->filters.push_back({col, op, is_double, iv, dv, 0});
     }
   }
+  MaybeUseIndex(v, c);
   SkipFiltered(c);
   return SQLITE_OK;
 }
 
 int NextFn(sqlite3_vtab_cursor* cur) {
   auto* c = static_cast<Cursor*>(cur);
-  ++c->row;
+  if (c->index)
+    ++c->pos;
+  else
+    ++c->row;
   SkipFiltered(c);
   return SQLITE_OK;
 }
@@ -416,6 +462,7 @@ Status RegisterTableVtab(sqlite3* db, TraceStorage* storage, Table* table,
   auto* aux = new VTab();
   aux->storage = storage;
   aux->table = table;
+  aux->indexes = std::make_shared<EqIndexCache>();
   for (const ColumnBase* c : table->columns())
     if (!(c->flags() & kHidden)) aux->columns.push_back(c);
   int rc = sqlite3_create_module_v2(db, sql_name.c_str(), &kModule, aux,

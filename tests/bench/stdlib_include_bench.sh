@@ -8,7 +8,10 @@
 #
 # Each side runs twice: the trace load with `SELECT 1` (baseline), then the
 # load with the includes and the queries. The includes' and queries' time is
-# the difference. Peak RSS is the whole process's (/usr/bin/time). BUILD_DIR,
+# the difference, in wall seconds and in CPU seconds (user + system: the
+# figure to compare on a busy machine). Peak RSS is the whole process's
+# (/usr/bin/time). FATHOM_SQL_PROFILE=FILE set for the run makes Fathom list
+# each module statement's own time in FILE. BUILD_DIR,
 # BENCH_DIR, STDLIB (default $SHARED_DIR/perfetto-stdlib) and REFERENCE_TP
 # (default $SHARED_DIR/oracle/trace_processor_shell, SHARED_DIR defaulting to
 # ../shared) can be set.
@@ -76,12 +79,12 @@ SELECT
   (SELECT count(*) FROM _slice_track_summary) AS slice_tracks;
 SQL
 
-# run NAME CMD...: prints "NAME seconds peak_kb", the query's rows to $work/NAME.out
+# run NAME CMD...: prints "NAME seconds peak_kb cpu_seconds", the query's rows to $work/NAME.out
 run() {
   local name="$1"; shift
-  /usr/bin/time -f "%e %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || {
+  /usr/bin/time -f "%e %M %U %S" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || {
     echo "$name failed:" >&2; tail -5 "$work/$name.err" >&2; return 1; }
-  echo "$name $(cat "$work/$name.time")"
+  echo "$name $(awk '{ printf "%s %s %.2f", $1, $2, $3 + $4 }' "$work/$name.time")"
 }
 
 echo "trace: $trace ($(du -m "$trace" | cut -f1) MB)"
@@ -96,15 +99,17 @@ if [ -x "$REFERENCE_TP" ]; then
   results+=("$(run oracle_modules "${oracle[@]}" "$work/modules.sql" "$trace")")
 fi
 printf '%s\n' "${results[@]}" | awk '
-  { t[$1] = $2; m[$1] = $3 }
+  { t[$1] = $2; m[$1] = $3; c[$1] = $4 }
   END {
-    printf "%-8s %10s %12s %14s %12s\n", "side", "load s", "total s", "includes+q s", "peak MB"
+    printf "%-8s %8s %9s %14s %10s %15s %8s\n", "side", "load s", "total s", "includes+q s",
+           "load cpu", "includes+q cpu", "peak MB"
     n = split("fathom oracle", sides, " ")
     for (i = 1; i <= n; i++) {
       s = sides[i]
       if (!((s "_modules") in t)) continue
-      printf "%-8s %10.2f %12.2f %14.2f %12.0f\n", s, t[s "_base"], t[s "_modules"],
-             t[s "_modules"] - t[s "_base"], m[s "_modules"] / 1024
+      printf "%-8s %8.2f %9.2f %14.2f %10.2f %15.2f %8.0f\n", s, t[s "_base"], t[s "_modules"],
+             t[s "_modules"] - t[s "_base"], c[s "_base"], c[s "_modules"] - c[s "_base"],
+             m[s "_modules"] / 1024
     }
   }'
 echo "Fathom's answers:"; cat "$work/fathom_modules.out"

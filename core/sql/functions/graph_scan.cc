@@ -91,8 +91,7 @@ bool RunStep(sqlite3* db, const std::string& sql, const PtrTable& input, PtrTabl
     return false;
   }
   const int param = sqlite3_bind_parameter_index(s, kTableParam);
-  if (param > 0)
-    sqlite3_bind_pointer(s, param, const_cast<PtrTable*>(&input), kPtrTableType, nullptr);
+  if (param > 0) BindPtrTable(s, param, &input);
   std::vector<int> source(out->names.size());
   const int ncol = sqlite3_column_count(s);
   for (size_t k = 0; k < source.size(); ++k) {

@@ -1,9 +1,9 @@
 #include "core/sql/functions/interval_intersect.h"
 
 #include <algorithm>
-#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/sql/functions/table_ptr.h"
@@ -13,17 +13,13 @@ namespace {
 
 constexpr const char* kIntervalsType = "fathom.intervals";
 
-struct Interval {
-  int64_t ts = 0;
-  int64_t dur = 0;
-  std::vector<int64_t> ids;  // one per table intersected so far
-  std::vector<SqlCell> parts;
-  int64_t end() const { return ts + dur; }
-};
-
+// One table's intervals as the aggregate saw them (ts order), with
+// `part_names.size()` partition cells per row in `parts`.
 struct IntervalList {
   std::vector<std::string> part_names;
-  std::vector<Interval> rows;
+  std::vector<int64_t> ids, ts, dur;
+  std::vector<SqlCell> parts;
+  size_t size() const { return ids.size(); }
 };
 
 void DeleteList(void* p) { delete static_cast<IntervalList*>(p); }
@@ -38,12 +34,14 @@ void AggStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   }
   if (argc < 3 || (argc - 3) % 2 != 0)
     return sqlite3_result_error(ctx, "interval agg: expected id, ts, dur and name/value pairs", -1);
-  Interval iv;
-  iv.ids.push_back(sqlite3_value_int64(argv[0]));
-  iv.ts = sqlite3_value_int64(argv[1]);
-  iv.dur = sqlite3_value_int64(argv[2]);
-  for (int i = 4; i < argc; i += 2) iv.parts.push_back(SqlCell::Of(argv[i]));
-  (*slot)->rows.push_back(std::move(iv));
+  IntervalList* list = *slot;
+  list->ids.push_back(sqlite3_value_int64(argv[0]));
+  list->ts.push_back(sqlite3_value_int64(argv[1]));
+  list->dur.push_back(sqlite3_value_int64(argv[2]));
+  for (size_t p = 0; p < list->part_names.size(); ++p) {
+    const int arg = 4 + 2 * static_cast<int>(p);
+    list->parts.push_back(arg < argc ? SqlCell::Of(argv[arg]) : SqlCell());
+  }
 }
 
 void AggFinal(sqlite3_context* ctx) {
@@ -52,42 +50,67 @@ void AggFinal(sqlite3_context* ctx) {
   sqlite3_result_pointer(ctx, list, kIntervalsType, DeleteList);
 }
 
-// All overlapping pairs of `a` and `b` (each sorted by ts), merged into
-// intervals carrying both id lists; a sweep over start times.
-void IntersectTwo(const std::vector<const Interval*>& a, const std::vector<const Interval*>& b,
-                  std::vector<Interval>* out) {
-  auto emit = [out](const Interval& x, const Interval& y) {
-    Interval r;
-    r.ts = std::max(x.ts, y.ts);
-    r.dur = std::min(x.end(), y.end()) - r.ts;
-    r.ids = x.ids;
-    r.ids.insert(r.ids.end(), y.ids.begin(), y.ids.end());
-    r.parts = x.parts;
-    out->push_back(std::move(r));
+// Intervals carrying `width` ids each (one per table intersected so far),
+// in ts order.
+struct Level {
+  size_t width = 1;
+  std::vector<int64_t> ts, dur, ids;
+  size_t size() const { return ts.size(); }
+  int64_t end(size_t i) const { return ts[i] + dur[i]; }
+};
+
+// All overlapping pairs of `a` and the rows `b_rows` of `b` (both in ts
+// order), as intervals carrying both ids; a sweep over start times.
+void IntersectTwo(const Level& a, const IntervalList& b, const std::vector<uint32_t>& b_rows,
+                  Level* out) {
+  out->width = a.width + 1;
+  auto emit = [&](uint32_t x, uint32_t by) {
+    const uint32_t y = b_rows[by];
+    const int64_t ts = std::max(a.ts[x], b.ts[y]);
+    out->ts.push_back(ts);
+    out->dur.push_back(std::min(a.end(x), b.ts[y] + b.dur[y]) - ts);
+    out->ids.insert(out->ids.end(), a.ids.begin() + static_cast<ptrdiff_t>(x * a.width),
+                    a.ids.begin() + static_cast<ptrdiff_t>((x + 1) * a.width));
+    out->ids.push_back(b.ids[y]);
   };
-  std::vector<const Interval*> active_a, active_b;
+  auto b_end = [&](uint32_t by) { return b.ts[b_rows[by]] + b.dur[b_rows[by]]; };
+  std::vector<uint32_t> active_a, active_b;
   size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    int64_t t = i < a.size() ? a[i]->ts : b[j]->ts;
-    if (j < b.size() && b[j]->ts < t) t = b[j]->ts;
+  while (i < a.size() || j < b_rows.size()) {
+    int64_t t = i < a.size() ? a.ts[i] : b.ts[b_rows[j]];
+    if (j < b_rows.size() && b.ts[b_rows[j]] < t) t = b.ts[b_rows[j]];
     // Spans that started earlier overlap t only if they end after it.
-    auto drop = [t](std::vector<const Interval*>* v) {
-      v->erase(
-          std::remove_if(v->begin(), v->end(), [t](const Interval* x) { return x->end() <= t; }),
-          v->end());
-    };
-    drop(&active_a);
-    drop(&active_b);
+    std::erase_if(active_a, [&](uint32_t x) { return a.end(x) <= t; });
+    std::erase_if(active_b, [&](uint32_t y) { return b_end(y) <= t; });
     const size_t new_a = active_a.size(), new_b = active_b.size();
-    while (i < a.size() && a[i]->ts == t) active_a.push_back(a[i++]);
-    while (j < b.size() && b[j]->ts == t) active_b.push_back(b[j++]);
+    while (i < a.size() && a.ts[i] == t) active_a.push_back(static_cast<uint32_t>(i++));
+    while (j < b_rows.size() && b.ts[b_rows[j]] == t)
+      active_b.push_back(static_cast<uint32_t>(j++));
     // New spans pair with everything active on the other side: all spans
     // starting at t overlap each other, and earlier ones are known to hold t.
     for (size_t x = new_a; x < active_a.size(); ++x)
-      for (size_t y = 0; y < active_b.size(); ++y) emit(*active_a[x], *active_b[y]);
+      for (size_t y = 0; y < active_b.size(); ++y) emit(active_a[x], active_b[y]);
     for (size_t x = 0; x < new_a; ++x)
-      for (size_t y = new_b; y < active_b.size(); ++y) emit(*active_a[x], *active_b[y]);
+      for (size_t y = new_b; y < active_b.size(); ++y) emit(active_a[x], active_b[y]);
   }
+}
+
+// `level` reordered by ts, ties kept in their order.
+void SortByTs(Level* level) {
+  if (std::is_sorted(level->ts.begin(), level->ts.end())) return;
+  std::vector<uint32_t> order(level->size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t x, uint32_t y) { return level->ts[x] < level->ts[y]; });
+  Level sorted;
+  sorted.width = level->width;
+  for (uint32_t i : order) {
+    sorted.ts.push_back(level->ts[i]);
+    sorted.dur.push_back(level->dur[i]);
+    sorted.ids.insert(sorted.ids.end(), level->ids.begin() + i * level->width,
+                      level->ids.begin() + (i + 1) * level->width);
+  }
+  *level = std::move(sorted);
 }
 
 std::vector<std::string> SplitNames(std::string text) {
@@ -104,61 +127,136 @@ std::vector<std::string> SplitNames(std::string text) {
   return out;
 }
 
+// One table's rows grouped by partition: `rows` ordered by (partition, ts,
+// input order); group g is rows[starts[g], starts[g + 1]).
+struct Partitioned {
+  const IntervalList* list = nullptr;
+  std::vector<size_t> pos;  // the partition columns' places in list->parts
+  std::vector<uint32_t> rows;
+  std::vector<size_t> starts;
+  const SqlCell& Cell(uint32_t row, size_t k) const {
+    return list->parts[row * list->part_names.size() + pos[k]];
+  }
+};
+
+// Compares the partition of row `x` of `a` with row `y` of `b`.
+int CompareKeys(const Partitioned& a, uint32_t x, const Partitioned& b, uint32_t y) {
+  for (size_t k = 0; k < a.pos.size(); ++k) {
+    if (a.Cell(x, k) < b.Cell(y, k)) return -1;
+    if (b.Cell(y, k) < a.Cell(x, k)) return 1;
+  }
+  return 0;
+}
+
+// The rows by (partition, ts, row) when the partition is one integer column
+// or none (the usual case): sorting plain tuples, not cells. False if not.
+bool SortByIntKey(Partitioned* t) {
+  const IntervalList& l = *t->list;
+  if (t->pos.size() > 1) return false;
+  std::vector<std::tuple<int64_t, int64_t, uint32_t>> keyed(l.size());
+  for (uint32_t r = 0; r < l.size(); ++r) {
+    int64_t key = 0;
+    if (!t->pos.empty()) {
+      const SqlCell& c = t->Cell(r, 0);
+      if (c.type != SQLITE_INTEGER) return false;
+      key = c.i;
+    }
+    keyed[r] = {key, l.ts[r], r};
+  }
+  std::sort(keyed.begin(), keyed.end());
+  for (uint32_t i = 0; i < keyed.size(); ++i) t->rows[i] = std::get<2>(keyed[i]);
+  return true;
+}
+
+void Partition(Partitioned* t) {
+  const IntervalList& l = *t->list;
+  t->rows.resize(l.size());
+  for (uint32_t i = 0; i < t->rows.size(); ++i) t->rows[i] = i;
+  if (!SortByIntKey(t)) {
+    std::stable_sort(t->rows.begin(), t->rows.end(), [&](uint32_t x, uint32_t y) {
+      const int c = CompareKeys(*t, x, *t, y);
+      return c != 0 ? c < 0 : l.ts[x] < l.ts[y];
+    });
+  }
+  for (size_t i = 0; i < t->rows.size(); ++i)
+    if (i == 0 || CompareKeys(*t, t->rows[i - 1], *t, t->rows[i]) != 0) t->starts.push_back(i);
+  t->starts.push_back(t->rows.size());
+}
+
+// The group of `t` whose partition is that of row `row` of `key_of`, or -1.
+long FindGroup(const Partitioned& t, const Partitioned& key_of, uint32_t row) {
+  size_t lo = 0, hi = t.starts.size() - 1;
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    const int c = CompareKeys(t, t.rows[t.starts[mid]], key_of, row);
+    if (c == 0) return static_cast<long>(mid);
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+// Intersects one partition across the tables; its rows go to `out`.
+void IntersectGroup(const std::vector<Partitioned>& tables, size_t group, PtrTable* out) {
+  const Partitioned& first = tables[0];
+  const uint32_t key_row = first.rows[first.starts[group]];
+  Level acc;
+  for (size_t i = first.starts[group]; i < first.starts[group + 1]; ++i) {
+    acc.ts.push_back(first.list->ts[first.rows[i]]);
+    acc.dur.push_back(first.list->dur[first.rows[i]]);
+    acc.ids.push_back(first.list->ids[first.rows[i]]);
+  }
+  for (size_t k = 1; k < tables.size() && acc.size() > 0; ++k) {
+    const long g = FindGroup(tables[k], first, key_row);
+    Level next;
+    if (g >= 0) {
+      const Partitioned& t = tables[k];
+      const std::vector<uint32_t> b_rows(
+          t.rows.begin() + static_cast<ptrdiff_t>(t.starts[static_cast<size_t>(g)]),
+          t.rows.begin() + static_cast<ptrdiff_t>(t.starts[static_cast<size_t>(g) + 1]));
+      IntersectTwo(acc, *t.list, b_rows, &next);
+      SortByTs(&next);
+    }
+    acc = std::move(next);
+  }
+  for (size_t i = 0; i < acc.size(); ++i) {
+    std::vector<SqlCell> row;
+    row.reserve(2 + acc.width + first.pos.size());
+    row.push_back(SqlCell::Int(acc.ts[i]));
+    row.push_back(SqlCell::Int(acc.dur[i]));
+    for (size_t w = 0; w < acc.width; ++w) row.push_back(SqlCell::Int(acc.ids[i * acc.width + w]));
+    for (size_t k = 0; k < first.pos.size(); ++k) row.push_back(first.Cell(key_row, k));
+    out->rows.push_back(std::move(row));
+  }
+}
+
 void Intersect(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (argc < 3) return sqlite3_result_error(ctx, "interval_intersect: need two tables", -1);
   const char* cols = reinterpret_cast<const char*>(sqlite3_value_text(argv[argc - 1]));
   const std::vector<std::string> names = SplitNames(cols ? cols : "");
-  // Each table grouped by partition, with its spans sorted by ts.
-  using Key = std::vector<SqlCell>;
-  std::vector<std::map<Key, std::vector<const Interval*>>> tables;
+  std::vector<Partitioned> tables(static_cast<size_t>(argc - 1));
   for (int k = 0; k + 1 < argc; ++k) {
-    auto* list = static_cast<IntervalList*>(sqlite3_value_pointer(argv[k], kIntervalsType));
-    if (!list)
+    Partitioned& t = tables[static_cast<size_t>(k)];
+    t.list = static_cast<IntervalList*>(sqlite3_value_pointer(argv[k], kIntervalsType));
+    if (!t.list)
       return sqlite3_result_error(ctx, "interval_intersect: argument is not intervals", -1);
-    std::vector<int> pos;
     for (const std::string& n : names) {
-      auto it = std::find(list->part_names.begin(), list->part_names.end(), n);
-      if (it == list->part_names.end() && !list->rows.empty()) {
+      auto it = std::find(t.list->part_names.begin(), t.list->part_names.end(), n);
+      if (it == t.list->part_names.end() && t.list->size() > 0) {
         const std::string msg = "interval_intersect: no partition column " + n;
         return sqlite3_result_error(ctx, msg.c_str(), -1);
       }
-      pos.push_back(static_cast<int>(it - list->part_names.begin()));
+      t.pos.push_back(static_cast<size_t>(it - t.list->part_names.begin()));
     }
-    std::map<Key, std::vector<const Interval*>> by_part;
-    for (const Interval& iv : list->rows) {
-      Key key;
-      for (int p : pos) key.push_back(iv.parts[static_cast<size_t>(p)]);
-      by_part[key].push_back(&iv);
-    }
-    for (auto& [key, v] : by_part)
-      std::stable_sort(v.begin(), v.end(),
-                       [](const Interval* x, const Interval* y) { return x->ts < y->ts; });
-    tables.push_back(std::move(by_part));
+    Partition(&t);
   }
   auto table = std::make_unique<PtrTable>();
   table->names = {"ts", "dur"};
   for (size_t k = 0; k < tables.size(); ++k) table->names.push_back("id_" + std::to_string(k));
   for (const std::string& n : names) table->names.push_back(n);
-  for (const auto& [key, first] : tables[0]) {
-    std::vector<Interval> acc;
-    std::vector<const Interval*> cur = first;
-    for (size_t k = 1; k < tables.size(); ++k) {
-      auto other = tables[k].find(key);
-      std::vector<Interval> next;
-      if (other != tables[k].end()) IntersectTwo(cur, other->second, &next);
-      std::stable_sort(next.begin(), next.end(),
-                       [](const Interval& x, const Interval& y) { return x.ts < y.ts; });
-      acc = std::move(next);
-      cur.clear();
-      for (const Interval& iv : acc) cur.push_back(&iv);
-    }
-    for (const Interval& iv : acc) {
-      std::vector<SqlCell> row = {SqlCell::Int(iv.ts), SqlCell::Int(iv.dur)};
-      for (int64_t id : iv.ids) row.push_back(SqlCell::Int(id));
-      for (const SqlCell& c : key) row.push_back(c);
-      table->rows.push_back(std::move(row));
-    }
-  }
+  for (size_t g = 0; g + 1 < tables[0].starts.size(); ++g) IntersectGroup(tables, g, table.get());
   ResultPtrTable(ctx, std::move(table));
 }
 

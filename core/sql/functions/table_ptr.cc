@@ -1,6 +1,6 @@
 #include "core/sql/functions/table_ptr.h"
 
-#include <tuple>
+#include <memory>
 
 namespace fathom {
 namespace {
@@ -11,7 +11,17 @@ constexpr int kColumns = 64;
 constexpr int kPtrColumn = kColumns;
 constexpr const char* kBindName = "__intrinsic_table_ptr_bind";
 
-void DeleteTable(void* p) { delete static_cast<PtrTable*>(p); }
+// What a pointer value holds: shared, so a table scan keeps the rows alive
+// without copying them, whatever SQLite does with the value afterwards.
+struct Held {
+  std::shared_ptr<const PtrTable> table;
+};
+
+void DeleteHeld(void* p) { delete static_cast<Held*>(p); }
+
+const Held* HeldOf(sqlite3_value* v) {
+  return static_cast<const Held*>(sqlite3_value_pointer(v, kPtrType));
+}
 
 // Outside a table scan (a bind SQLite did not hand to the table) it is true.
 void BindFn(sqlite3_context* ctx, int, sqlite3_value**) { sqlite3_result_int(ctx, 1); }
@@ -19,9 +29,7 @@ void BindFn(sqlite3_context* ctx, int, sqlite3_value**) { sqlite3_result_int(ctx
 struct VTab : sqlite3_vtab {};
 
 struct Cursor : sqlite3_vtab_cursor {
-  // The pointed table is owned by the pointer value; SQLite keeps that alive
-  // for the statement, but a copy is cheap next to the risk.
-  std::shared_ptr<PtrTable> table;
+  std::shared_ptr<const PtrTable> table;
   std::vector<int> source;  // per generic column: the table's column, or -1
   size_t row = 0;
 };
@@ -93,9 +101,10 @@ int Filter(sqlite3_vtab_cursor* cur, int, const char* idx, int argc, sqlite3_val
   auto* c = static_cast<Cursor*>(cur);
   c->row = 0;
   c->table.reset();
-  auto* t = argc >= 1 ? static_cast<PtrTable*>(sqlite3_value_pointer(argv[0], kPtrType)) : nullptr;
-  if (!t) return Fail(cur, "__intrinsic_table_ptr: the argument is not a table pointer");
-  c->table = std::make_shared<PtrTable>(*t);
+  const Held* held = argc >= 1 ? HeldOf(argv[0]) : nullptr;
+  if (!held) return Fail(cur, "__intrinsic_table_ptr: the argument is not a table pointer");
+  c->table = held->table;
+  const PtrTable* t = c->table.get();
   c->source.assign(kColumns, -1);
   std::string list = idx ? idx : "";
   int arg = 1;
@@ -186,15 +195,27 @@ void SqlCell::Result(sqlite3_context* ctx) const {
 }
 
 bool SqlCell::operator<(const SqlCell& o) const {
-  return std::tie(type, i, d, s) < std::tie(o.type, o.i, o.d, o.s);
+  // The order of std::tie(type, i, d, s), without touching the strings of
+  // numbers (partition keys are mostly integers, compared millions of times).
+  if (type != o.type) return type < o.type;
+  if (i != o.i) return i < o.i;
+  if (d < o.d || o.d < d) return d < o.d;
+  return (type == SQLITE_TEXT || type == SQLITE_BLOB) && s < o.s;
 }
 
 const PtrTable* PtrTableOf(sqlite3_value* v) {
-  return static_cast<const PtrTable*>(sqlite3_value_pointer(v, kPtrType));
+  const Held* held = HeldOf(v);
+  return held ? held->table.get() : nullptr;
 }
 
 void ResultPtrTable(sqlite3_context* ctx, std::unique_ptr<PtrTable> table) {
-  sqlite3_result_pointer(ctx, table.release(), kPtrType, DeleteTable);
+  sqlite3_result_pointer(ctx, new Held{std::move(table)}, kPtrType, DeleteHeld);
+}
+
+int BindPtrTable(sqlite3_stmt* stmt, int param, const PtrTable* table) {
+  // Not owned: the caller keeps `table` alive while the statement runs.
+  auto* held = new Held{std::shared_ptr<const PtrTable>(table, [](const PtrTable*) {})};
+  return sqlite3_bind_pointer(stmt, param, held, kPtrType, DeleteHeld);
 }
 
 Status RegisterTablePtr(sqlite3* db) {

@@ -46,7 +46,7 @@ struct PtrTable {
   std::vector<std::vector<SqlCell>> rows;
 };
 
-// The SQLite pointer type of a PtrTable value (for sqlite3_bind_pointer).
+// The SQLite pointer type of a PtrTable value.
 inline constexpr const char* kPtrTableType = "fathom.table";
 
 // The table a SQL value points at, or null.
@@ -54,6 +54,10 @@ const PtrTable* PtrTableOf(sqlite3_value* v);
 
 // Returns `table` from a SQL function as a pointer value.
 void ResultPtrTable(sqlite3_context* ctx, std::unique_ptr<PtrTable> table);
+
+// Binds `table` (not owned; it must outlive the statement's run) to a
+// parameter as a pointer value; returns SQLite's code.
+int BindPtrTable(sqlite3_stmt* stmt, int param, const PtrTable* table);
 
 // Registers __intrinsic_table_ptr and __intrinsic_table_ptr_bind.
 Status RegisterTablePtr(sqlite3* db);

@@ -8,6 +8,7 @@
 
 #include "core/sql/perfetto_sql/auto_id.h"
 #include "core/sql/perfetto_sql/functions.h"
+#include "core/sql/perfetto_sql/statement_profile.h"
 #include "core/sql/perfetto_sql/tokenizer.h"
 
 namespace fathom::psql {
@@ -237,19 +238,25 @@ Status PerfettoSqlEngine::RunModule(const ModuleFile& file) {
   ss << in.rdbuf();
   const std::string text = ss.str();
   Source src{file.path, text};
+  StatementProfile* profile = StatementProfile::FromEnv();
   for (const StatementSpan& span : SplitStatements(text)) {
     sqlite3_stmt* stmt = nullptr;
     long offset = -1;
+    StatementProfile::Timer timer(profile);
     Status st = PrepareIn(src, span, &stmt, &offset);
+    int rc = SQLITE_DONE;
+    while (st.ok() && stmt && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    }
+    int line = 0, col = 0;
+    if (profile) {
+      LineColumn(text, span.begin, &line, &col);
+      timer.Stop(file.path, line, std::string_view(text).substr(span.begin, span.end - span.begin));
+    }
     if (!st.ok()) return st;
     if (!stmt) continue;
-    int rc;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    }
     std::string msg = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db_);
     sqlite3_finalize(stmt);
     if (!msg.empty()) {
-      int line, col;
       LineColumn(text, span.begin, &line, &col);
       return ErrorStatus(file.path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
                          msg);
