@@ -121,6 +121,7 @@ FtraceDeviceEvents::FtraceDeviceEvents(TraceContext* ctx)
   cpu_irq_ = s->Intern("cpu_irq");
   cpu_softirq_ = s->Intern("cpu_softirq");
   cpu_min_limit_ = s->Intern("cpu_min_frequency_limit");
+  thermal_type_ = s->Intern("thermal_temperature");
 }
 
 bool FtraceDeviceEvents::Handles(uint32_t event_id) {
@@ -131,6 +132,7 @@ bool FtraceDeviceEvents::Handles(uint32_t event_id) {
     case FE::kSoftirqEntryFieldNumber:
     case FE::kSoftirqExitFieldNumber:
     case FE::kCpuFrequencyLimitsFieldNumber:
+    case FE::kThermalTemperatureFieldNumber:
     case FE::kKprobeEventFieldNumber:
     case FE::kUfshcdCommandFieldNumber:
     case FE::kWakeupSourceActivateFieldNumber:
@@ -160,6 +162,8 @@ void FtraceDeviceEvents::Parse(int64_t ts, uint32_t cpu, uint32_t pid, uint32_t 
       return ParseSoftirq(ts, cpu, payload, false);
     case FE::kCpuFrequencyLimitsFieldNumber:
       return ParseCpuFrequencyLimits(ts, payload);
+    case FE::kThermalTemperatureFieldNumber:
+      return ParseThermalTemperature(ts, payload);
     case FE::kKprobeEventFieldNumber:
       return ParseKprobe(ts, pid, payload);
     case FE::kUfshcdCommandFieldNumber:
@@ -253,6 +257,18 @@ void FtraceDeviceEvents::ParseCpuFrequencyLimits(int64_t ts, proto::Bytes payloa
                   tt->InternCpuCounterTrack(cpu, storage_->Intern(max_name), cpu_max_limit_));
   tt->PushCounter(ts, m[E::kMinFreqFieldNumber].as_uint32(),
                   tt->InternCpuCounterTrack(cpu, storage_->Intern(min_name), cpu_min_limit_));
+}
+
+void FtraceDeviceEvents::ParseThermalTemperature(int64_t ts, proto::Bytes payload) {
+  using E = pb::ThermalTemperatureFtraceEvent;
+  Flat m(payload);
+  // One global track per thermal zone (upstream's naming); the value is the
+  // new reading, temp_prev is only kept in the raw ftrace_event row.
+  std::string name(m[E::kThermalZoneFieldNumber].as_string());
+  name += " Temperature";
+  TrackTracker* tt = ctx_->track_tracker.get();
+  tt->PushCounter(ts, m[E::kTempFieldNumber].as_int32(),
+                  tt->InternGlobalCounterTrack(storage_->Intern(name), thermal_type_));
 }
 
 void FtraceDeviceEvents::ParseKprobe(int64_t ts, uint32_t pid, proto::Bytes payload) {

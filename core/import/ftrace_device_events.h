@@ -7,6 +7,7 @@
 // - irq_handler_* / softirq_*: slices (category "irq") on the CPU's
 //   "Irq Cpu N" / "SoftIrq Cpu N" track;
 // - cpu_frequency_limits: "Cpu N Max/Min Freq Limit" CPU counters;
+// - thermal_temperature: "<zone> Temperature" global counters;
 // - kprobe_event: slices on the writing thread (begin/end/instant);
 // - ufshcd_command: "io.ufs.command.count" (commands in flight, from the
 //   doorbell register) and one slice per command on "io.ufs.command.tag[NNN]";
@@ -41,6 +42,7 @@ class FtraceDeviceEvents {
   void ParseIrqExit(int64_t ts, uint32_t cpu, proto::Bytes payload);
   void ParseSoftirq(int64_t ts, uint32_t cpu, proto::Bytes payload, bool entry);
   void ParseCpuFrequencyLimits(int64_t ts, proto::Bytes payload);
+  void ParseThermalTemperature(int64_t ts, proto::Bytes payload);
   void ParseKprobe(int64_t ts, uint32_t pid, proto::Bytes payload);
   void ParseUfshcdCommand(int64_t ts, proto::Bytes payload);
   void ParseWakeupSource(int64_t ts, proto::Bytes payload, bool activate);
@@ -61,7 +63,7 @@ class FtraceDeviceEvents {
   StringId net_receive_, net_transmit_, net_kfree_skb_, kfree_skb_name_, tcp_state_, tcp_event_,
       net_socket_set_state_, net_tcp_retransmit_skb_, tcp_retransmit_name_, ufs_count_name_,
       ufs_count_type_, ufs_tag_type_, wakelock_type_, cpu_max_limit_, cpu_min_limit_, irq_category_,
-      cpu_irq_, cpu_softirq_;
+      cpu_irq_, cpu_softirq_, thermal_type_;
 };
 
 }  // namespace fathom

@@ -340,18 +340,18 @@ void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, pro
   Flat m(payload);
   int64_t member, size;
   std::optional<uint32_t> mm_id;
-  bool curr;
+  std::optional<bool> curr;
   if (event_id == pb::FtraceEvent::kRssStatFieldNumber) {
     using E = pb::RssStatFtraceEvent;
     member = m[E::kMemberFieldNumber].as_int32();
     size = m[E::kSizeFieldNumber].as_int64();
-    curr = m[E::kCurrFieldNumber].as_bool();
+    if (m.has(E::kCurrFieldNumber)) curr = m[E::kCurrFieldNumber].as_bool();
     if (m.has(E::kMmIdFieldNumber)) mm_id = m[E::kMmIdFieldNumber].as_uint32();
   } else {
     using E = pb::RssStatThrottledFtraceEvent;
     member = m[E::kMemberFieldNumber].as_int32();
     size = m[E::kSizeFieldNumber].as_int64();
-    curr = m[E::kCurrFieldNumber].as_bool();
+    if (m.has(E::kCurrFieldNumber)) curr = m[E::kCurrFieldNumber].as_bool();
     if (m.has(E::kMmIdFieldNumber)) mm_id = m[E::kMmIdFieldNumber].as_uint32();
   }
   if (member < 0 || member >= 5) {
@@ -364,9 +364,11 @@ void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, pro
   }
   ProcessTracker* pt = ctx_->process_tracker.get();
   std::optional<uint32_t> utid;
-  if (!mm_id) {
+  // Without both mm_id and curr the event is the writing task's own (as
+  // upstream: an mm_id alone does not name another task's mm).
+  if (!mm_id || !curr) {
     utid = pt->GetOrCreateThread(pid);
-  } else if (curr) {
+  } else if (*curr) {
     // The mm belongs to the writing task: remember who owns this mm.
     utid = pt->GetOrCreateThread(pid);
     mm_id_to_utid_[*mm_id] = *utid;
@@ -381,6 +383,8 @@ void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, pro
         utid = it->second;
       }
     }
+    // Upstream counts each such sample it cannot attribute.
+    if (!utid) storage_->stats.Increment(Stat::kRssStatUnknownThreadForMmId);
   }
   if (!utid) return;
   auto upid = pt->GetUpidOfThread(*utid);

@@ -75,18 +75,15 @@ void SliceTracker::DropTooDeep(int64_t ts, uint32_t track) {
 std::optional<uint32_t> SliceTracker::EndSlice(int64_t ts, uint32_t track, StringId category,
                                                StringId name,
                                                std::optional<ArgsTracker::Builder> args) {
+  // An end that closes nothing (its begin came before the trace, or it had no
+  // begin at all) is dropped silently: upstream counts misplaced_end_event only
+  // for slices truncated by an enclosing slice's end (MaybeCloseStack).
   auto it = stacks_.find(track);
-  if (it == stacks_.end()) {
-    storage_->stats.Increment(Stat::kMisplacedEndEvent);
-    return std::nullopt;
-  }
+  if (it == stacks_.end()) return std::nullopt;
   Stack& stack = it->second;
   MaybeCloseStack(stack, ts, kPending);
   std::optional<size_t> idx = MatchingOpenSlice(stack, category, name);
-  if (!idx) {
-    storage_->stats.Increment(Stat::kMisplacedEndEvent);
-    return std::nullopt;
-  }
+  if (!idx) return std::nullopt;
   StackEntry& entry = stack[*idx];
   uint32_t id = entry.id;
   entry.dur = ts - entry.ts;

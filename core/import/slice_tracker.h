@@ -43,8 +43,8 @@ class SliceTracker {
   std::optional<uint32_t> Begin(int64_t ts, uint32_t track, StringId category, StringId name,
                                 ArgsTracker::Builder args);
   // Closes the innermost open slice of `track` matching `category` and `name`
-  // (kNullStringId matches any), else counts misplaced_end_event. Returns the
-  // closed slice id.
+  // (kNullStringId matches any); an end that matches nothing is ignored without
+  // a stat, as upstream does. Returns the closed slice id.
   std::optional<uint32_t> End(int64_t ts, uint32_t track, StringId category = kNullStringId,
                               StringId name = kNullStringId);
   std::optional<uint32_t> End(int64_t ts, uint32_t track, StringId category, StringId name,

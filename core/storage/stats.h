@@ -87,6 +87,8 @@ namespace fathom {
     "rss_stat with an unknown member.")                                                            \
   F(kRssStatNegativeSize, "rss_stat_negative_size", info, analysis,                                \
     "rss_stat with a negative size.")                                                              \
+  F(kRssStatUnknownThreadForMmId, "rss_stat_unknown_thread_for_mm_id", info, analysis,             \
+    "rss_stat of another task's mm (curr = 0) whose owner was never seen (curr = 1).")             \
   F(kMeminfoUnknownKeys, "meminfo_unknown_keys", error, analysis, "Unknown meminfo counters.")     \
   F(kVmstatUnknownKeys, "vmstat_unknown_keys", error, analysis, "Unknown vmstat counters.")        \
   F(kPowerRailUnknownIndex, "power_rail_unknown_index", error, trace,                              \

@@ -30,8 +30,9 @@ inline constexpr uint32_t kHostMachineId = 0;
 
 struct ProcessTable : Table {
   ProcessTable() : Table("process") {}
-  IdColumn id{this, "id"};
+  // upid before id: upstream's column order, so `select *` lines up.
   IdColumn upid{this, "upid"};
+  IdColumn id{this, "id"};
   Int64Column pid{this, "pid"};
   StringColumn name{this, "name"};
   Int64Column start_ts{this, "start_ts", kNullable};
@@ -62,8 +63,9 @@ struct ProcessTable : Table {
 
 struct ThreadTable : Table {
   ThreadTable() : Table("thread") {}
-  IdColumn id{this, "id"};
+  // utid before id, as upstream orders them.
   IdColumn utid{this, "utid"};
+  IdColumn id{this, "id"};
   Int64Column tid{this, "tid"};
   StringColumn name{this, "name"};
   Int64Column start_ts{this, "start_ts", kNullable};
@@ -736,7 +738,10 @@ struct MetadataTable : Table {
 
 struct StatsTable : Table {
   StatsTable() : Table("stats") {}
+  IdColumn id{this, "id"};
   StringColumn name{this, "name"};
+  // Upstream's number for the stat (stat_keys.h); NULL for stats it lacks.
+  Int64Column key{this, "key", kNullable};
   Int64Column idx{this, "idx", kNullable};
   StringColumn severity{this, "severity"};
   StringColumn source{this, "source"};
@@ -745,9 +750,10 @@ struct StatsTable : Table {
   UInt32Column machine_id{this, "machine_id", kNullable};
   UInt32Column trace_id{this, "trace_id", kNullable};
 
-  uint32_t Insert(StringId n, optional<int64_t> i, StringId sev, StringId src, int64_t v,
-                  StringId desc, RowScope scope = {}) {
+  uint32_t Insert(StringId n, optional<int64_t> k, optional<int64_t> i, StringId sev, StringId src,
+                  int64_t v, StringId desc, RowScope scope = {}) {
     name.Append(n);
+    key.Append(k);
     idx.Append(i);
     severity.Append(sev);
     source.Append(src);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/storage/stat_keys.h"
+
 namespace fathom {
 
 void ArgsTable::Materialize() {
@@ -125,12 +127,14 @@ void TraceStorage::AppendStatsRows(const Stats& values, uint32_t machine_id) {
     const StatInfo& info = GetStatInfo(s);
     StringId name = Intern(info.name), sev = Intern(info.severity), src = Intern(info.source),
              desc = Intern(info.description);
+    const std::optional<int64_t> key = UpstreamStatKey(info.name);
     RowScope scope;
     if (!load_wide) scope = {machine_id, kTraceId};
     if (const auto* indexed = values.GetIndexed(s)) {
-      for (const auto& [idx, v] : *indexed) stats_table.Insert(name, idx, sev, src, v, desc, scope);
+      for (const auto& [idx, v] : *indexed)
+        stats_table.Insert(name, key, idx, sev, src, v, desc, scope);
     } else if (!IsIndexOnlyStat(s)) {
-      stats_table.Insert(name, std::nullopt, sev, src, values.Get(s), desc, scope);
+      stats_table.Insert(name, key, std::nullopt, sev, src, values.Get(s), desc, scope);
     }
   }
 }

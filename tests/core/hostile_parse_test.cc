@@ -323,9 +323,8 @@ TEST(HostileParse, SliceDepth600Reproducer) {
 }
 
 // 600 begins then 600 unnamed ends: upstream closes the kept slices from the
-// innermost (s511 ends at 2000, s0 at 2511). (Upstream ignores the 88 ends
-// left with nothing open; Fathom counts them as misplaced_end_event, as it
-// does any unmatched end.)
+// innermost (s511 ends at 2000, s0 at 2511). The 88 ends left with nothing
+// open are ignored without a stat, as upstream does.
 TEST(HostileParse, SliceDepthWithEndsMatchesUpstream) {
   std::string bytes = TrackDescriptor(7, 0, "deep");
   for (int i = 0; i < 600; ++i) bytes += Event(1000 + i, 7, 1, "s" + std::to_string(i));
@@ -340,6 +339,7 @@ TEST(HostileParse, SliceDepthWithEndsMatchesUpstream) {
                  "order by depth"),
       (std::vector<std::string>{"s0|1000|1511", "s1|1001|1509", "s510|1510|491", "s511|1511|489"}));
   EXPECT_EQ(l->Stat("slice_max_depth_exceeded"), 88);
+  EXPECT_EQ(l->Stat("misplaced_end_event"), 0);
 }
 
 // ---- 4. clock snapshots ------------------------------------------------------

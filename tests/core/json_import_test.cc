@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -184,6 +185,39 @@ TEST(JsonImport, AsyncTracksKeyedAsUpstream) {
             "A:0:legacy_async_global_slice A:0:legacy_async_global_slice "
             "B:1:legacy_async_global_slice D:2:legacy_async_global_slice "
             "G:0:legacy_async_global_slice L:3:legacy_async_process_slice ");
+}
+
+// Which end events count misplaced_end_event (trace_processor_shell v58.2 on
+// these traces): an E with nothing open, or whose name/category matches no
+// open slice, is ignored without a stat; only an open slice truncated because
+// an enclosing slice already ended counts (jb: b is cut at a's end).
+TEST(JsonImport, MisplacedEndEventOnlyForTruncatedSlices) {
+  auto load = [](const std::string& events) {
+    std::string text = "{\"traceEvents\":[" + events + "]}";
+    auto tp = std::make_unique<TraceProcessor>();
+    EXPECT_TRUE(tp->LoadBuffer(reinterpret_cast<const uint8_t*>(text.data()), text.size()).ok());
+    return tp;
+  };
+  auto ev = [](const char* ph, int ts, const char* name, const char* cat) {
+    return std::string("{\"ph\":\"") + ph + "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(ts) +
+           ",\"name\":\"" + name + "\",\"cat\":\"" + cat + "\"}";
+  };
+  const char* kMisplaced = "select value from stats where name = 'misplaced_end_event'";
+  // ja: an E before any B, an E after everything closed.
+  auto ja = load(ev("E", 5, "x", "c") + "," + ev("B", 10, "a", "c") + "," + ev("E", 20, "a", "c") +
+                 "," + ev("E", 25, "a", "c"));
+  EXPECT_EQ(QueryInt(*ja, kMisplaced), 0);
+  EXPECT_EQ(QueryInt(*ja, "select dur from slice where name = 'a'"), 10000);
+  // jd: ends whose name or category match no open slice leave it open.
+  auto jd = load(ev("B", 10, "a", "c") + "," + ev("E", 20, "b", "c") + "," + ev("E", 21, "a", "d") +
+                 "," + ev("E", 30, "a", "c"));
+  EXPECT_EQ(QueryInt(*jd, kMisplaced), 0);
+  EXPECT_EQ(QueryInt(*jd, "select dur from slice where name = 'a'"), 20000);
+  // jb: E a closes a under the still open b; b is truncated to 20 (counted once).
+  auto jb = load(ev("B", 10, "a", "c") + "," + ev("B", 11, "b", "c") + "," + ev("E", 20, "a", "c") +
+                 "," + ev("E", 22, "b", "c") + "," + ev("E", 25, "a", "c"));
+  EXPECT_EQ(QueryInt(*jb, kMisplaced), 1);
+  EXPECT_EQ(QueryInt(*jb, "select dur from slice where name = 'b'"), 9000);
 }
 
 }  // namespace

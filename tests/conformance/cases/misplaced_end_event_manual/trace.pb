@@ -1,0 +1,13 @@
+{"traceEvents":[
+{"ph":"E","pid":1,"tid":1,"ts":5,"name":"x","cat":"c"},
+{"ph":"B","pid":1,"tid":1,"ts":10,"name":"a","cat":"c"},
+{"ph":"B","pid":1,"tid":1,"ts":11,"name":"b","cat":"c"},
+{"ph":"E","pid":1,"tid":1,"ts":20,"name":"a","cat":"c"},
+{"ph":"E","pid":1,"tid":1,"ts":22,"name":"b","cat":"c"},
+{"ph":"E","pid":1,"tid":1,"ts":25,"name":"a","cat":"c"},
+{"ph":"B","pid":1,"tid":2,"ts":30,"name":"d","cat":"c"},
+{"ph":"E","pid":1,"tid":2,"ts":31,"name":"e","cat":"c"},
+{"ph":"E","pid":1,"tid":2,"ts":32,"name":"d","cat":"x"},
+{"ph":"E","pid":1,"tid":2,"ts":40,"name":"d","cat":"c"},
+{"ph":"E","pid":1,"tid":2,"ts":41}
+]}

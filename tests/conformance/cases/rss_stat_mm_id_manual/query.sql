@@ -1,0 +1,1 @@
+SELECT c.ts, t.name, t.type, c.value, p.pid FROM counter c JOIN process_counter_track t ON c.track_id = t.id JOIN process p USING (upid) UNION ALL SELECT -1, name, NULL, value, NULL FROM stats WHERE name = 'rss_stat_unknown_thread_for_mm_id' ORDER BY 1, 2;

@@ -1,0 +1,1 @@
+SELECT * FROM process, thread, stats, sched, slice, track LIMIT 0;

@@ -1,0 +1,1 @@
+SELECT name, key, idx, machine_id, trace_id, value FROM stats WHERE name IN ('android_log_num_total', 'misplaced_end_event', 'rss_stat_unknown_thread_for_mm_id', 'parse_trace_duration_ns_x', 'sorter_push_event_out_of_order', 'clock_sync_failure') ORDER BY key;
