@@ -12,6 +12,7 @@
 #include "core/import/smaps_parser.h"
 #include "core/import/system_parser.h"
 #include "core/import/track_event_parser.h"
+#include "core/import/winscope_parser.h"
 #include "perfetto/trace/android/android_misc.pb.h"
 #include "perfetto/trace/trace.pb.h"
 
@@ -97,6 +98,9 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
       return;
     case kJournaldEventFieldNumber:
       ParseJournaldEvent(ctx_, ts, payload);
+      return;
+    case TracePacket::kWinscopeExtensionsFieldNumber:
+      ParseWinscopeExtensions(ctx_, ts, payload);
       return;
     case TracePacket::kPackagesListFieldNumber:
       packages_.Parse(payload);

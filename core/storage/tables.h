@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cassert>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -472,7 +473,13 @@ struct ArgsTable : Table {
     StringId operator[](uint32_t row) const {
       return t_->kind(row) == kStringKind ? static_cast<StringId>(t_->Slot(row)) : kNullStringId;
     }
-    bool IsNull(uint32_t row) const override { return t_->kind(row) == kNullKind; }
+    // A NaN real displays as NULL: upstream's text is SQLite's, which has
+    // no NaN (real_value is NULL too).
+    bool IsNull(uint32_t row) const override {
+      Kind k = t_->kind(row);
+      if (k == kRealKind) return std::isnan(t_->real_value.GetDouble(row));
+      return k == kNullKind;
+    }
     int64_t GetInt(uint32_t) const override { return 0; }
     double GetDouble(uint32_t) const override { return 0; }
     StringId GetStringId(uint32_t row) const override { return (*this)[row]; }
@@ -650,6 +657,22 @@ struct ArgsTable : Table {
   StringId bool_name_ = kNullStringId, uint_name_ = kNullStringId, pointer_name_ = kNullStringId;
 };
 
+// A REAL as SQLite casts it to TEXT (upstream's display_value is that cast):
+// 15 significant digits, always a decimal point ("431.0", "1.0e+20"), Inf and
+// -Inf spelled so, and zero of either sign as "0.0".
+inline std::string SqliteRealText(double d) {
+  if (std::isinf(d)) return d > 0 ? "Inf" : "-Inf";
+  if (d == 0) return "0.0";
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.15g", d);
+  std::string s = buf;
+  size_t e = s.find('e');
+  std::string_view mantissa = std::string_view(s).substr(0, e);
+  if (mantissa.find('.') == std::string_view::npos)
+    s.insert(e == std::string::npos ? s.size() : e, ".0");
+  return s;
+}
+
 inline std::string ArgsTable::DisplayValue::ComputedText(uint32_t row,
                                                          const StringPool& pool) const {
   const TypeEntry& type = t_->types_[t_->type_[row] & kTypeMask];
@@ -663,8 +686,7 @@ inline std::string ArgsTable::DisplayValue::ComputedText(uint32_t row,
     case kRealKind: {
       double d;
       memcpy(&d, &v, sizeof d);
-      snprintf(buf, sizeof buf, "%g", d);
-      return buf;
+      return SqliteRealText(d);
     }
     case kIntKind:
       if (type.name == t_->bool_name_) return v ? "true" : "false";

@@ -106,6 +106,12 @@ std::vector<Table*> TraceStorage::AllTables() {
   tables.push_back(&trace_files);
   for (Table* t : profile.All()) tables.push_back(t);
   tables.push_back(&frame_timeline_slice);
+  tables.push_back(&android_input.key_events);
+  tables.push_back(&android_input.motion_events);
+  tables.push_back(&android_input.dispatch);
+  tables.push_back(&winscope.inputmethod_clients);
+  tables.push_back(&winscope.inputmethod_manager_service);
+  tables.push_back(&winscope.inputmethod_service);
   return tables;
 }
 

@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "core/base/string_pool.h"
+#include "core/storage/android_input_tables.h"
 #include "core/storage/frame_timeline_tables.h"
 #include "core/storage/profile_tables.h"
 #include "core/storage/stats.h"
 #include "core/storage/tables.h"
+#include "core/storage/winscope_tables.h"
 
 namespace fathom {
 
@@ -49,8 +51,10 @@ class TraceStorage {
   TraceDiagnosticsTable trace_diagnostics;
   TraceImportLogsTable import_logs;
   TraceFileTable trace_files;
-  ProfileTables profile;  // heapprofd, perf, heap graphs (profile_tables.h)
+  ProfileTables profile;                         // heapprofd, perf, heap graphs (profile_tables.h)
   FrameTimelineSliceTable frame_timeline_slice;  // frame_timeline_tables.h
+  AndroidInputTables android_input;              // android_input_tables.h
+  WinscopeTables winscope;                       // winscope_tables.h
 
   // Tables exposed to SQL (in registration order).
   std::vector<Table*> AllTables();

@@ -818,6 +818,7 @@ struct TracePacket {
   static constexpr uint32_t kEntityStateResidencyFieldNumber = 91;
   static constexpr uint32_t kMachineIdFieldNumber = 98;
   static constexpr uint32_t kRemoteClockSyncFieldNumber = 107;
+  static constexpr uint32_t kWinscopeExtensionsFieldNumber = 112;
   static constexpr uint32_t kCloneSnapshotTriggerFieldNumber = 113;
   static constexpr uint32_t kGenericKernelTaskStateEventFieldNumber = 117;
   static constexpr uint32_t kGenericKernelCpuFreqEventFieldNumber = 118;
@@ -835,6 +836,72 @@ struct TracePacketDefaults {
   static constexpr uint32_t kPerfSampleDefaultsFieldNumber = 12;
   static constexpr uint32_t kTimestampClockIdFieldNumber = 58;
   static constexpr uint32_t kStackSampleDefaultsFieldNumber = 100;
+};
+struct AndroidInputEvent {
+  static constexpr uint32_t kDispatcherMotionEventFieldNumber = 1;
+  static constexpr uint32_t kDispatcherMotionEventRedactedFieldNumber = 2;
+  static constexpr uint32_t kDispatcherKeyEventFieldNumber = 3;
+  static constexpr uint32_t kDispatcherKeyEventRedactedFieldNumber = 4;
+  static constexpr uint32_t kDispatcherWindowDispatchEventFieldNumber = 5;
+  static constexpr uint32_t kDispatcherWindowDispatchEventRedactedFieldNumber = 6;
+};
+struct AndroidMotionEvent {
+  static constexpr uint32_t kEventIdFieldNumber = 1;
+  static constexpr uint32_t kEventTimeNanosFieldNumber = 2;
+  static constexpr uint32_t kSourceFieldNumber = 3;
+  static constexpr uint32_t kActionFieldNumber = 4;
+  static constexpr uint32_t kDeviceIdFieldNumber = 5;
+  static constexpr uint32_t kDisplayIdFieldNumber = 6;
+  static constexpr uint32_t kClassificationFieldNumber = 7;
+  static constexpr uint32_t kFlagsFieldNumber = 8;
+  static constexpr uint32_t kPointerFieldNumber = 9;
+  static constexpr uint32_t kOriginalEventIdFieldNumber = 16;
+  static constexpr uint32_t kDownTimeNanosFieldNumber = 17;
+  static constexpr uint32_t kCursorPositionXFieldNumber = 18;
+  static constexpr uint32_t kCursorPositionYFieldNumber = 19;
+  static constexpr uint32_t kActionButtonFieldNumber = 20;
+  static constexpr uint32_t kButtonStateFieldNumber = 21;
+  static constexpr uint32_t kMetaStateFieldNumber = 22;
+  static constexpr uint32_t kPolicyFlagsFieldNumber = 23;
+  static constexpr uint32_t kPrecisionXFieldNumber = 24;
+  static constexpr uint32_t kPrecisionYFieldNumber = 25;
+  struct Pointer {
+    static constexpr uint32_t kAxisValueFieldNumber = 1;
+    static constexpr uint32_t kPointerIdFieldNumber = 2;
+    static constexpr uint32_t kToolTypeFieldNumber = 3;
+    struct AxisValue {
+      static constexpr uint32_t kAxisFieldNumber = 1;
+      static constexpr uint32_t kValueFieldNumber = 2;
+    };
+  };
+};
+struct AndroidKeyEvent {
+  static constexpr uint32_t kEventIdFieldNumber = 1;
+  static constexpr uint32_t kEventTimeNanosFieldNumber = 2;
+  static constexpr uint32_t kDownTimeNanosFieldNumber = 3;
+  static constexpr uint32_t kSourceFieldNumber = 4;
+  static constexpr uint32_t kActionFieldNumber = 5;
+  static constexpr uint32_t kDeviceIdFieldNumber = 6;
+  static constexpr uint32_t kDisplayIdFieldNumber = 7;
+  static constexpr uint32_t kKeyCodeFieldNumber = 8;
+  static constexpr uint32_t kScanCodeFieldNumber = 9;
+  static constexpr uint32_t kMetaStateFieldNumber = 10;
+  static constexpr uint32_t kRepeatCountFieldNumber = 11;
+  static constexpr uint32_t kFlagsFieldNumber = 12;
+  static constexpr uint32_t kPolicyFlagsFieldNumber = 13;
+};
+struct AndroidWindowInputDispatchEvent {
+  static constexpr uint32_t kEventIdFieldNumber = 1;
+  static constexpr uint32_t kVsyncIdFieldNumber = 2;
+  static constexpr uint32_t kWindowIdFieldNumber = 3;
+  static constexpr uint32_t kDispatchedPointerFieldNumber = 4;
+  static constexpr uint32_t kResolvedFlagsFieldNumber = 5;
+  struct DispatchedPointer {
+    static constexpr uint32_t kPointerIdFieldNumber = 1;
+    static constexpr uint32_t kXInDisplayFieldNumber = 2;
+    static constexpr uint32_t kYInDisplayFieldNumber = 3;
+    static constexpr uint32_t kAxisValueInWindowFieldNumber = 4;
+  };
 };
 struct AndroidLogPacket {
   static constexpr uint32_t kEventsFieldNumber = 1;
@@ -954,6 +1021,139 @@ struct FrameTimelineEvent {
   struct FrameEnd {
     static constexpr uint32_t kCookieFieldNumber = 1;
   };
+};
+struct InputMethodClientsTraceProto {
+  static constexpr uint32_t kElapsedRealtimeNanosFieldNumber = 1;
+  static constexpr uint32_t kWhereFieldNumber = 2;
+  static constexpr uint32_t kClientFieldNumber = 3;
+  struct ClientSideProto {
+    static constexpr uint32_t kDisplayIdFieldNumber = 1;
+    static constexpr uint32_t kImeInsetsSourceConsumerFieldNumber = 5;
+    static constexpr uint32_t kEditorInfoFieldNumber = 6;
+    static constexpr uint32_t kImeFocusControllerFieldNumber = 7;
+  };
+};
+struct InputMethodServiceTraceProto {
+  static constexpr uint32_t kElapsedRealtimeNanosFieldNumber = 1;
+  static constexpr uint32_t kWhereFieldNumber = 2;
+  static constexpr uint32_t kInputMethodServiceFieldNumber = 3;
+};
+struct InputMethodManagerServiceTraceProto {
+  static constexpr uint32_t kElapsedRealtimeNanosFieldNumber = 1;
+  static constexpr uint32_t kWhereFieldNumber = 2;
+  static constexpr uint32_t kInputMethodManagerServiceFieldNumber = 3;
+};
+struct InputMethodManagerServiceProto {
+  static constexpr uint32_t kCurMethodIdFieldNumber = 1;
+  static constexpr uint32_t kCurSeqFieldNumber = 2;
+  static constexpr uint32_t kCurClientFieldNumber = 3;
+  static constexpr uint32_t kCurFocusedWindowNameFieldNumber = 4;
+  static constexpr uint32_t kLastImeTargetWindowNameFieldNumber = 5;
+  static constexpr uint32_t kCurFocusedWindowSoftInputModeFieldNumber = 6;
+  static constexpr uint32_t kCurAttributeFieldNumber = 7;
+  static constexpr uint32_t kCurIdFieldNumber = 8;
+  static constexpr uint32_t kShowExplicitlyRequestedFieldNumber = 10;
+  static constexpr uint32_t kShowForcedFieldNumber = 11;
+  static constexpr uint32_t kInputShownFieldNumber = 12;
+  static constexpr uint32_t kInFullscreenModeFieldNumber = 13;
+  static constexpr uint32_t kCurTokenFieldNumber = 14;
+  static constexpr uint32_t kCurTokenDisplayIdFieldNumber = 15;
+  static constexpr uint32_t kSystemReadyFieldNumber = 16;
+  static constexpr uint32_t kLastSwitchUserIdFieldNumber = 17;
+  static constexpr uint32_t kHaveConnectionFieldNumber = 18;
+  static constexpr uint32_t kBoundToMethodFieldNumber = 19;
+  static constexpr uint32_t kIsInteractiveFieldNumber = 20;
+  static constexpr uint32_t kBackDispositionFieldNumber = 21;
+  static constexpr uint32_t kImeWindowVisibilityFieldNumber = 22;
+  static constexpr uint32_t kShowImeWithHardKeyboardFieldNumber = 23;
+  static constexpr uint32_t kAccessibilityRequestingNoSoftKeyboardFieldNumber = 24;
+};
+struct InputMethodServiceProto {
+  static constexpr uint32_t kSoftInputWindowFieldNumber = 1;
+  static constexpr uint32_t kViewsCreatedFieldNumber = 2;
+  static constexpr uint32_t kDecorViewVisibleFieldNumber = 3;
+  static constexpr uint32_t kDecorViewWasVisibleFieldNumber = 4;
+  static constexpr uint32_t kWindowVisibleFieldNumber = 5;
+  static constexpr uint32_t kInShowWindowFieldNumber = 6;
+  static constexpr uint32_t kConfigurationFieldNumber = 7;
+  static constexpr uint32_t kTokenFieldNumber = 8;
+  static constexpr uint32_t kInputBindingFieldNumber = 9;
+  static constexpr uint32_t kInputStartedFieldNumber = 10;
+  static constexpr uint32_t kInputViewStartedFieldNumber = 11;
+  static constexpr uint32_t kCandidatesViewStartedFieldNumber = 12;
+  static constexpr uint32_t kInputEditorInfoFieldNumber = 13;
+  static constexpr uint32_t kShowInputRequestedFieldNumber = 14;
+  static constexpr uint32_t kLastShowInputRequestedFieldNumber = 15;
+  static constexpr uint32_t kShowInputFlagsFieldNumber = 18;
+  static constexpr uint32_t kCandidatesVisibilityFieldNumber = 19;
+  static constexpr uint32_t kFullscreenAppliedFieldNumber = 20;
+  static constexpr uint32_t kIsFullscreenFieldNumber = 21;
+  static constexpr uint32_t kExtractViewHiddenFieldNumber = 22;
+  static constexpr uint32_t kExtractedTokenFieldNumber = 23;
+  static constexpr uint32_t kIsInputViewShownFieldNumber = 24;
+  static constexpr uint32_t kStatusIconFieldNumber = 25;
+  static constexpr uint32_t kLastComputedInsetsFieldNumber = 26;
+  static constexpr uint32_t kSettingsObserverFieldNumber = 27;
+  struct InsetsProto {
+    static constexpr uint32_t kContentTopInsetsFieldNumber = 1;
+    static constexpr uint32_t kVisibleTopInsetsFieldNumber = 2;
+    static constexpr uint32_t kTouchableInsetsFieldNumber = 3;
+    static constexpr uint32_t kTouchableRegionFieldNumber = 4;
+  };
+};
+struct SoftInputWindowProto {
+  static constexpr uint32_t kWindowStateFieldNumber = 6;
+};
+struct EditorInfoProto {
+  static constexpr uint32_t kInputTypeFieldNumber = 1;
+  static constexpr uint32_t kImeOptionsFieldNumber = 2;
+  static constexpr uint32_t kPrivateImeOptionsFieldNumber = 3;
+  static constexpr uint32_t kPackageNameFieldNumber = 4;
+  static constexpr uint32_t kFieldIdFieldNumber = 5;
+  static constexpr uint32_t kTargetInputMethodUserIdFieldNumber = 6;
+};
+struct ImeFocusControllerProto {
+  static constexpr uint32_t kHasImeFocusFieldNumber = 1;
+  static constexpr uint32_t kServedViewFieldNumber = 2;
+  static constexpr uint32_t kNextServedViewFieldNumber = 3;
+};
+struct ImeInsetsSourceConsumerProto {
+  static constexpr uint32_t kInsetsSourceConsumerFieldNumber = 1;
+  static constexpr uint32_t kIsRequestedVisibleAwaitingControlFieldNumber = 3;
+};
+struct InsetsSourceConsumerProto {
+  static constexpr uint32_t kInternalInsetsTypeFieldNumber = 1;
+  static constexpr uint32_t kHasWindowFocusFieldNumber = 2;
+  static constexpr uint32_t kIsRequestedVisibleFieldNumber = 3;
+  static constexpr uint32_t kSourceControlFieldNumber = 4;
+  static constexpr uint32_t kPendingFrameFieldNumber = 5;
+  static constexpr uint32_t kPendingVisibleFrameFieldNumber = 6;
+  static constexpr uint32_t kAnimationStateFieldNumber = 7;
+  static constexpr uint32_t kTypeNumberFieldNumber = 8;
+};
+struct InsetsSourceControlProto {
+  static constexpr uint32_t kTypeFieldNumber = 1;
+  static constexpr uint32_t kPositionFieldNumber = 2;
+  static constexpr uint32_t kLeashFieldNumber = 3;
+  static constexpr uint32_t kTypeNumberFieldNumber = 4;
+};
+struct SurfaceControlProto {
+  static constexpr uint32_t kHashCodeFieldNumber = 1;
+  static constexpr uint32_t kNameFieldNumber = 2;
+  static constexpr uint32_t kLayerIdFieldNumber = 3;
+};
+struct PointProto {
+  static constexpr uint32_t kXFieldNumber = 1;
+  static constexpr uint32_t kYFieldNumber = 2;
+};
+struct RectProto {
+  static constexpr uint32_t kLeftFieldNumber = 1;
+  static constexpr uint32_t kTopFieldNumber = 2;
+  static constexpr uint32_t kRightFieldNumber = 3;
+  static constexpr uint32_t kBottomFieldNumber = 4;
+};
+struct WinscopeExtensions {
+  static constexpr uint32_t kAndroidInputEventFieldNumber = 5;
 };
 struct InodeFileMap {
   static constexpr uint32_t kBlockDeviceIdFieldNumber = 1;
