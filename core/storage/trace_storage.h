@@ -8,6 +8,7 @@
 
 #include "core/base/string_pool.h"
 #include "core/storage/frame_timeline_tables.h"
+#include "core/storage/game_intervention_table.h"
 #include "core/storage/profile_tables.h"
 #include "core/storage/stats.h"
 #include "core/storage/tables.h"
@@ -36,6 +37,7 @@ class TraceStorage {
   StateTable state;
   FlowTable flow;
   PackageListTable package_list;
+  GameInterventionListTable game_intervention_list;
   InterruptMappingTable interrupt_mapping;
   FtraceEventTable ftrace_event;
   ArgsTable args;
@@ -49,7 +51,7 @@ class TraceStorage {
   TraceDiagnosticsTable trace_diagnostics;
   TraceImportLogsTable import_logs;
   TraceFileTable trace_files;
-  ProfileTables profile;  // heapprofd, perf, heap graphs (profile_tables.h)
+  ProfileTables profile;                         // heapprofd, perf, heap graphs (profile_tables.h)
   FrameTimelineSliceTable frame_timeline_slice;  // frame_timeline_tables.h
 
   // Tables exposed to SQL (in registration order).
