@@ -4,6 +4,7 @@
 #include "core/import/chrome_metadata.h"
 #include "core/import/frame_timeline_parser.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/game_intervention_parser.h"
 #include "core/import/heap_graph_parser.h"
 #include "core/import/import_logs.h"
 #include "core/import/journald_parser.h"
@@ -104,6 +105,9 @@ void PacketParser::ParsePacket(int64_t ts, proto::Bytes packet, const SequenceGe
       return;
     case TracePacket::kPackagesListFieldNumber:
       packages_.Parse(payload);
+      return;
+    case TracePacket::kAndroidGameInterventionListFieldNumber:
+      ParseGameInterventionList(ctx_, payload);
       return;
     case TracePacket::kAndroidAflagsFieldNumber:
       ParseAndroidAflags(ts, payload);

@@ -27,7 +27,7 @@ namespace fathom {
     "Events pushed into the sorter out of order for their queue (sorted anyway).")                 \
   F(kClockSyncFailure, "clock_sync_failure", error, analysis,                                      \
     "Timestamps that could not be converted to the trace clock (dropped).")                        \
-  F(kClockSyncFailureUnknownSourceClock, "clock_sync_failure_unknown_source_clock", error,        \
+  F(kClockSyncFailureUnknownSourceClock, "clock_sync_failure_unknown_source_clock", error,         \
     analysis, "Timestamps in a clock that no clock snapshot holds (dropped).")                     \
   F(kAndroidLogNumFailed, "android_log_num_failed", error, trace,                                  \
     "Log lines the recorder could not read from the device's log buffers.")                        \
@@ -37,7 +37,7 @@ namespace fathom {
     "Log lines the recorder read in all.")                                                         \
   F(kSystemdJournalNumFailed, "systemd_journal_num_failed", error, trace,                          \
     "systemd journal entries the recorder could not read.")                                        \
-  F(kSystemdJournalNumTotal, "systemd_journal_num_total", info, trace,                            \
+  F(kSystemdJournalNumTotal, "systemd_journal_num_total", info, trace,                             \
     "systemd journal entries the recorder read in all.")                                           \
   F(kFtraceBundleErrors, "ftrace_bundle_tokenizer_errors", error, analysis,                        \
     "ftrace bundles that could not be tokenized.")                                                 \
@@ -178,6 +178,11 @@ namespace fathom {
   F(kSliceSpillOverlappingComplete, "slice_spill_overlapping_complete_event", error, analysis,     \
     "Complete slices that partially overlap another on their thread, moved to an overflow track "  \
     "of that thread instead of being dropped.")                                                    \
+  F(kGameInterventionHasParseErrors, "game_intervention_has_parse_errors", error, trace,           \
+    "The game intervention list had entries the device could not parse (unknown modes or "         \
+    "interventions).")                                                                             \
+  F(kGameInterventionHasReadErrors, "game_intervention_has_read_errors", error, trace,             \
+    "The device could not read the game intervention list file (missing or not permitted).")       \
   F(kAndroidAflagsErrors, "android_aflags_errors", error, trace,                                   \
     "The android.aflags data source reported that it could not collect the aconfig flags.")        \
   F(kSliceDropOverlappingComplete, "slice_drop_overlapping_complete_event", error, analysis,       \

@@ -101,6 +101,7 @@ std::vector<Table*> TraceStorage::AllTables() {
       &stats_table, &cpu,    &cpu_freq,     &trace_bounds, &machine,      &trace_diagnostics};
   tables.push_back(&state);
   tables.push_back(&package_list);
+  tables.push_back(&game_intervention_list);
   tables.push_back(&interrupt_mapping);
   tables.push_back(&import_logs);
   tables.push_back(&trace_files);

@@ -9,6 +9,7 @@
 #include "core/base/string_pool.h"
 #include "core/storage/android_input_tables.h"
 #include "core/storage/frame_timeline_tables.h"
+#include "core/storage/game_intervention_table.h"
 #include "core/storage/profile_tables.h"
 #include "core/storage/stats.h"
 #include "core/storage/tables.h"
@@ -38,6 +39,7 @@ class TraceStorage {
   StateTable state;
   FlowTable flow;
   PackageListTable package_list;
+  GameInterventionListTable game_intervention_list;
   InterruptMappingTable interrupt_mapping;
   FtraceEventTable ftrace_event;
   ArgsTable args;

@@ -108,7 +108,7 @@ FILES = collections.OrderedDict([
       "AndroidEnergyConsumer"]),
     ("perfetto/trace/android/android_log.proto", ["AndroidLogPacket"]),
     ("perfetto/trace/android/android_misc.proto",
-     ["PackagesList", "InitialDisplayState", "AndroidSystemProperty", "AndroidAflags",
+     ["PackagesList", "InitialDisplayState", "AndroidSystemProperty", "AndroidAflags", "AndroidGameInterventionList",
       "GraphicsFrameEvent", "GpuMemTotalEvent"]),
     ("perfetto/trace/android/frame_timeline_event.proto",
      ["FrameTimelineEvent"]),

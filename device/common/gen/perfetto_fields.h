@@ -810,6 +810,7 @@ struct TracePacket {
   static constexpr uint32_t kFrameTimelineEventFieldNumber = 76;
   static constexpr uint32_t kAndroidEnergyEstimationBreakdownFieldNumber = 77;
   static constexpr uint32_t kTrustedPidFieldNumber = 79;
+  static constexpr uint32_t kAndroidGameInterventionListFieldNumber = 83;
   static constexpr uint32_t kStatsdAtomFieldNumber = 84;
   static constexpr uint32_t kAndroidSystemPropertyFieldNumber = 86;
   static constexpr uint32_t kFirstPacketOnSequenceFieldNumber = 87;
@@ -954,6 +955,23 @@ struct AndroidSystemProperty {
 };
 struct AndroidAflags {
   static constexpr uint32_t kErrorFieldNumber = 2;
+};
+struct AndroidGameInterventionList {
+  static constexpr uint32_t kGamePackagesFieldNumber = 1;
+  static constexpr uint32_t kParseErrorFieldNumber = 2;
+  static constexpr uint32_t kReadErrorFieldNumber = 3;
+  struct GamePackageInfo {
+    static constexpr uint32_t kNameFieldNumber = 1;
+    static constexpr uint32_t kUidFieldNumber = 2;
+    static constexpr uint32_t kCurrentModeFieldNumber = 3;
+    static constexpr uint32_t kGameModeInfoFieldNumber = 4;
+  };
+  struct GameModeInfo {
+    static constexpr uint32_t kModeFieldNumber = 1;
+    static constexpr uint32_t kUseAngleFieldNumber = 2;
+    static constexpr uint32_t kResolutionDownscaleFieldNumber = 3;
+    static constexpr uint32_t kFpsFieldNumber = 4;
+  };
 };
 struct GraphicsFrameEvent {
   static constexpr uint32_t kBufferEventFieldNumber = 1;

@@ -1,0 +1,1 @@
+select * from android_game_intervention_list
