@@ -59,6 +59,8 @@ constexpr std::pair<std::string_view, int64_t> kKeys[] = {
     {"ftrace_kprobe_misses_begin", 50},
     {"ftrace_kprobe_misses_delta", 52},
     {"ftrace_kprobe_misses_end", 51},
+    {"game_intervention_has_parse_errors", 215},
+    {"game_intervention_has_read_errors", 216},
     {"generic_task_state_invalid_order", 65},
     {"heap_graph_non_finalized_graph", 347},
     {"heapprofd_missing_packet", 202},

@@ -1,1 +1,1 @@
-select name, idx, severity, source, value from stats where name like 'game_intervention%' order by name
+select name, idx, severity, source, value, key from stats where name like 'game_intervention%' order by name
