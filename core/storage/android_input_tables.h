@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "core/storage/column.h"
 
@@ -22,8 +24,9 @@ struct AndroidInputEventRow {
   int64_t key_code = 0;  // key events only
 };
 
-struct AndroidKeyEventsTable : Table {
-  AndroidKeyEventsTable() : Table("__intrinsic_android_key_events") {}
+// The key and motion event tables' shared columns, in upstream's order.
+struct AndroidInputEventsTable : Table {
+  explicit AndroidInputEventsTable(std::string name) : Table(std::move(name)) {}
   IdColumn id{this, "id"};
   Int64Column event_id{this, "event_id"};
   Int64Column ts{this, "ts"};
@@ -33,9 +36,9 @@ struct AndroidKeyEventsTable : Table {
   Int64Column action{this, "action"};
   Int64Column device_id{this, "device_id"};
   Int64Column display_id{this, "display_id"};
-  Int64Column key_code{this, "key_code"};
 
-  uint32_t Insert(const AndroidInputEventRow& r) {
+ protected:
+  void AppendShared(const AndroidInputEventRow& r) {
     event_id.Append(r.event_id);
     ts.Append(r.ts);
     arg_set_id.Append(r.arg_set_id);
@@ -44,32 +47,25 @@ struct AndroidKeyEventsTable : Table {
     action.Append(r.action);
     device_id.Append(r.device_id);
     display_id.Append(r.display_id);
+  }
+};
+
+struct AndroidKeyEventsTable : AndroidInputEventsTable {
+  AndroidKeyEventsTable() : AndroidInputEventsTable("__intrinsic_android_key_events") {}
+  Int64Column key_code{this, "key_code"};
+
+  uint32_t Insert(const AndroidInputEventRow& r) {
+    AppendShared(r);
     key_code.Append(r.key_code);
     return CommitRow();
   }
 };
 
-struct AndroidMotionEventsTable : Table {
-  AndroidMotionEventsTable() : Table("__intrinsic_android_motion_events") {}
-  IdColumn id{this, "id"};
-  Int64Column event_id{this, "event_id"};
-  Int64Column ts{this, "ts"};
-  UInt32Column arg_set_id{this, "arg_set_id", kNullable};
-  Int64Column base64_proto_id{this, "base64_proto_id", kNullable};
-  Int64Column source{this, "source"};
-  Int64Column action{this, "action"};
-  Int64Column device_id{this, "device_id"};
-  Int64Column display_id{this, "display_id"};
+struct AndroidMotionEventsTable : AndroidInputEventsTable {
+  AndroidMotionEventsTable() : AndroidInputEventsTable("__intrinsic_android_motion_events") {}
 
   uint32_t Insert(const AndroidInputEventRow& r) {
-    event_id.Append(r.event_id);
-    ts.Append(r.ts);
-    arg_set_id.Append(r.arg_set_id);
-    base64_proto_id.Append(static_cast<int64_t>(r.base64_proto));
-    source.Append(r.source);
-    action.Append(r.action);
-    device_id.Append(r.device_id);
-    display_id.Append(r.display_id);
+    AppendShared(r);
     return CommitRow();
   }
 };

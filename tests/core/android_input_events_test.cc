@@ -8,6 +8,7 @@
 
 #include "core/trace_processor.h"
 #include "perfetto/trace/trace.pb.h"
+#include "tests/core/compact_rows.h"
 #include "tests/core/trace_test_util.h"
 
 namespace fathom {
@@ -26,25 +27,8 @@ packet { timestamp: 1000700 trusted_packet_sequence_id: 2 winscope_extensions { 
 packet { timestamp: 1000800 trusted_packet_sequence_id: 2 winscope_extensions { android_input_event { dispatcher_key_event { event_id: 9 } } } }
 )";
 
-// The rows of `sql`, cells joined by ',' and rows ended by ';' (NULL as N).
 std::string Rows(TraceProcessor& tp, const std::string& sql) {
-  auto it = tp.Query(sql);
-  if (!it->NextResultSet()) return "error: " + it->status().message();
-  std::string out;
-  while (it->NextRow()) {
-    for (int c = 0; c < it->column_count(); ++c) {
-      if (c) out += ",";
-      SqlValue v = it->Get(c);
-      if (v.type == SqlValue::kNull)
-        out += "N";
-      else if (v.type == SqlValue::kInt)
-        out += std::to_string(v.i);
-      else
-        out += std::string(v.s);
-    }
-    out += ";";
-  }
-  return out;
+  return fathom::testing::CompactRows(tp, sql);
 }
 
 class AndroidInputEventsTest : public ::testing::Test {

@@ -8,6 +8,7 @@
 
 #include "core/trace_processor.h"
 #include "perfetto/trace/android/inputmethodeditor.pb.h"
+#include "tests/core/compact_rows.h"
 #include "tests/core/trace_test_util.h"
 
 namespace fathom {
@@ -33,25 +34,8 @@ std::string Packet(uint64_t ts, uint32_t field, const std::string& dump) {
   return Len(1, Int(8, ts) + Int(10, 1) + Len(112, Len(field, dump)));
 }
 
-// The rows of `sql`, cells joined by ',' and rows ended by ';' (NULL as N).
 std::string Rows(TraceProcessor& tp, const std::string& sql) {
-  auto it = tp.Query(sql);
-  if (!it->NextResultSet()) return "error: " + it->status().message();
-  std::string out;
-  while (it->NextRow()) {
-    for (int c = 0; c < it->column_count(); ++c) {
-      if (c) out += ",";
-      SqlValue v = it->Get(c);
-      if (v.type == SqlValue::kNull)
-        out += "N";
-      else if (v.type == SqlValue::kInt)
-        out += std::to_string(v.i);
-      else
-        out += std::string(v.s);
-    }
-    out += ";";
-  }
-  return out;
+  return fathom::testing::CompactRows(tp, sql);
 }
 
 class WinscopeInputMethodTest : public ::testing::Test {
