@@ -31,32 +31,26 @@ std::pair<std::string, std::string> SplitMember(std::string_view q) {
   return {std::string(q.substr(0, dot)), std::string(q.substr(dot + 1))};
 }
 
-// The maps' packages that name a class of some frame although no frame
-// belongs to the package, so the importer will not use their mappings.
-std::vector<std::string> PackagesWithoutFrames(const TraceStorage& s,
-                                               const std::vector<ProguardMapSpec>& maps,
-                                               const std::set<std::string>& frame_classes) {
-  std::vector<std::string> out;
-  if (frame_classes.empty()) return out;
-  FramePackages owners = FindFramePackages(s);
-  std::set<StringId> reached;
-  for (const auto& list : owners.packages) reached.insert(list.begin(), list.end());
-  bool any = std::find(owners.any_package.begin(), owners.any_package.end(), true) !=
-             owners.any_package.end();
-  for (const ProguardMapSpec& spec : maps) {
-    StringId id = s.strings.Find(spec.package);
-    if (any || (id != kNullStringId && reached.count(id))) continue;
-    auto mapping = ReadProguardMap(spec.file);
-    if (!mapping.ok()) continue;
-    for (const std::string& cls : frame_classes) {
-      if (mapping->count(cls)) {
-        out.push_back(spec.package);
-        break;
-      }
-    }
+// Whether the importer will let `package`'s mapping name any frame
+// (frame_packages.h): some frame belongs to it, or a JIT frame takes any.
+class FrameOwners {
+ public:
+  explicit FrameOwners(const TraceStorage& s) : s_(s) {
+    FramePackages owners = FindFramePackages(s);
+    for (const auto& list : owners.packages) reached_.insert(list.begin(), list.end());
+    any_ = std::find(owners.any_package.begin(), owners.any_package.end(), true) !=
+           owners.any_package.end();
   }
-  return out;
-}
+  bool Reach(const std::string& package) const {
+    StringId id = s_.strings.Find(package);
+    return any_ || (id != kNullStringId && reached_.count(id));
+  }
+
+ private:
+  const TraceStorage& s_;
+  std::set<StringId> reached_;
+  bool any_ = false;
+};
 
 }  // namespace
 
@@ -111,16 +105,19 @@ Result<DeobfuscateResult> DeobfuscateTrace(const TraceStorage& s,
   result.classes = used.size();
   std::set<std::string> mapped;
   perfetto::protos::Trace trace;
+  const FrameOwners owners(s);
   for (const ProguardMapSpec& spec : maps) {
     auto mapping = ReadProguardMap(spec.file);
     if (!mapping.ok()) return mapping.status();
     auto* dm = trace.add_packet()->mutable_deobfuscation_mapping();
     dm->set_package_name(spec.package);
+    bool maps_a_frame = false;
     for (const auto& [obfuscated, members] : used) {
       auto it = mapping->find(obfuscated);
       if (it == mapping->end()) continue;
       const ProguardClass& cls = it->second;
       mapped.insert(obfuscated);
+      maps_a_frame = maps_a_frame || frame_classes.count(obfuscated);
       auto* oc = dm->add_obfuscated_classes();
       oc->set_obfuscated_name(obfuscated);
       oc->set_deobfuscated_name(cls.deobfuscated);
@@ -139,9 +136,10 @@ Result<DeobfuscateResult> DeobfuscateTrace(const TraceStorage& s,
         }
       }
     }
+    if (maps_a_frame && !owners.Reach(spec.package))
+      result.packages_without_frames.push_back(spec.package);
   }
   result.classes_mapped = mapped.size();
-  result.packages_without_frames = PackagesWithoutFrames(s, maps, frame_classes);
   for (const auto& [cls, members] : used)
     if (!mapped.count(cls) && result.unmapped.size() < 20) result.unmapped.push_back(cls);
   result.packets = trace.SerializeAsString();
