@@ -202,6 +202,9 @@ void MainWindow::showRecordPage() {
   }
   if (stack_->currentWidget() != record_page_) title_before_record_ = windowTitle();
   stack_->setCurrentWidget(record_page_);
+  // Keyboard focus moves into the page (its target list): the focused widget
+  // was on the page just hidden, and Esc, a page shortcut, needs it here.
+  record_page_->setFocus(Qt::OtherFocusReason);
   setWindowTitle(tr("Record — Fathom"));
 #endif
 }

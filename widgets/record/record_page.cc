@@ -51,6 +51,7 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
   target_view_ = new QListView;
   target_view_->setObjectName(QStringLiteral("targets"));
   target_view_->setModel(targets_);
+  setFocusProxy(target_view_);  // focusing the page starts at the target list
   target_info_ = new QLabel(tr("Choose where to record."));
   target_info_->setWordWrap(true);
   target_info_->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -2,10 +2,12 @@
 // timeline, a damaged file fails with a report and stays on disk, the Record
 // page records this computer and opens the result, and a heap profile of a real
 // program opens its flamegraph from its diamond.
+#include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QMenu>
 #include <QMessageBox>
@@ -287,12 +289,34 @@ class AppGuiTest : public QObject {
     QVERIFY(OpenAndWait(w, trace));
     auto* stack = w.findChild<QStackedWidget*>();
     const QString title = w.windowTitle();
-    w.showRecordPage();
-    RecordPage* page = w.recordPage();
-    QVERIFY(page);
-    QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(page));
-    page->setFocus();
-    QTest::keyClick(page, Qt::Key_Escape);
+    // As a user gets there: working in the trace (any focusable widget of the
+    // workspace holds the focus), then Ctrl+R. Esc goes where the focus really
+    // is, not to a widget the test picks.
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QList<QWidget*> focusable;
+    for (QWidget* c : w.workspace()->findChildren<QWidget*>())
+      if (c->isVisible() && c->isEnabled() && c->focusPolicy() != Qt::NoFocus) focusable << c;
+    QVERIFY(focusable.size() > 3);
+    focusable << nullptr;  // and nothing focused (e.g. the focused panel was folded)
+    RecordPage* page = nullptr;
+    for (QWidget* c : focusable) {
+      if (c)
+        c->setFocus();
+      else if (QApplication::focusWidget())
+        QApplication::focusWidget()->clearFocus();
+      w.showRecordPage();
+      page = w.recordPage();
+      QVERIFY(page);
+      QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(page));
+      QWidget* focused = QApplication::focusWidget();
+      QVERIFY2(focused && page->isAncestorOf(focused),
+               qPrintable(QStringLiteral("focus outside the Record page after %1 had it")
+                              .arg(c ? QString::fromLatin1(c->metaObject()->className())
+                                     : QStringLiteral("nothing"))));
+      QTest::keyClick(focused, Qt::Key_Escape);
+      QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(w.workspace()));
+    }
     QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(w.workspace()));
     QCOMPARE(w.windowTitle(), title);
     w.showRecordPage();
