@@ -2,6 +2,7 @@
 
 #include <QShortcut>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -202,8 +203,15 @@ void TraceWorkspace::wirePanels() {
     // Opening the panel shortens the timeline: keep the clicked event on screen.
     timeline_->keepHighlightInView();
   });
-  connect(timeline_, &TimelineView::selectionStatsReady, this,
-          [this] { panels_->reveal(details_); });
+  // A selection with nothing to aggregate (only CPU-sample tracks) would show
+  // an empty table: its samples' flamegraph is what it selected.
+  connect(timeline_, &TimelineView::selectionStatsReady, this, [this] {
+    const bool nothing_aggregated = timeline_->detailsModel()->rowCount() == 0;
+    if (nothing_aggregated && flamegraph_->hasCpuSamples())
+      panels_->reveal(flamegraph_);
+    else
+      panels_->reveal(details_);
+  });
 }
 
 void TraceWorkspace::checkPanelContent() {

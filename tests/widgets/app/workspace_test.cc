@@ -312,6 +312,20 @@ class WorkspaceTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(flame->tree() && !flame->isBusy() && flame->tree()->total() != 355.0,
                              20000);
     QCOMPARE(flame->tree()->total(), 149.0);
+
+    // Only the thread's CPU-sample track selected: nothing to aggregate, so
+    // the panel shows the samples' flamegraph rather than an empty table.
+    int samples = -1;
+    for (int i = 0; i < L.tracks.size(); ++i)
+      if (L.tracks[i].kind == TrackKind::kCpuSamples && L.tracks[i].utid == 98) samples = i;
+    QVERIFY(samples >= 0);
+    ws->bottomPanel()->setCurrentWidget(ws->details());
+    QSignalSpy stats(timeline, &TimelineView::selectionStatsReady);
+    timeline->selectArea(w.session()->traceStart(), w.session()->traceStart() + 500000000,
+                         {samples});
+    QVERIFY(stats.wait(20000));
+    QCOMPARE(timeline->detailsModel()->rowCount(), 0);
+    QCOMPARE(ws->bottomPanel()->currentWidget(), static_cast<QWidget*>(flame));
   }
 
   // Until the user sizes it, the panel keeps its share of the window: opened at 1024×700
