@@ -115,7 +115,7 @@ void TimelineCanvas::paintFlows(QPainter& p) {
   if (flows_.isEmpty()) return;
   p.save();
   p.setRenderHint(QPainter::Antialiasing);
-  p.setClipRect(kLabelWidth, kRulerHeight, width() - kLabelWidth, height() - kRulerHeight);
+  p.setClipRect(labelWidth(), kRulerHeight, width() - labelWidth(), height() - kRulerHeight);
   QColor c = isDarkPalette() ? QColor(0xff, 0xc1, 0x07) : QColor(0x6a, 0x1b, 0x9a);
   for (const FlowLink& f : flows_) {
     const QPointF a = flowPoint(f.from), b = flowPoint(f.to);
@@ -217,7 +217,7 @@ void TimelineCanvas::relayout() {
 }
 
 void TimelineCanvas::requestFrame() {
-  if (!session_ || !session_->isLoaded() || width() <= kLabelWidth) return;
+  if (!session_ || !session_->isLoaded() || width() <= labelWidth()) return;
   if (in_flight_) {
     dirty_ = true;  // coalesce: one lookup in flight, one more queued at most
     return;
@@ -255,7 +255,7 @@ FrameRequest TimelineCanvas::currentRequest() const {
   FrameRequest req;
   req.t0 = t0_;
   req.t1 = t1_;
-  req.pixels = width() - kLabelWidth;
+  req.pixels = width() - labelWidth();
   for (const Row& r : rows_) {
     const int y = screenY(r);
     if (y + r.h < kRulerHeight || y > height()) continue;
@@ -266,13 +266,13 @@ FrameRequest TimelineCanvas::currentRequest() const {
 }
 
 qint64 TimelineCanvas::timeAt(double x) const {
-  double w = std::max(1, width() - kLabelWidth);
-  return t0_ + static_cast<qint64>((x - kLabelWidth) / w * static_cast<double>(t1_ - t0_));
+  double w = std::max(1, width() - labelWidth());
+  return t0_ + static_cast<qint64>((x - labelWidth()) / w * static_cast<double>(t1_ - t0_));
 }
 
 double TimelineCanvas::xAt(qint64 t) const {
-  double w = std::max(1, width() - kLabelWidth);
-  return kLabelWidth + static_cast<double>(t - t0_) / static_cast<double>(t1_ - t0_) * w;
+  double w = std::max(1, width() - labelWidth());
+  return labelWidth() + static_cast<double>(t - t0_) / static_cast<double>(t1_ - t0_) * w;
 }
 
 const TimelineCanvas::Row* TimelineCanvas::rowAt(int y) const {
@@ -299,7 +299,7 @@ int TimelineCanvas::groupAt(int y) const {
 QRect TimelineCanvas::trackRect(int track) const {
   for (const Row& r : rows_)
     if (track >= 0 && (r.track == track || r.summary == track))
-      return QRect(kLabelWidth, screenY(r), width() - kLabelWidth, r.h);
+      return QRect(labelWidth(), screenY(r), width() - labelWidth(), r.h);
   return {};
 }
 
@@ -331,7 +331,7 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
     int y = screenY(r);
     if (y + r.h < clip.top() || y > clip.bottom()) continue;
     p.setClipRect(clip);
-    QRect label(0, y, kLabelWidth, r.h);
+    QRect label(0, y, labelWidth(), r.h);
     if (r.track < 0) {
       paintHeader(p, r, y);
       continue;
@@ -341,10 +341,10 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
     QString name = (model_->isPinned(r.track) ? QStringLiteral("\u2691 ") : QString()) + t.name;
     const int indent = 16 + std::min(t.indent, 8) * 10;
     p.drawText(label.adjusted(indent, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-               p.fontMetrics().elidedText(name, Qt::ElideMiddle, kLabelWidth - indent - 4));
+               p.fontMetrics().elidedText(name, Qt::ElideMiddle, labelWidth() - indent - 4));
     p.setPen(pal.color(QPalette::Midlight));
     p.drawLine(0, y + r.h - 1, width(), y + r.h - 1);
-    QRect area(kLabelWidth, y + 1, width() - kLabelWidth, r.h - 2);
+    QRect area(labelWidth(), y + 1, width() - labelWidth(), r.h - 2);
     p.save();
     p.setClipRect(area.intersected(clip));
     paintTrack(p, r, area);
@@ -356,10 +356,10 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
     p.drawLine(0, kRulerHeight + pinned_height_, width(), kRulerHeight + pinned_height_);
   }
   p.setPen(pal.color(QPalette::Mid));
-  p.drawLine(kLabelWidth - 1, kRulerHeight, kLabelWidth - 1, height());
+  p.drawLine(labelWidth() - 1, kRulerHeight, labelWidth() - 1, height());
   // Selection and cursor over the tracks.
   if (sel_t1_ > sel_t0_) {
-    double x0 = std::max<double>(kLabelWidth, xAt(sel_t0_)), x1 = xAt(sel_t1_);
+    double x0 = std::max<double>(labelWidth(), xAt(sel_t0_)), x1 = xAt(sel_t1_);
     QColor sel = pal.color(QPalette::Highlight);
     sel.setAlpha(40);
     p.fillRect(QRectF(x0, kRulerHeight, std::max(1.0, x1 - x0), height()), sel);
@@ -368,7 +368,7 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
     p.drawLine(QPointF(xAt(sel_t0_), kRulerHeight), QPointF(xAt(sel_t0_), height()));
     p.drawLine(QPointF(x1, kRulerHeight), QPointF(x1, height()));
   }
-  if (cursor_x_ >= kLabelWidth) {
+  if (cursor_x_ >= labelWidth()) {
     p.setPen(QPen(pal.color(QPalette::Text), 1, Qt::DashLine));
     p.drawLine(cursor_x_, kRulerHeight, cursor_x_, height());
   }
@@ -397,13 +397,13 @@ void TimelineCanvas::paintHeader(QPainter& p, const Row& r, int y) {
     return;
   }
   // Collapsed with a summary: the name in the label column, the activity beside it.
-  const QRect label(6, y, kLabelWidth - 10, r.h);
+  const QRect label(6, y, labelWidth() - 10, r.h);
   p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
              p.fontMetrics().elidedText(text, Qt::ElideMiddle, label.width()));
   p.setFont(small);
   p.setPen(pal.color(QPalette::Midlight));
   p.drawLine(0, y + r.h - 1, width(), y + r.h - 1);
-  const QRect area(kLabelWidth, y + 2, width() - kLabelWidth, r.h - 4);
+  const QRect area(labelWidth(), y + 2, width() - labelWidth(), r.h - 4);
   p.save();
   p.setClipRect(area.intersected(p.clipBoundingRect().toAlignedRect()));
   paintTrack(p, Row{r.group, r.summary, r.y, r.h, r.pinned, -1}, area);
@@ -456,7 +456,7 @@ void TimelineCanvas::paintSearchMarks(QPainter& p) {
   int last_x = -1;
   for (; it != search_marks_.end() && *it <= t1_; ++it) {
     const int x = static_cast<int>(xAt(*it));
-    if (x < kLabelWidth || x == last_x) continue;
+    if (x < labelWidth() || x == last_x) continue;
     last_x = x;
     p.fillRect(QRect(x, kRulerHeight - 5, 1, 4), tick);
   }
@@ -470,7 +470,8 @@ void TimelineCanvas::paintRuler(QPainter& p) {
   p.drawLine(0, kRulerHeight - 1, width(), kRulerHeight - 1);
   // Ticks over the canvas part of the ruler; the label column's part names
   // the anchor the tick labels count from, when they count from one.
-  const RulerTicks ticks = computeRulerTicks(origin_, t0_, t1_, std::max(1, width() - kLabelWidth));
+  const RulerTicks ticks =
+      computeRulerTicks(origin_, t0_, t1_, std::max(1, width() - labelWidth()));
   const qint64 istep = ticks.step;
   p.setPen(pal.color(QPalette::WindowText));
   for (const RulerTick& tick : ticks.ticks) {
@@ -479,18 +480,18 @@ void TimelineCanvas::paintRuler(QPainter& p) {
     p.drawText(QPointF(x + 3, kRulerHeight - 10), tick.label);
   }
   if (!ticks.anchor.isEmpty())
-    p.drawText(QRect(4, 0, kLabelWidth - 10, kRulerHeight - 4), Qt::AlignRight | Qt::AlignVCenter,
+    p.drawText(QRect(4, 0, labelWidth() - 10, kRulerHeight - 4), Qt::AlignRight | Qt::AlignVCenter,
                ticks.anchor);
   QString info = QStringLiteral("span %1").arg(formatDuration(t1_ - t0_));
   if (sel_t1_ > sel_t0_) {
-    double x0 = std::max<double>(kLabelWidth, xAt(sel_t0_)),
+    double x0 = std::max<double>(labelWidth(), xAt(sel_t0_)),
            x1 = std::min<double>(width(), xAt(sel_t1_));
     QColor sel = pal.color(QPalette::Highlight);
     p.fillRect(QRectF(x0, kRulerHeight - 6, std::max(2.0, x1 - x0), 5), sel);
     info = QStringLiteral("selection %1").arg(formatDuration(sel_t1_ - sel_t0_));
   }
   paintSearchMarks(p);
-  if (cursor_x_ >= kLabelWidth) {
+  if (cursor_x_ >= labelWidth()) {
     QString at = formatTimestamp(timeAt(cursor_x_) - origin_, std::max<qint64>(1, istep / 100));
     QRect box = p.fontMetrics().boundingRect(at).adjusted(-4, -2, 4, 2);
     box.moveTopLeft(QPoint(std::min(cursor_x_ + 2, width() - box.width()), 1));
@@ -499,7 +500,7 @@ void TimelineCanvas::paintRuler(QPainter& p) {
     p.drawText(box, Qt::AlignCenter, at);
   }
   p.setPen(pal.color(QPalette::WindowText));
-  p.drawText(QRect(6, 0, kLabelWidth - 10, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft, info);
+  p.drawText(QRect(6, 0, labelWidth() - 10, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft, info);
 }
 
 void TimelineCanvas::paintTrack(QPainter& p, const Row& r, const QRect& area) {
@@ -673,7 +674,7 @@ const PaintSpan* TimelineCanvas::spanAt(int track, int depth, qint64 t, double s
   auto it = frame_.tracks.constFind(track);
   if (it == frame_.tracks.cend() || depth < -1 || depth >= it->levels.size()) return nullptr;
   const QVector<PaintSpan>& spans = depth < 0 ? it->states : it->levels[depth];
-  const double ns_per_px = static_cast<double>(t1_ - t0_) / std::max(1, width() - kLabelWidth);
+  const double ns_per_px = static_cast<double>(t1_ - t0_) / std::max(1, width() - labelWidth());
   const qint64 slop = static_cast<qint64>(slop_px * ns_per_px);
   const PaintSpan* best = nullptr;
   for (const PaintSpan& s : spans) {
@@ -689,7 +690,7 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* e) {
   press_t1_ = t1_;
   press_scroll_ = scroll_y_;
   press_time_ = timeAt(e->position().x());
-  if (e->button() == Qt::LeftButton && e->pos().x() < kLabelWidth) {
+  if (e->button() == Qt::LeftButton && e->pos().x() < labelWidth()) {
     int g = groupAt(e->pos().y());
     if (g >= 0) model_->setExpanded(g, !model_->isExpanded(g));
     drag_ = Drag::kNone;
@@ -704,7 +705,7 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
   cursor_x_ = e->pos().x();
   if (drag_ == Drag::kPan) {
     double ns_per_px =
-        static_cast<double>(press_t1_ - press_t0_) / std::max(1, width() - kLabelWidth);
+        static_cast<double>(press_t1_ - press_t0_) / std::max(1, width() - labelWidth());
     qint64 dt = static_cast<qint64>((press_pos_.x() - e->pos().x()) * ns_per_px);
     setRange(press_t0_ + dt, press_t1_ + dt);
     setScrollY(press_scroll_ + press_pos_.y() - e->pos().y());
@@ -784,7 +785,7 @@ bool TimelineCanvas::showsUtilization(int track) const {
 // their slices, a typical slice a few pixels wide.
 void TimelineCanvas::zoomToCpuSlicesAt(qint64 t) {
   const double typical = model_->layout().cpu_typical_slice_ns;
-  const int px = std::max(1, width() - kLabelWidth);
+  const int px = std::max(1, width() - labelWidth());
   qint64 span = static_cast<qint64>(typical * px / 4);
   span = std::clamp<qint64>(span, 1000, std::max<qint64>(1000, (t1_ - t0_) / 4));
   setRange(t - span / 2, t + span / 2);
@@ -796,7 +797,7 @@ void TimelineCanvas::wheelEvent(QWheelEvent* e) {
     // Zoom around the time under the cursor.
     double factor = std::pow(0.85, d.y() / 120.0);
     double x = e->position().x();
-    qint64 at = timeAt(std::max<double>(x, kLabelWidth));
+    qint64 at = timeAt(std::max<double>(x, labelWidth()));
     qint64 t0 = at - static_cast<qint64>((at - t0_) * factor);
     qint64 t1 = at + static_cast<qint64>((t1_ - at) * factor);
     setRange(t0, t1);

@@ -8,6 +8,7 @@
 #include <QPixmap>
 #include <QPointer>
 #include <QWidget>
+#include <algorithm>
 #include <memory>
 
 #include "widgets/common/trace_session.h"
@@ -21,7 +22,11 @@ class CounterPlotter;
 class TimelineCanvas : public QWidget {
   Q_OBJECT
  public:
-  static constexpr int kLabelWidth = 220;
+  // The track-name column: 220 px up to a 1760 px wide canvas, then an eighth
+  // of the width up to 420 px, so a 4K window shows long process names whole.
+  static constexpr int kMinLabelWidth = 220;
+  static constexpr int kMaxLabelWidth = 420;
+  int labelWidth() const { return std::clamp(width() / 8, kMinLabelWidth, kMaxLabelWidth); }
   static constexpr int kRulerHeight = 26;
 
   TimelineCanvas(TraceSession* session, TrackListModel* model, QWidget* parent = nullptr);

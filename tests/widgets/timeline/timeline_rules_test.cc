@@ -29,6 +29,7 @@ class TimelineRulesTest : public QObject {
   void clickOnABarZoomsToSlices();
   void statesAreSpelledOut();
   void framesColouredByJank();
+  void fourKLabelsShowProcessNamesWhole();
 };
 
 void TimelineRulesTest::oneRuleForAllCpusAtEveryZoom_data() {
@@ -92,11 +93,11 @@ void TimelineRulesTest::clickOnABarZoomsToSlices() {
   for (int i = 0; i < layout.tracks.size() && cpu < 0; ++i)
     if (layout.tracks[i].kind == TrackKind::kCpuSched) cpu = i;
   QVERIFY(cpu >= 0);
-  const int px = canvas->width() - TimelineCanvas::kLabelWidth;
+  const int px = canvas->width() - canvas->labelWidth();
   const double before = double(canvas->rangeEnd() - canvas->rangeStart()) / px;
   QVERIFY2(!cpuSlicesVisible(layout, before), "the whole 10 s trace should start as bars");
   const QRect r = canvas->trackRect(cpu);
-  const QPoint at(TimelineCanvas::kLabelWidth + px / 2, r.center().y());
+  const QPoint at(canvas->labelWidth() + px / 2, r.center().y());
   const qint64 clickedTime = canvas->timeAt(at.x());
   QTest::mouseClick(canvas, Qt::LeftButton, {}, at);
   QVERIFY(QTest::qWaitFor([&] { return !view.isBusy(); }, 10000));
@@ -189,6 +190,39 @@ void TimelineRulesTest::framesColouredByJank() {
   QVERIFY(ex->NextResultSet() && ex->NextRow());
   QCOMPARE(frameSliceColor(s, layout.frame_rows.value(quint32(ex->Get(0).i))),
            qRgb(0x4c, 0xaf, 0x50));
+}
+
+// The track-name column keeps the tracks most of a 1024 px window, and on a
+// 4K screen it widens so the real trace's collapsed processes (drawn with
+// their summaries beside them) show their names whole, not elided.
+void TimelineRulesTest::fourKLabelsShowProcessNamesWhole() {
+  TraceSession session;
+  session.open(kTestdata + QStringLiteral("android_sched_binder_10s.perfetto-trace"));
+  QVERIFY(QTest::qWaitFor([&] { return session.isLoaded(); }, 30000));
+  TimelineView view(&session);
+  view.resize(1024, 700);
+  view.show();
+  QVERIFY(
+      QTest::qWaitFor([&] { return view.trackModel()->rowCount() > 0 && !view.isBusy(); }, 20000));
+  TimelineCanvas* canvas = view.canvas();
+  QCOMPARE(canvas->labelWidth(), TimelineCanvas::kMinLabelWidth);
+  view.resize(3840, 2160);
+  QTRY_VERIFY(canvas->width() > 3000);
+  QFont bold = canvas->font();
+  bold.setBold(true);
+  const QFontMetrics fm(bold);
+  int elided_at_1024 = 0, checked = 0;
+  for (const TrackGroup& g : view.trackModel()->layout().groups) {
+    if (g.kind != GroupKind::kProcess || g.summary < 0) continue;
+    const QString text = QStringLiteral("\u25B8 ") + g.name;
+    const int needed = fm.horizontalAdvance(text);
+    if (needed > TimelineCanvas::kMinLabelWidth - 10) ++elided_at_1024;
+    if (needed > 380) continue;  // a 60-character name may still be elided
+    ++checked;
+    QVERIFY2(needed <= canvas->labelWidth() - 10, qPrintable(g.name));
+  }
+  QVERIFY2(elided_at_1024 > 3, "the trace should have long process names");
+  QVERIFY(checked > 20);
 }
 
 QTEST_MAIN(TimelineRulesTest)
