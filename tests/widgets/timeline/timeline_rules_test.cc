@@ -19,6 +19,20 @@ using namespace fathom::gui;
 
 namespace {
 const QString kTestdata = QStringLiteral(FATHOM_SHARED_DIR "/testdata/");
+
+// The real binder trace, loaded.
+bool LoadBinderTrace(TraceSession* session) {
+  session->open(kTestdata + QStringLiteral("android_sched_binder_10s.perfetto-trace"));
+  return QTest::qWaitFor([&] { return session->isLoaded(); }, 30000);
+}
+
+// `view` shown at `size` once its tracks are laid out and drawn.
+bool ShowWithTracks(TimelineView* view, QSize size) {
+  view->resize(size);
+  view->show();
+  return QTest::qWaitFor([&] { return view->trackModel()->rowCount() > 0 && !view->isBusy(); },
+                         20000);
+}
 }  // namespace
 
 class TimelineRulesTest : public QObject {
@@ -80,13 +94,9 @@ void TimelineRulesTest::oneRuleForAllCpusAtEveryZoom() {
 
 void TimelineRulesTest::clickOnABarZoomsToSlices() {
   TraceSession session;
-  session.open(kTestdata + QStringLiteral("android_sched_binder_10s.perfetto-trace"));
-  QVERIFY(QTest::qWaitFor([&] { return session.isLoaded(); }, 30000));
+  QVERIFY(LoadBinderTrace(&session));
   TimelineView view(&session);
-  view.resize(1400, 900);
-  view.show();
-  QVERIFY(
-      QTest::qWaitFor([&] { return view.trackModel()->rowCount() > 0 && !view.isBusy(); }, 20000));
+  QVERIFY(ShowWithTracks(&view, QSize(1400, 900)));
   TimelineCanvas* canvas = view.canvas();
   const TrackLayout& layout = view.trackModel()->layout();
   int cpu = -1;
@@ -197,13 +207,9 @@ void TimelineRulesTest::framesColouredByJank() {
 // their summaries beside them) show their names whole, not elided.
 void TimelineRulesTest::fourKLabelsShowProcessNamesWhole() {
   TraceSession session;
-  session.open(kTestdata + QStringLiteral("android_sched_binder_10s.perfetto-trace"));
-  QVERIFY(QTest::qWaitFor([&] { return session.isLoaded(); }, 30000));
+  QVERIFY(LoadBinderTrace(&session));
   TimelineView view(&session);
-  view.resize(1024, 700);
-  view.show();
-  QVERIFY(
-      QTest::qWaitFor([&] { return view.trackModel()->rowCount() > 0 && !view.isBusy(); }, 20000));
+  QVERIFY(ShowWithTracks(&view, QSize(1024, 700)));
   TimelineCanvas* canvas = view.canvas();
   QCOMPARE(canvas->labelWidth(), TimelineCanvas::kMinLabelWidth);
   view.resize(3840, 2160);
