@@ -486,8 +486,23 @@ void MetadataParser::OnImportFinished() {
   writer_.set_machine(kHostMachineId);
   if (!trace_config_.empty()) RecordTraceDiagnostics(ctx_, trace_config_);
   writer_.SetInt("trace_size_bytes", static_cast<int64_t>(ctx_->trace_size_bytes));
-  if (!writer_.Has("trace_type")) writer_.SetString("trace_type", "proto");
-  writer_.SetInt("trace_time_clock_id", static_cast<int64_t>(ctx_->clock_tracker->trace_clock()));
+  WriteTraceTypeAndClock();
+}
+
+void MetadataParser::WriteTraceTypeAndClock() {
+  const auto& files = ctx_->parsed_files;
+  if (!writer_.Has("trace_type"))
+    writer_.SetString("trace_type", files.empty() ? "proto" : files.front().type);
+  // The first file with a clock names it: a protobuf trace's only once it
+  // had a clock snapshot (upstream writes no trace_time_clock_id without).
+  for (const TraceContext::ParsedFile& f : files) {
+    std::optional<int64_t> clock = f.time_clock;
+    if (f.proto && ctx_->clock_tracker->has_snapshots())
+      clock = static_cast<int64_t>(ctx_->clock_tracker->trace_clock());
+    if (!clock) continue;
+    writer_.SetInt("trace_time_clock_id", *clock);
+    return;
+  }
 }
 
 }  // namespace fathom

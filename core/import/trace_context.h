@@ -6,7 +6,9 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/import/byte_origins.h"
 #include "core/import/import_options.h"
@@ -50,12 +52,22 @@ struct TraceContext {
   std::unique_ptr<SystemParser> system_parser;
   std::unique_ptr<TrackEventParser> track_event_parser;
   std::unique_ptr<PacketParser> packet_parser;
-  std::unique_ptr<ProfileParser> profile_parser;        // heapprofd, perf, StackSample
-  std::unique_ptr<HeapGraphParser> heap_graph_parser;   // ART heap graphs
+  std::unique_ptr<ProfileParser> profile_parser;               // heapprofd, perf, StackSample
+  std::unique_ptr<HeapGraphParser> heap_graph_parser;          // ART heap graphs
   std::unique_ptr<FrameTimelineParser> frame_timeline_parser;  // SurfaceFlinger frames
-  std::unique_ptr<TranslationTable> translation_table;  // TracePacket.translation_table
+  std::unique_ptr<TranslationTable> translation_table;         // TracePacket.translation_table
 
   uint64_t trace_size_bytes = 0;
+  // The files parsed, in the order the loader met them (a zip's members; the
+  // page inside an HTML systrace): the metadata's trace_type and
+  // trace_time_clock_id come from them once the import ends. Written by the
+  // loader before a file is tokenized, read after every parse has finished.
+  struct ParsedFile {
+    std::string type;                   // trace_file.trace_type ("proto", "json", ...)
+    bool proto = false;                 // its clock is the clock snapshots' (if any)
+    std::optional<int64_t> time_clock;  // else: the clock its timestamps are in
+  };
+  std::vector<ParsedFile> parsed_files;
   // The `machine` row of the packet being parsed (TracePacket.machine_id),
   // set by PacketParser for every packet it parses.
   uint32_t packet_machine_id = kHostMachineId;

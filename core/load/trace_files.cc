@@ -36,6 +36,21 @@ std::string_view TraceFileTypeName(TraceFormat format) {
   }
 }
 
+std::optional<int64_t> FormatTraceTimeClock(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kJson:
+      return 11;
+    case TraceFormat::kSystraceText:
+    case TraceFormat::kSystraceHtml:
+    case TraceFormat::kSimpleperfProto:
+      return 3;  // CLOCK_MONOTONIC
+    case TraceFormat::kStrace:
+      return 1;  // CLOCK_REALTIME (strace -ttt)
+    default:
+      return std::nullopt;
+  }
+}
+
 uint32_t AddTraceFile(TraceStorage* storage, std::optional<uint32_t> parent,
                       std::optional<std::string_view> name, std::string_view type, bool container) {
   StringId n = name ? storage->Intern(*name) : kNullStringId;

@@ -23,6 +23,13 @@ namespace fathom {
 // upstream's trace_type name of a detected format.
 std::string_view TraceFileTypeName(TraceFormat format);
 
+// The clock a file's own timestamps are in, as upstream reports it in the
+// metadata's trace_time_clock_id (builtin clock ids, checked with the oracle:
+// JSON 11, systrace 3, simpleperf 3, strace 1); none for formats without a
+// time base (folded stacks, pprof, heap dumps) and for protobuf traces, whose
+// clock is their clock snapshots' primary clock.
+std::optional<int64_t> FormatTraceTimeClock(TraceFormat format);
+
 // A row of `storage->trace_files`; `name` nullopt stores NULL (the loaded
 // file has no name of its own).
 uint32_t AddTraceFile(TraceStorage* storage, std::optional<uint32_t> parent,

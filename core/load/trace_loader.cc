@@ -167,6 +167,8 @@ Status TraceLoader::ReadSource(Source src) {
     return Status::Ok();
   }
   if (src.is_member && src.name != name_) member_formats_.push_back(fmt_name);
+  ctx_->parsed_files.push_back(
+      {std::string(TraceFileTypeName(fmt)), fmt == TraceFormat::kProto, FormatTraceTimeClock(fmt)});
   auto t = tokenizers_.For(fmt, src.name, PprofScope(src));
   if (!t.ok()) return t.status();
   Status st = Tokenize(src, stream, std::move(blob), offset, *t);
