@@ -8,8 +8,8 @@
 #include "core/import/chrome_metadata.h"
 #include "core/import/chunk_reader.h"
 #include "core/import/clock_tracker.h"
-#include "core/import/interrupt_info.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/interrupt_info.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/profile_parser.h"
 #include "core/import/system_parser.h"
@@ -70,8 +70,18 @@ ProtoTokenizer::~ProtoTokenizer() {
 
 void ProtoTokenizer::NewGeneration(uint32_t sequence_id) {
   generations_.emplace_back();
-  generations_.back().sequence_id = sequence_id;
-  sequences_[sequence_id].generation = static_cast<uint32_t>(generations_.size() - 1);
+  SequenceGeneration& gen = generations_.back();
+  gen.sequence_id = sequence_id;
+  auto [it, first] = sequences_.try_emplace(sequence_id);
+  if (!first) {
+    // The thread a sequence writes for is no incremental state: as upstream,
+    // it survives a clear (events without a track stay on that thread).
+    const SequenceGeneration& prev = generations_[it->second.generation];
+    gen.pid_tid_valid = prev.pid_tid_valid;
+    gen.pid = prev.pid;
+    gen.tid = prev.tid;
+  }
+  it->second.generation = static_cast<uint32_t>(generations_.size() - 1);
 }
 
 Result<size_t> ProtoTokenizer::Feed(std::unique_ptr<TraceBlob> blob, uint64_t stream_offset) {
@@ -262,9 +272,14 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     generations_[seq_it->second.generation].valid = false;
   }
   SequenceGeneration* gen = &generations_[seq_it->second.generation];
-  if (previous_dropped) {
-    ctx_->storage->stats.Increment(Stat::kPacketsWithPreviousDropped);
-    if (!(flags & kSeqIncrementalStateCleared || state_cleared)) gen->valid = false;
+  if (previous_dropped && !(flags & kSeqIncrementalStateCleared || state_cleared))
+    gen->valid = false;
+  // As upstream, interned data is not taken while the state is invalid (it
+  // could not be told from entries of the generation that was lost), whether
+  // or not the packet itself is skipped below: each such packet is counted.
+  if (has_interned && !gen->valid) {
+    ctx_->storage->stats.Increment(Stat::kInternedDataSkippedIncrementalState);
+    has_interned = false;
   }
   if ((flags & kSeqNeedsIncrementalState) && !gen->valid) {
     ctx_->storage->stats.Increment(Stat::kPacketsSkippedIncrementalState);
@@ -323,9 +338,9 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     case kInterruptInfoFieldNumber:
       // Read in file order, as upstream: the first name of an irq stands.
       if (!ParseInterruptInfo(ctx_->storage.get(),
-                              raw_machine_id == 0 ? kHostMachineId
-                                                  : ctx_->storage->MachineFor(
-                                                        static_cast<int64_t>(raw_machine_id)),
+                              raw_machine_id == 0
+                                  ? kHostMachineId
+                                  : ctx_->storage->MachineFor(static_cast<int64_t>(raw_machine_id)),
                               pv.payload))
         ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
       return;

@@ -93,7 +93,7 @@ class ProtoTokenizer : public ChunkedTokenizer {
   uint32_t android_log_queue_ = UINT32_MAX;
 
   struct SequenceState {
-    uint32_t generation;
+    uint32_t generation = 0;
   };
 
   TraceContext* ctx_;

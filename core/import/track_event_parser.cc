@@ -104,6 +104,37 @@ std::string_view InternedName(const SequenceGeneration& gen, uint32_t table, uin
   return InternedNameIfSet(gen, table, iid).value_or(std::string_view());
 }
 
+// What a legacy event (one without a type) needs to be placed: a thread for
+// B/E/X and thread-scoped instants, a thread or process for process-scoped
+// instants. Global instants, async and flow phases need neither.
+enum class LegacyScope { kAny, kThread, kProcess };
+LegacyScope LegacyScopeNeeded(const TrackEventView& ev) {
+  if (ev.type || !ev.has_legacy) return LegacyScope::kAny;
+  switch (ev.phase) {
+    case 'B':
+    case 'E':
+    case 'X':
+      return LegacyScope::kThread;
+    case 'I':
+    case 'i':
+      if (ev.instant_scope == TrackEvent_LegacyEvent::SCOPE_GLOBAL) return LegacyScope::kAny;
+      if (ev.instant_scope == TrackEvent_LegacyEvent::SCOPE_PROCESS) return LegacyScope::kProcess;
+      return LegacyScope::kThread;
+    default:
+      return LegacyScope::kAny;
+  }
+}
+
+// Whether the described track `uuid` gives a legacy event what it needs.
+bool LegacyEventFits(const TrackEventView& ev, TrackEventTracker* tracker, uint64_t uuid) {
+  LegacyScope needs = LegacyScopeNeeded(ev);
+  if (needs == LegacyScope::kAny) return true;
+  auto res = tracker->Resolve(uuid);
+  if (!res) return false;
+  if (res->scope == TrackEventTracker::Resolved::kThread) return true;
+  return needs == LegacyScope::kProcess && res->scope == TrackEventTracker::Resolved::kProcess;
+}
+
 std::optional<uint64_t> DefaultTrackUuid(const SequenceGeneration& gen) {
   if (!gen.trace_packet_defaults) return std::nullopt;
   Decoder d(*gen.trace_packet_defaults);
@@ -303,6 +334,8 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   TraceStorage* storage = ctx_->storage.get();
   TrackEventView ev;
   std::string categories;
+  size_t category_iids = 0;                      // category iids the event names
+  std::optional<uint64_t> missing_category_iid;  // the last one not interned
   Decoder d(event);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
@@ -316,6 +349,10 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
         ev.name = storage->Intern(f.as_string());
         break;
       case TrackEvent::kNameIidFieldNumber: {
+        // An iid the sequence never interned (or interned while its state
+        // was invalid) leaves the name NULL; counted as upstream does.
+        if (!gen.GetInterned(InternedData::kEventNamesFieldNumber, f.int_value))
+          storage->stats.Increment(Stat::kInternedDataErrors);
         auto n = InternedNameIfSet(gen, InternedData::kEventNamesFieldNumber, f.int_value);
         if (n) ev.name = storage->Intern(*n);
         break;
@@ -328,6 +365,11 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
         std::vector<uint64_t> iids;
         AppendIds(f, &iids);
         for (uint64_t iid : iids) {
+          ++category_iids;
+          if (!gen.GetInterned(InternedData::kEventCategoriesFieldNumber, iid)) {
+            storage->stats.Increment(Stat::kInternedDataErrors);
+            missing_category_iid = iid;
+          }
           std::string_view c = InternedName(gen, InternedData::kEventCategoriesFieldNumber, iid);
           if (c.empty()) continue;
           if (!categories.empty()) categories += ',';
@@ -373,6 +415,10 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
     storage->stats.Increment(Stat::kTrackEventParserErrors);
     return false;
   }
+  // A lone category iid that is unknown still names the category, as
+  // upstream ("unknown(<iid>)"); unknown ones among several are left out.
+  if (categories.empty() && category_iids == 1 && missing_category_iid)
+    categories = "unknown(" + std::to_string(*missing_category_iid) + ")";
   if (!categories.empty()) ev.category = storage->Intern(categories);
   *category_out = ev.category;
   *name_out = ev.name;
@@ -392,6 +438,11 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   if (track_uuid && *track_uuid != 0) {
     // A uuid nobody described still gets a (global, event-named) track.
     if (!tracker_->GetReservation(*track_uuid)) tracker_->Reserve(*track_uuid, TrackReservation{});
+    // As upstream, checked before the track is made (or named after it).
+    if (!LegacyEventFits(ev, tracker_.get(), *track_uuid)) {
+      storage->stats.Increment(Stat::kTrackEventParserErrors);
+      return false;
+    }
     track = tracker_->GetDescriptorTrack(*track_uuid, ev.name, ts, gen.sequence_id);
     if (!track) {
       storage->stats.Increment(Stat::kTrackEventParserErrors);
@@ -424,6 +475,11 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       // The thread track itself is created below, only if the event stays
       // on it (legacy async and scoped instants move elsewhere).
       legacy_thread_track = true;
+    } else if (LegacyScopeNeeded(ev) != LegacyScope::kAny) {
+      // A legacy slice or instant with neither a track nor a thread to
+      // fall back on has nowhere to go (upstream rejects it too).
+      storage->stats.Increment(Stat::kTrackEventParserErrors);
+      return false;
     } else {
       track = tracker_->DefaultTrack();
     }
@@ -600,6 +656,10 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       break;
     case kComplete:
       slice = slices->Scoped(ts, *track, ev.category, ev.name, dur, std::move(args));
+      // A complete event that would straddle the end of an enclosing one is
+      // dropped; upstream counts each such event.
+      if (!slice && slices->last_start_overlapped())
+        storage->stats.Increment(Stat::kSliceDropOverlappingComplete);
       if (slice && ev.thread_ts) {
         storage->slice.thread_ts.Set(*slice, *ev.thread_ts);
         if (ev.thread_duration_us)

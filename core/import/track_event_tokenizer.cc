@@ -346,7 +346,7 @@ bool TrackEventTokenizer::TokenizeTrackEvent(const PacketView& p, SequenceGenera
     return static_cast<double>(acc);
   };
 
-  if (type == TrackEvent::TYPE_COUNTER && (counter_int || counter_double)) {
+  if (type == TrackEvent::TYPE_COUNTER) {
     uint64_t uuid = 0;
     if (track_uuid) {
       uuid = *track_uuid;
@@ -354,6 +354,21 @@ bool TrackEventTokenizer::TokenizeTrackEvent(const PacketView& p, SequenceGenera
       Decoder dd(*defaults);
       for (Field f = dd.Next(); f.valid(); f = dd.Next())
         if (f.id == TrackEventDefaults::kTrackUuidFieldNumber) uuid = f.int_value;
+    }
+    // As upstream, a counter event is checked here, in file order: it needs a
+    // track uuid, a value and a counter track described by then (in that
+    // order); else it is dropped before any track is made for it.
+    std::optional<Stat> rejected;
+    const TrackReservation* r = uuid ? tracker()->GetReservation(uuid) : nullptr;
+    if (uuid == 0)
+      rejected = Stat::kTrackEventCounterMissingTrackUuid;
+    else if (!counter_int && !counter_double)
+      rejected = Stat::kTrackEventCounterMissingValue;
+    else if (!r || !r->is_counter)
+      rejected = Stat::kTrackEventCounterInvalidTrackUuid;
+    if (rejected) {
+      ctx_->storage->stats.Increment(*rejected);
+      return false;
     }
     double v = counter_int ? static_cast<double>(*counter_int) : *counter_double;
     extras.counter_value = accumulate(uuid, v);

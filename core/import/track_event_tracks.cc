@@ -367,9 +367,11 @@ uint32_t TrackEventTracker::LegacyAsyncTrack(StringId name, std::optional<uint32
   return id;
 }
 
+// Upstream types this track chrome_process_instant (its global sibling is
+// legacy_chrome_global_instants).
 uint32_t TrackEventTracker::LegacyProcessInstantTrack(uint32_t upid) {
-  return ctx_->track_tracker->InternProcessTrack(
-      upid, kNullStringId, ctx_->storage->Intern("legacy_chrome_process_instant"));
+  return ctx_->track_tracker->InternProcessTrack(upid, kNullStringId,
+                                                 ctx_->storage->Intern("chrome_process_instant"));
 }
 
 uint32_t TrackEventTracker::LegacyGlobalInstantTrack() {

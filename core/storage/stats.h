@@ -11,14 +11,20 @@
 namespace fathom {
 
 // F(enum_name, "sql name", severity, source, "description")
-// severity: info | data_loss | error;  source: trace | analysis
+// severity: info | notice | data_loss | error;  source: trace | analysis
 #define FATHOM_STATS(F)                                                                            \
   F(kTraceTruncated, "trace_truncated_bytes", data_loss, trace,                                    \
     "Bytes at the end of the file that did not form a whole packet (file cut short).")             \
   F(kProtoDecodeErrors, "proto_decode_errors", error, trace,                                       \
     "Packets or fields that were not valid protobuf and were skipped.")                            \
-  F(kPacketsSkippedIncrementalState, "tokenizer_skipped_packets", data_loss, analysis,             \
-    "Packets needing incremental state dropped because their sequence lost it.")                   \
+  F(kPacketsSkippedIncrementalState, "packet_skipped_seq_needs_incremental_state_invalid", notice, \
+    analysis,                                                                                      \
+    "Packets flagged SEQ_NEEDS_INCREMENTAL_STATE that were skipped: their sequence had no valid "  \
+    "incremental state (never cleared yet, or a packet was dropped since the last clear).")        \
+  F(kInternedDataSkippedIncrementalState, "interned_data_skipped_incremental_state_invalid",       \
+    notice, analysis,                                                                              \
+    "Packets whose interned_data was ignored: their sequence had no valid incremental state, so "  \
+    "the entries could not be told apart from those of a lost generation.")                        \
   F(kInternedDataErrors, "interned_data_tokenizer_errors", error, analysis,                        \
     "Interned ids referenced before they were defined.")                                           \
   F(kCompressedPacketErrors, "compressed_packets_errors", error, trace,                            \
@@ -73,6 +79,13 @@ namespace fathom {
     "TrackEvent packets that could not be tokenized.")                                             \
   F(kTrackEventInvalidTimestamp, "track_event_invalid_timestamp", error, analysis,                 \
     "TrackEvents whose timestamp overflows int64 nanoseconds (dropped).")                          \
+  F(kTrackEventCounterMissingTrackUuid, "track_event_counter_missing_track_uuid", error, analysis, \
+    "Counter TrackEvents with no track_uuid (nor a default one): dropped.")                        \
+  F(kTrackEventCounterMissingValue, "track_event_counter_missing_value", error, analysis,          \
+    "Counter TrackEvents without counter_value or double_counter_value: dropped.")                 \
+  F(kTrackEventCounterInvalidTrackUuid, "track_event_counter_invalid_track_uuid", error, analysis, \
+    "Counter TrackEvents whose track_uuid names no counter track (undescribed, e.g. its "          \
+    "descriptor was lost, or not a counter): dropped.")                                            \
   F(kStreamingProfileInvalidTimestamp, "streaming_profile_invalid_timestamp", error, analysis,     \
     "Streaming profile samples whose timestamp overflows int64 nanoseconds (dropped).")            \
   F(kTrackHierarchyLoop, "track_event_track_hierarchy_loop", error, analysis,                      \
@@ -187,8 +200,6 @@ namespace fathom {
     "The android.aflags data source reported that it could not collect the aconfig flags.")        \
   F(kSliceDropOverlappingComplete, "slice_drop_overlapping_complete_event", error, analysis,       \
     "Complete slices that partially overlap another on their track and were dropped.")             \
-  F(kPacketsWithPreviousDropped, "traced_packet_loss_reported", data_loss, trace,                  \
-    "Packets flagged previous_packet_dropped by their writer.")                                    \
   F(kGenericTaskStateInvalidOrder, "generic_task_state_invalid_order", error, analysis,            \
     "Invalid order of generic task state events. Should never happen.")                            \
   /* profilers (core/import/profile_*, heap_graph_*) */                                            \

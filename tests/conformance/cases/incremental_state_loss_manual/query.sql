@@ -1,0 +1,1 @@
+SELECT ts, dur, name, depth FROM slice UNION ALL SELECT -1 AS ts, value AS dur, name, NULL AS depth FROM stats WHERE value != 0 AND name NOT LIKE '%_duration_ns' AND name != 'clock_sync_cache_miss' ORDER BY 1, 3;

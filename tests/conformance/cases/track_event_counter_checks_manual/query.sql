@@ -1,0 +1,1 @@
+SELECT c.ts, c.value, t.name, t.type FROM counter c JOIN track t ON c.track_id = t.id UNION ALL SELECT -1, value, name, NULL FROM stats WHERE value != 0 AND name NOT LIKE '%_duration_ns' AND name != 'clock_sync_cache_miss' UNION ALL SELECT -2, count(*), 'tracks', NULL FROM track ORDER BY 1, 3;

@@ -1,0 +1,1 @@
+SELECT s.ts, s.dur, s.name, t.name AS track_name, s.depth FROM slice s JOIN track t ON s.track_id = t.id UNION ALL SELECT -1, value, name, NULL, NULL FROM stats WHERE value != 0 AND name NOT LIKE '%_duration_ns' AND name != 'clock_sync_cache_miss' ORDER BY 1, 3;
