@@ -1,0 +1,1 @@
+SELECT f.id, f.ts, f.name, f.arg_set_id, (SELECT count(*) FROM args a WHERE a.arg_set_id = f.arg_set_id) AS n_args, (SELECT min(a.id) FROM args a WHERE a.arg_set_id = f.arg_set_id) AS first_row, (SELECT count(*) FROM args) AS total FROM ftrace_event f ORDER BY f.id;
