@@ -30,6 +30,14 @@ class ProfileIdSource {
   // What a frame without a function name is called: NULL for perf samples and the
   // other InternedData sources, "" for heapprofd's ProfilePackets (as upstream).
   virtual bool unnamed_frames_empty() const { return false; }
+  // heapprofd's rules (as upstream's): an id that does not resolve - a
+  // string, or a frame's mapping - makes the mapping, frame or callstack
+  // that names it invalid (counted when it is used) instead of leaving the
+  // part out; a mapping without a build id looks up string id 0.
+  virtual bool strict() const { return false; }
+  // A callstack missing from the interned data is also an interned data
+  // error (heapprofd, as upstream).
+  virtual bool missing_is_interned_error() const { return strict(); }
 };
 
 // InternedData lookup of one sequence generation.
@@ -60,6 +68,16 @@ class StackProfileTracker {
                                             uint64_t iid) {
     return ResolveMapping(ids, caches_[cache_key], iid);
   }
+  // Same for frame `iid`.
+  std::optional<uint32_t> ResolveFrameIid(const ProfileIdSource& ids, const void* cache_key,
+                                          uint64_t iid) {
+    return ResolveFrame(ids, caches_[cache_key], iid);
+  }
+  // Interns mapping, frame or callstack `iid` now unless already known: as
+  // upstream, heapprofd's own tables are interned in packet order, used or
+  // not. A failure is remembered (strict sources) and counted when used.
+  void Preresolve(const ProfileIdSource& ids, const void* cache_key, ProfileIdSource::Kind kind,
+                  uint64_t iid);
   // Forget cached ids of `cache_key` (its tables were redefined).
   void ClearCache(const void* cache_key);
 
@@ -74,13 +92,16 @@ class StackProfileTracker {
 
  private:
   struct Cache {
-    std::unordered_map<uint64_t, uint32_t> frames, mappings;
+    // nullopt: known invalid (strict sources only).
+    std::unordered_map<uint64_t, std::optional<uint32_t>> frames, mappings;
     std::unordered_map<uint64_t, std::optional<uint32_t>> callstacks;
   };
   std::optional<uint32_t> ResolveFrame(const ProfileIdSource& ids, Cache& cache, uint64_t iid);
   std::optional<uint32_t> ResolveMapping(const ProfileIdSource& ids, Cache& cache, uint64_t iid);
   std::optional<std::string_view> ResolveString(const ProfileIdSource& ids,
                                                 ProfileIdSource::Kind kind, uint64_t iid);
+  std::optional<uint32_t> ParseMapping(const ProfileIdSource& ids, proto::Bytes mapping);
+  std::optional<uint32_t> ParseFrame(const ProfileIdSource& ids, Cache& cache, proto::Bytes frame);
   std::optional<uint32_t> CallsiteOfFrames(const ProfileIdSource& ids, Cache& cache,
                                            proto::Bytes callstack);
 

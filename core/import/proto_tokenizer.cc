@@ -8,8 +8,8 @@
 #include "core/import/chrome_metadata.h"
 #include "core/import/chunk_reader.h"
 #include "core/import/clock_tracker.h"
-#include "core/import/interrupt_info.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/interrupt_info.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/profile_parser.h"
 #include "core/import/system_parser.h"
@@ -264,7 +264,17 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
   SequenceGeneration* gen = &generations_[seq_it->second.generation];
   if (previous_dropped) {
     ctx_->storage->stats.Increment(Stat::kPacketsWithPreviousDropped);
-    if (!(flags & kSeqIncrementalStateCleared || state_cleared)) gen->valid = false;
+    if (!(flags & kSeqIncrementalStateCleared || state_cleared)) {
+      gen->valid = false;
+      // As upstream, a loss ends the heapprofd state of the sequence (packet
+      // index, cumulative counters): its ProfilePacket gets a generation of
+      // its own, with the same interned data.
+      if (pv.data_field == TracePacket::kProfilePacketFieldNumber) {
+        generations_.push_back(*gen);
+        seq_it->second.generation = static_cast<uint32_t>(generations_.size() - 1);
+        gen = &generations_.back();
+      }
+    }
   }
   if ((flags & kSeqNeedsIncrementalState) && !gen->valid) {
     ctx_->storage->stats.Increment(Stat::kPacketsSkippedIncrementalState);
@@ -323,9 +333,9 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     case kInterruptInfoFieldNumber:
       // Read in file order, as upstream: the first name of an irq stands.
       if (!ParseInterruptInfo(ctx_->storage.get(),
-                              raw_machine_id == 0 ? kHostMachineId
-                                                  : ctx_->storage->MachineFor(
-                                                        static_cast<int64_t>(raw_machine_id)),
+                              raw_machine_id == 0
+                                  ? kHostMachineId
+                                  : ctx_->storage->MachineFor(static_cast<int64_t>(raw_machine_id)),
                               pv.payload))
         ctx_->storage->stats.Increment(Stat::kProtoDecodeErrors);
       return;
