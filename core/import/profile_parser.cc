@@ -152,9 +152,12 @@ void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
   // but still is a sample with its counter values, as upstream keeps it.
   if (not_a_sample) return;
   uint32_t utid = ctx_->process_tracker->UpdateThread(tid, pid);
+  std::optional<uint32_t> upid = ctx_->process_tracker->GetUpidOfThread(utid);
   std::optional<uint32_t> callsite;
   if (callstack_iid) {
-    InternedProfileIds ids(gen);
+    // As upstream, a mapping is the own row of the process whose sample
+    // first resolves it on the sequence.
+    InternedProfileIds ids(gen, upid);
     callsite = stacks_.ResolveCallstack(ids, &gen, callstack_iid);
   }
   StringId unwind = unwind_error ? s->Intern(UnwindErrorName(*unwind_error)) : kNullStringId;
@@ -163,8 +166,7 @@ void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
   ProfilerSampleTable::Row row;
   row.ts = ts;
   row.source = s->Intern("linux.perf");
-  row.task_context =
-      profiler_samples_.InternTaskContext(ctx_->process_tracker->GetUpidOfThread(utid), utid, {});
+  row.task_context = profiler_samples_.InternTaskContext(upid, utid, {});
   // The execution context needs the cpu; an unknown mode is left NULL.
   if (cpu) {
     StringId mode = cpu_mode ? s->Intern(CpuModeName(cpu_mode)) : kNullStringId;

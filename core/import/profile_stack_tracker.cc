@@ -95,8 +95,10 @@ std::optional<std::string_view> StackProfileTracker::ResolveString(const Profile
 
 uint32_t StackProfileTracker::InternMapping(StringId build_id, int64_t exact_offset,
                                             int64_t start_offset, int64_t start, int64_t end,
-                                            int64_t load_bias, StringId name) {
-  auto key = std::make_tuple(build_id, exact_offset, start_offset, start, end, load_bias, name);
+                                            int64_t load_bias, StringId name,
+                                            std::optional<uint32_t> owner) {
+  auto key = std::make_tuple(owner ? static_cast<int64_t>(*owner) : int64_t{-1}, build_id,
+                             exact_offset, start_offset, start, end, load_bias, name);
   auto it = mapping_ids_.find(key);
   if (it != mapping_ids_.end()) return it->second;
   uint32_t id = storage_->profile.stack_profile_mapping.Insert(build_id, exact_offset, start_offset,
@@ -214,7 +216,8 @@ std::optional<uint32_t> StackProfileTracker::ParseMapping(const ProfileIdSource&
   if (!valid && strict) return std::nullopt;
   if (has_path && (path.empty() || path[0] != '/')) path.insert(0, "/");
   size_t rows_before = storage_->profile.stack_profile_mapping.row_count();
-  uint32_t id = InternMapping(build_id, exact, start_off, start, end, bias, storage_->Intern(path));
+  uint32_t id = InternMapping(build_id, exact, start_off, start, end, bias, storage_->Intern(path),
+                              ids.mapping_owner());
   // SELinux keeps symbolizers out of /data/local/tmp, so such a binary can
   // only be symbolized by build id: a new one without is worth a stat.
   bool new_row = storage_->profile.stack_profile_mapping.row_count() > rows_before;

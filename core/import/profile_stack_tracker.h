@@ -38,16 +38,24 @@ class ProfileIdSource {
   // A callstack missing from the interned data is also an interned data
   // error (heapprofd, as upstream).
   virtual bool missing_is_interned_error() const { return strict(); }
+  // The process whose address space the mappings belong to: as upstream, a
+  // perf sample's mappings are that process's own rows (not shared with
+  // another process's identical mapping). nullopt: shared by all.
+  virtual std::optional<uint32_t> mapping_owner() const { return std::nullopt; }
 };
 
 // InternedData lookup of one sequence generation.
 class InternedProfileIds : public ProfileIdSource {
  public:
-  explicit InternedProfileIds(const SequenceGeneration& gen) : gen_(gen) {}
+  explicit InternedProfileIds(const SequenceGeneration& gen,
+                              std::optional<uint32_t> mapping_owner = std::nullopt)
+      : gen_(gen), mapping_owner_(mapping_owner) {}
   std::optional<proto::Bytes> Get(Kind kind, uint64_t iid) const override;
+  std::optional<uint32_t> mapping_owner() const override { return mapping_owner_; }
 
  private:
   const SequenceGeneration& gen_;
+  std::optional<uint32_t> mapping_owner_;
 };
 
 class StackProfileTracker {
@@ -82,7 +90,8 @@ class StackProfileTracker {
   void ClearCache(const void* cache_key);
 
   uint32_t InternMapping(StringId build_id, int64_t exact_offset, int64_t start_offset,
-                         int64_t start, int64_t end, int64_t load_bias, StringId name);
+                         int64_t start, int64_t end, int64_t load_bias, StringId name,
+                         std::optional<uint32_t> owner = std::nullopt);
   uint32_t InternFrame(uint32_t mapping, int64_t rel_pc, StringId name, StringId type);
   uint32_t InternCallsite(std::optional<uint32_t> parent, uint32_t frame);
 
@@ -107,7 +116,9 @@ class StackProfileTracker {
 
   TraceStorage* storage_;
   std::unordered_map<const void*, Cache> caches_;
-  std::map<std::tuple<StringId, int64_t, int64_t, int64_t, int64_t, int64_t, StringId>, uint32_t>
+  // Keyed by owner too (-1: shared).
+  std::map<std::tuple<int64_t, StringId, int64_t, int64_t, int64_t, int64_t, int64_t, StringId>,
+           uint32_t>
       mapping_ids_;
   std::map<std::tuple<uint32_t, int64_t, StringId, StringId>, uint32_t> frame_ids_;
   std::map<std::pair<int64_t, uint32_t>, uint32_t> callsite_ids_;  // (parent or -1, frame)
