@@ -33,7 +33,7 @@ std::vector<uint8_t> DerivesFrom(const TraceStorage& s,
         out[c] = 1;
         break;
       }
-      auto super = classes.superclass_id.Get(k);
+      auto super = classes.resolved_superclass_id.Get(k);
       if (!super || *super >= classes.row_count()) break;
       k = *super;
     }

@@ -18,7 +18,7 @@ std::optional<uint32_t> Referent(const TraceStorage& s, uint32_t owner, StringId
 
 }  // namespace
 
-void AttributeNativeSizes(TraceStorage* s, uint32_t first_row, uint32_t end_row,
+void AttributeNativeSizes(TraceStorage* s, const std::vector<uint32_t>& rows,
                           const std::unordered_map<uint32_t, int64_t>& registry_sizes) {
   if (registry_sizes.empty()) return;
   const StringId cleaner_class = s->Intern("sun.misc.Cleaner");
@@ -28,7 +28,7 @@ void AttributeNativeSizes(TraceStorage* s, uint32_t first_row, uint32_t end_row,
   const StringId registry = s->Intern("libcore.util.NativeAllocationRegistry$CleanerThunk.this$0");
   auto& objects = s->profile.heap_graph_object;
   const auto& classes = s->profile.heap_graph_class;
-  for (uint32_t row = first_row; row < end_row; ++row) {
+  for (uint32_t row : rows) {
     if (classes.name[objects.type_id[row]] != cleaner_class) continue;
     if (Referent(*s, row, next) == row) continue;  // already run and unlinked
     std::optional<uint32_t> owner = Referent(*s, row, referent);

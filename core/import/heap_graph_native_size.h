@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "core/storage/trace_storage.h"
 
@@ -17,8 +18,8 @@ namespace fathom {
 
 // `registry_sizes`: heap_graph_object row -> the size its dump recorded.
 // Adds each live Cleaner's registry size to its referent's native_size.
-// Only rows in [first_row, end_row) (one dump) are considered.
-void AttributeNativeSizes(TraceStorage* s, uint32_t first_row, uint32_t end_row,
+// Only `rows` (one dump's objects) are considered.
+void AttributeNativeSizes(TraceStorage* s, const std::vector<uint32_t>& rows,
                           const std::unordered_map<uint32_t, int64_t>& registry_sizes);
 
 }  // namespace fathom

@@ -164,11 +164,12 @@ void HeapGraphParser::ParseHeapGraph(uint32_t sequence_id, int64_t ts, proto::By
     dump.prev_index = index;
   }
 
+  // Objects first, then the rest, whatever the wire order: a field name
+  // interned by this packet names the references its objects just made.
   uint64_t prev_id = 0;  // id_delta is relative to the previous object of the packet
   for (proto::Bytes b : objects) {
     Object o{};
     uint64_t base = 0;
-    bool has_heap_type = false;
     proto::Decoder od(b);
     for (proto::Field f = od.Next(); f.valid(); f = od.Next()) {
       switch (f.id) {
@@ -198,20 +199,17 @@ void HeapGraphParser::ParseHeapGraph(uint32_t sequence_id, int64_t ts, proto::By
           break;
         case HeapGraphObject::kHeapTypeDeltaFieldNumber:
           dump.current_heap_type = f.as_int32();
-          has_heap_type = true;
           break;
         case HeapGraphObject::kRuntimeInternalObjectIdFieldNumber:
           AppendRepeated(f, &o.runtime_internal_ids);
           break;
       }
     }
-    (void)has_heap_type;
     if (base)
       for (uint64_t& r : o.referred_ids)
         if (r) r += base;
-    o.heap_type = dump.current_heap_type;
     prev_id = o.id;
-    dump.objects.push_back(std::move(o));
+    AddObject(dump, o);
   }
   for (proto::Bytes b : roots) {
     int type = 0;
@@ -259,7 +257,7 @@ void HeapGraphParser::ParseHeapGraph(uint32_t sequence_id, int64_t ts, proto::By
   }
   for (proto::Bytes b : field_names) {
     auto [iid, str] = DecodeInternedString(b);
-    dump.field_names[iid] = std::string(str);
+    InternFieldName(dump, iid, str);
   }
   for (proto::Bytes b : locations) {
     auto [iid, str] = DecodeInternedString(b);
@@ -271,151 +269,162 @@ void HeapGraphParser::ParseHeapGraph(uint32_t sequence_id, int64_t ts, proto::By
   }
 }
 
-void HeapGraphParser::Finalize(Dump& dump) {
+// An object id's row, made on first sight. A referent the dump never defines
+// keeps self_size -1 and type_id 0, as upstream's placeholder.
+uint32_t HeapGraphParser::ObjectRow(Dump& dump, uint64_t id) {
+  auto [it, inserted] = dump.object_rows.try_emplace(id, 0);
+  if (!inserted) return it->second;
+  auto& objects = ctx_->storage->profile.heap_graph_object;
+  it->second = objects.Insert(dump.upid, dump.ts);
+  objects.self_size.Set(it->second, -1);
+  dump.rows.push_back(it->second);
+  return it->second;
+}
+
+// A type id's class row, made when an object first names it; its name, kind
+// and location are filled when the dump ends (NULL if never defined).
+uint32_t HeapGraphParser::ClassRow(Dump& dump, uint64_t type_id) {
+  auto [it, inserted] = dump.class_rows.try_emplace(type_id, 0);
+  if (inserted)
+    it->second =
+        ctx_->storage->profile.heap_graph_class.Insert(kNullStringId, kNullStringId, kNullStringId);
+  return it->second;
+}
+
+void HeapGraphParser::AddObject(Dump& dump, const Object& o) {
   TraceStorage* s = ctx_->storage.get();
-  auto& classes = s->profile.heap_graph_class;
   auto& objects = s->profile.heap_graph_object;
   auto& refs = s->profile.heap_graph_reference;
+  const uint32_t row = ObjectRow(dump, o.id);
+  objects.type_id.Set(row, ClassRow(dump, o.type_id));
+  objects.self_size.Set(row, static_cast<int64_t>(o.self_size));
+  if (o.native_size) dump.registry_sizes[row] = o.native_size;
+  if (const char* heap = HeapTypeName(dump.current_heap_type))
+    objects.heap_type.Set(row, s->Intern(heap));
+  dump.defined.push_back({row, o.type_id, o.self_size != 0, dump.current_heap_type});
 
-  // Classes.
-  std::unordered_map<uint64_t, uint32_t> class_row;
+  if (o.referred_ids.empty() && o.runtime_internal_ids.empty()) return;
+  const uint32_t set_id = refs.row_count();
+  for (size_t i = 0; i < o.referred_ids.size(); ++i) {
+    std::optional<uint32_t> owned;
+    if (o.referred_ids[i]) owned = ObjectRow(dump, o.referred_ids[i]);
+    uint32_t ref = refs.Insert(set_id, row, owned, kNullStringId, kNullStringId);
+    if (owned) dump.edges.emplace_back(row, *owned);
+    // A field id only gets its name from a later interning (upstream names
+    // waiting references when a name is interned, never on insertion).
+    if (i < o.field_ids.size()) dump.refs_by_field[o.field_ids[i]].push_back(ref);
+  }
+  if (o.field_ids.empty() && !o.referred_ids.empty())
+    dump.class_field_refs.push_back(
+        {o.type_id, set_id, static_cast<uint32_t>(o.referred_ids.size())});
+  const StringId runtime_internal = s->Intern("runtimeInternalObjects");
+  for (uint64_t r : o.runtime_internal_ids) {
+    std::optional<uint32_t> owned;
+    if (r) owned = ObjectRow(dump, r);
+    refs.Insert(set_id, row, owned, runtime_internal, kNullStringId);
+    if (owned) dump.edges.emplace_back(row, *owned);
+  }
+  objects.reference_set_id.Set(row, set_id);
+}
+
+// "int a.a": optional static type, then the field.
+void HeapGraphParser::NameReference(uint32_t ref, std::string_view field) {
+  TraceStorage* s = ctx_->storage.get();
+  auto& refs = s->profile.heap_graph_reference;
+  size_t space = field.find(' ');
+  if (space != std::string_view::npos) {
+    refs.field_type_name.Set(ref, s->Intern(field.substr(0, space)));
+    field = field.substr(space + 1);
+  }
+  refs.field_name.Set(ref, s->Intern(field));
+}
+
+void HeapGraphParser::InternFieldName(Dump& dump, uint64_t iid, std::string_view name) {
+  dump.field_names[iid] = std::string(name);
+  auto it = dump.refs_by_field.find(iid);
+  if (it == dump.refs_by_field.end()) return;
+  for (uint32_t ref : it->second) NameReference(ref, name);
+}
+
+// Classes objects named get their names now; types no object named follow
+// in type id order. superclass_id stays NULL as upstream's.
+void HeapGraphParser::FinalizeClasses(Dump& dump) {
+  TraceStorage* s = ctx_->storage.get();
+  auto& classes = s->profile.heap_graph_class;
+  for (const auto& [id, t] : dump.types) ClassRow(dump, id);
   for (const auto& [id, t] : dump.types) {
-    StringId location = kNullStringId;
+    uint32_t row = dump.class_rows[id];
+    classes.name.Set(row, s->Intern(t.name));
+    classes.kind.Set(row, s->Intern(ClassKindName(t.kind)));
     if (t.location_id) {
       auto it = dump.location_names.find(t.location_id);
       if (it != dump.location_names.end())
-        location = s->Intern(it->second);
+        classes.location.Set(row, s->Intern(it->second));
       else
         s->stats.IncrementIndexed(Stat::kHeapGraphInvalidId, dump.upid);
     }
-    class_row[id] = classes.Insert(s->Intern(t.name), location, s->Intern(ClassKindName(t.kind)));
+    auto super = dump.class_rows.find(t.superclass_id);
+    if (t.superclass_id && super != dump.class_rows.end())
+      classes.resolved_superclass_id.Set(row, super->second);
+    // Class loaders are objects.
+    auto loader = dump.object_rows.find(t.classloader_id);
+    if (t.classloader_id && loader != dump.object_rows.end())
+      classes.classloader_id.Set(row, loader->second);
   }
-  for (const auto& [id, t] : dump.types) {
-    auto it = class_row.find(t.superclass_id);
-    if (t.superclass_id && it != class_row.end())
-      classes.superclass_id.Set(class_row[id], it->second);
-  }
+}
 
-  // Objects, numbered in the order they are first seen (as owner or referent).
-  std::unordered_map<uint64_t, size_t> index_of;  // object id -> dump.objects index
-  for (size_t i = 0; i < dump.objects.size(); ++i) {
-    const Object& o = dump.objects[i];
-    if (!class_row.count(o.type_id)) {
-      s->stats.IncrementIndexed(Stat::kHeapGraphInvalidId, dump.upid);
-      continue;
+// References of objects that listed no field ids take their class's field
+// list, then its superclasses' (most derived first).
+void HeapGraphParser::NameClassFieldRefs(Dump& dump) {
+  TraceStorage* s = ctx_->storage.get();
+  for (const ClassFieldRefs& c : dump.class_field_refs) {
+    std::vector<uint64_t> fields;
+    std::set<uint64_t> seen;
+    for (uint64_t t = c.type_id; t && seen.insert(t).second;) {
+      auto it = dump.types.find(t);
+      if (it == dump.types.end()) break;
+      fields.insert(fields.end(), it->second.field_ids.begin(), it->second.field_ids.end());
+      t = it->second.superclass_id;
     }
-    index_of.emplace(o.id, i);
+    // Upstream counts each unnamed field, and once an object with more
+    // references than fields.
+    if (c.count > fields.size()) s->stats.IncrementIndexed(Stat::kHeapGraphMalformed, dump.upid);
+    for (uint32_t i = 0; i < c.count && i < fields.size(); ++i) {
+      auto it = dump.field_names.find(fields[i]);
+      if (it == dump.field_names.end())
+        s->stats.IncrementIndexed(Stat::kHeapGraphMalformed, dump.upid);
+      else
+        NameReference(c.first_ref + i, it->second);
+    }
   }
-  std::unordered_map<uint64_t, uint32_t> row_of;
-  const uint32_t first_row = objects.row_count();
-  std::unordered_map<uint32_t, int64_t> registry_sizes;  // see AttributeNativeSizes
-  auto ensure_row = [&](uint64_t id) -> std::optional<uint32_t> {
-    auto it = row_of.find(id);
-    if (it != row_of.end()) return it->second;
-    auto idx = index_of.find(id);
-    if (idx == index_of.end()) return std::nullopt;
-    const Object& o = dump.objects[idx->second];
-    uint32_t row = objects.Insert(dump.upid, dump.ts);
-    const Type& t = dump.types[o.type_id];
-    objects.self_size.Set(row, static_cast<int64_t>(o.self_size ? o.self_size : t.object_size));
-    if (o.native_size) registry_sizes.emplace(row, o.native_size);
-    if (const char* heap = HeapTypeName(o.heap_type)) objects.heap_type.Set(row, s->Intern(heap));
-    objects.type_id.Set(row, class_row[o.type_id]);
-    row_of.emplace(id, row);
-    return row;
-  };
-  for (const Object& o : dump.objects) {
-    if (!ensure_row(o.id)) continue;
-    for (uint64_t r : o.referred_ids)
-      if (r) ensure_row(r);
-    for (uint64_t r : o.runtime_internal_ids)
-      if (r) ensure_row(r);
-  }
+}
 
-  // References; the field list comes from the object or, when absent, from
-  // its class and superclasses (most derived first).
-  std::vector<std::vector<uint32_t>> children(objects.row_count());
-  StringId runtime_internal = s->Intern("runtimeInternalObjects");
-  for (const Object& o : dump.objects) {
-    auto owner_it = row_of.find(o.id);
-    if (owner_it == row_of.end()) continue;
-    uint32_t owner = owner_it->second;
-    std::vector<uint64_t> fields = o.field_ids;
-    if (fields.empty()) {
-      std::set<uint64_t> seen;
-      for (uint64_t t = o.type_id; t && seen.insert(t).second;) {
-        auto it = dump.types.find(t);
-        if (it == dump.types.end()) break;
-        fields.insert(fields.end(), it->second.field_ids.begin(), it->second.field_ids.end());
-        t = it->second.superclass_id;
-      }
-    }
-    if (o.referred_ids.empty() && o.runtime_internal_ids.empty()) continue;
-    uint32_t set_id = refs.row_count();
-    auto add_child = [&](std::optional<uint32_t> owned) {
-      if (owned && *owned < children.size()) children[owner].push_back(*owned);
-    };
-    for (size_t i = 0; i < o.referred_ids.size(); ++i) {
-      std::optional<uint32_t> owned;
-      if (o.referred_ids[i]) {
-        auto it = row_of.find(o.referred_ids[i]);
-        if (it != row_of.end()) owned = it->second;
-      }
-      StringId name = kNullStringId, type = kNullStringId;
-      if (i < fields.size()) {
-        auto it = dump.field_names.find(fields[i]);
-        if (it == dump.field_names.end()) {
-          s->stats.IncrementIndexed(Stat::kHeapGraphInvalidId, dump.upid);
-        } else {
-          // "int a.a": optional static type, then the field.
-          std::string_view f = it->second;
-          size_t space = f.find(' ');
-          if (space != std::string_view::npos) {
-            type = s->Intern(f.substr(0, space));
-            f = f.substr(space + 1);
-          }
-          name = s->Intern(f);
-        }
-      }
-      refs.Insert(set_id, owner, owned, name, type);
-      add_child(owned);
-    }
-    for (uint64_t r : o.runtime_internal_ids) {
-      std::optional<uint32_t> owned;
-      auto it = row_of.find(r);
-      if (it != row_of.end()) owned = it->second;
-      refs.Insert(set_id, owner, owned, runtime_internal, kNullStringId);
-      add_child(owned);
-    }
-    objects.reference_set_id.Set(owner, set_id);
-  }
-
-  AttributeNativeSizes(s, first_row, objects.row_count(), registry_sizes);
-
-  // Roots. Objects outside the app heap (zygote, boot image) are never
-  // collected, so ART treats them as VM-internal roots.
+// Roots, then reachability and distance to the nearest root (multi-source
+// BFS). Objects outside the app heap (zygote, boot image) are never
+// collected, so ART treats them as VM-internal roots.
+void HeapGraphParser::MarkReachable(Dump& dump) {
+  TraceStorage* s = ctx_->storage.get();
+  auto& objects = s->profile.heap_graph_object;
   std::vector<uint32_t> root_rows;
   for (const auto& [type, ids] : dump.roots) {
     for (uint64_t id : ids) {
-      auto it = row_of.find(id);
-      if (it == row_of.end()) continue;
+      auto it = dump.object_rows.find(id);
+      if (it == dump.object_rows.end()) continue;
       if (objects.root_type[it->second] == kNullStringId)
         objects.root_type.Set(it->second, s->Intern(RootTypeName(type)));
       root_rows.push_back(it->second);
     }
   }
-  for (const Object& o : dump.objects) {
-    auto it = row_of.find(o.id);
-    if (it == row_of.end()) continue;
+  for (const DefinedObject& o : dump.defined) {
     if ((o.heap_type == HeapGraphObject::HEAP_TYPE_ZYGOTE ||
          o.heap_type == HeapGraphObject::HEAP_TYPE_BOOT_IMAGE) &&
-        objects.root_type[it->second] == kNullStringId) {
-      objects.root_type.Set(it->second, s->Intern(RootTypeName(HeapGraphRoot::ROOT_VM_INTERNAL)));
-      root_rows.push_back(it->second);
+        objects.root_type[o.row] == kNullStringId) {
+      objects.root_type.Set(o.row, s->Intern(RootTypeName(HeapGraphRoot::ROOT_VM_INTERNAL)));
+      root_rows.push_back(o.row);
     }
   }
-
-  // Reachability and distance to the nearest root (multi-source BFS).
+  std::unordered_map<uint32_t, std::vector<uint32_t>> children;
+  for (const auto& [owner, owned] : dump.edges) children[owner].push_back(owned);
   std::deque<uint32_t> queue;
   for (uint32_t r : root_rows) {
     if (objects.root_distance[r] == 0) continue;
@@ -427,20 +436,33 @@ void HeapGraphParser::Finalize(Dump& dump) {
     uint32_t n = queue.front();
     queue.pop_front();
     int32_t dist = objects.root_distance[n];
-    for (uint32_t c : children[n]) {
+    auto it = children.find(n);
+    if (it == children.end()) continue;
+    for (uint32_t c : it->second) {
       if (objects.root_distance[c] != -1) continue;
       objects.root_distance.Set(c, dist + 1);
       objects.reachable.Set(c, 1);
       queue.push_back(c);
     }
   }
+}
 
-  // Class loaders are objects.
-  for (const auto& [id, t] : dump.types) {
-    auto it = row_of.find(t.classloader_id);
-    if (t.classloader_id && it != row_of.end())
-      classes.classloader_id.Set(class_row[id], it->second);
+void HeapGraphParser::Finalize(Dump& dump) {
+  TraceStorage* s = ctx_->storage.get();
+  auto& objects = s->profile.heap_graph_object;
+  FinalizeClasses(dump);
+  // Objects without a self_size take their class's object size; when the
+  // dump never defines that type, upstream counts the object as malformed.
+  for (const DefinedObject& o : dump.defined) {
+    if (o.has_self_size) continue;
+    auto t = dump.types.find(o.type_id);
+    if (t == dump.types.end()) s->stats.IncrementIndexed(Stat::kHeapGraphMalformed, dump.upid);
+    objects.self_size.Set(o.row,
+                          t == dump.types.end() ? 0 : static_cast<int64_t>(t->second.object_size));
   }
+  NameClassFieldRefs(dump);
+  AttributeNativeSizes(s, dump.rows, dump.registry_sizes);
+  MarkReachable(dump);
 
   // A row of the same process and time already made for an OOME (from
   // ArtProcessMetadata) is this dump's.
@@ -453,7 +475,7 @@ void HeapGraphParser::Finalize(Dump& dump) {
   else if (dump.heap_size)
     graphs.heap_size.Set(*graph, *dump.heap_size);
   // Upstream's bounds see heap graphs through their objects only.
-  if (!row_of.empty()) s->UpdateBounds(dump.ts);
+  if (!dump.rows.empty()) s->UpdateBounds(dump.ts);
 }
 
 void HeapGraphParser::ParseDeobfuscationMapping(proto::Bytes payload) {
@@ -589,8 +611,10 @@ void HeapGraphParser::DeobfuscateFrames(const MemberDeobfuscator& deobfuscate_me
 
 void HeapGraphParser::OnImportFinished() {
   for (auto& [seq, dump] : dumps_) {
-    // Like upstream, an unfinished dump is reported and dropped.
-    if (dump.active) ctx_->storage->stats.Increment(Stat::kHeapGraphNonFinalized);
+    // Like upstream, an unfinished dump is reported, then kept as it is.
+    if (!dump.active) continue;
+    ctx_->storage->stats.Increment(Stat::kHeapGraphNonFinalized);
+    Finalize(dump);
   }
   dumps_.clear();
   ApplyDeobfuscation();

@@ -348,9 +348,13 @@ struct HeapGraphClassTable : Table {
   StringColumn name{this, "name"};
   StringColumn deobfuscated_name{this, "deobfuscated_name"};
   StringColumn location{this, "location"};
+  // Upstream (v58) never fills superclass_id for ART heap graphs; the
+  // superclass the dump names is kept in resolved_superclass_id, which the
+  // heap explorer walks.
   UInt32Column superclass_id{this, "superclass_id", kNullable};
   UInt32Column classloader_id{this, "classloader_id", kNullable};
   StringColumn kind{this, "kind"};
+  UInt32Column resolved_superclass_id{this, "resolved_superclass_id", kNullable | kHidden};
 
   uint32_t Insert(StringId n, StringId loc, StringId k) {
     name.Append(n);
@@ -359,6 +363,7 @@ struct HeapGraphClassTable : Table {
     superclass_id.AppendNull();
     classloader_id.AppendNull();
     kind.Append(k);
+    resolved_superclass_id.AppendNull();
     return CommitRow();
   }
 };
@@ -378,7 +383,10 @@ struct HeapGraphObjectTable : Table {
   StringColumn root_type{this, "root_type"};
   // Shortest distance (in references) from a GC root; -1 when unreachable.
   // Drives the shortest-path-tree flamegraph.
-  Int32Column root_distance{this, "root_distance", kHidden};
+  Int32Column root_distance{this, "root_distance"};
+  // Upstream's link to primitive field data (heap_graph_object_data), which
+  // ART heap graph packets do not carry: always NULL here.
+  UInt32Column object_data_id{this, "object_data_id", kNullable};
 
   uint32_t Insert(uint32_t u, int64_t ts) {
     upid.Append(u);
@@ -391,6 +399,7 @@ struct HeapGraphObjectTable : Table {
     type_id.Append(0);
     root_type.Append(kNullStringId);
     root_distance.Append(-1);
+    object_data_id.AppendNull();
     return CommitRow();
   }
 };

@@ -255,6 +255,9 @@ namespace fathom {
     "Gaps in a heap graph dump's packet index (indexed by upid).")                                 \
   F(kHeapGraphInvalidId, "heap_graph_invalid_string_id", error, trace,                             \
     "Heap graph type/field/location ids referenced but never defined (indexed by upid).")          \
+  F(kHeapGraphMalformed, "heap_graph_malformed_packet", error, trace,                              \
+    "Heap graph objects sized by an undefined type, or with more references than their class has " \
+    "fields or fields without names (indexed by upid).")                                           \
   /* HPROF heap dumps (core/import/hprof) */                                                       \
   F(kHprofStrings, "hprof_string_counter", info, analysis, "Number of strings encountered.")       \
   F(kHprofClasses, "hprof_class_counter", info, analysis, "Number of classes encountered.")        \

@@ -82,8 +82,10 @@ void Writer::WriteClasses() {
   }
   for (const auto& [ord, id] : order) {
     auto super = class_row.find(dump.classes[id].super_id);
-    if (dump.classes[id].super_id && super != class_row.end())
+    if (dump.classes[id].super_id && super != class_row.end()) {
       classes.superclass_id.Set(class_row[id], super->second);
+      classes.resolved_superclass_id.Set(class_row[id], super->second);
+    }
   }
 }
 
