@@ -86,17 +86,20 @@ void AppendIds(const Field& f, std::vector<uint64_t>* out) {
   }
 }
 
-// Field 2 (name) of an interned {iid, name} entry. Tells an entry whose name
-// is "" (a name: upstream keeps "") from an entry without one or an unknown
-// iid (no name: NULL).
-std::optional<std::string_view> InternedNameIfSet(const SequenceGeneration& gen, uint32_t table,
-                                                  uint64_t iid) {
-  const Bytes* b = gen.GetInterned(table, iid);
+// Field 2 (name) of an interned {iid, name} entry (null: no entry). Tells an
+// entry whose name is "" (a name: upstream keeps "") from an entry without one
+// or an unknown iid (no name: NULL).
+std::optional<std::string_view> EntryName(const Bytes* b) {
   if (!b) return std::nullopt;
   Decoder d(*b);
   for (Field f = d.Next(); f.valid(); f = d.Next())
     if (f.id == EventName::kNameFieldNumber) return f.as_string();
   return std::nullopt;
+}
+
+std::optional<std::string_view> InternedNameIfSet(const SequenceGeneration& gen, uint32_t table,
+                                                  uint64_t iid) {
+  return EntryName(gen.GetInterned(table, iid));
 }
 
 // Same, with "" for both (callers that skip empty names anyway).
@@ -351,10 +354,9 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       case TrackEvent::kNameIidFieldNumber: {
         // An iid the sequence never interned (or interned while its state
         // was invalid) leaves the name NULL; counted as upstream does.
-        if (!gen.GetInterned(InternedData::kEventNamesFieldNumber, f.int_value))
-          storage->stats.Increment(Stat::kInternedDataErrors);
-        auto n = InternedNameIfSet(gen, InternedData::kEventNamesFieldNumber, f.int_value);
-        if (n) ev.name = storage->Intern(*n);
+        const Bytes* entry = gen.GetInterned(InternedData::kEventNamesFieldNumber, f.int_value);
+        if (!entry) storage->stats.Increment(Stat::kInternedDataErrors);
+        if (auto n = EntryName(entry)) ev.name = storage->Intern(*n);
         break;
       }
       case TrackEvent::kCategoriesFieldNumber:
@@ -366,11 +368,12 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
         AppendIds(f, &iids);
         for (uint64_t iid : iids) {
           ++category_iids;
-          if (!gen.GetInterned(InternedData::kEventCategoriesFieldNumber, iid)) {
+          const Bytes* entry = gen.GetInterned(InternedData::kEventCategoriesFieldNumber, iid);
+          if (!entry) {
             storage->stats.Increment(Stat::kInternedDataErrors);
             missing_category_iid = iid;
           }
-          std::string_view c = InternedName(gen, InternedData::kEventCategoriesFieldNumber, iid);
+          std::string_view c = EntryName(entry).value_or(std::string_view());
           if (c.empty()) continue;
           if (!categories.empty()) categories += ',';
           categories += c;
