@@ -149,26 +149,6 @@ int CompareKeys(const Partitioned& a, uint32_t x, const Partitioned& b, uint32_t
   return 0;
 }
 
-// The rows by (partition, ts, row) when the partition is one integer column
-// or none (the usual case): sorting plain tuples, not cells. False if not.
-bool SortByIntKey(Partitioned* t) {
-  const IntervalList& l = *t->list;
-  if (t->pos.size() > 1) return false;
-  std::vector<std::tuple<int64_t, int64_t, uint32_t>> keyed(l.size());
-  for (uint32_t r = 0; r < l.size(); ++r) {
-    int64_t key = 0;
-    if (!t->pos.empty()) {
-      const SqlCell& c = t->Cell(r, 0);
-      if (c.type != SQLITE_INTEGER) return false;
-      key = c.i;
-    }
-    keyed[r] = {key, l.ts[r], r};
-  }
-  std::sort(keyed.begin(), keyed.end());
-  for (uint32_t i = 0; i < keyed.size(); ++i) t->rows[i] = std::get<2>(keyed[i]);
-  return true;
-}
-
 // Each row's integer partition key (0 with no partition column), or false
 // when the partition is several columns or a value that is not an integer.
 bool IntKeys(const Partitioned& t, std::vector<int64_t>* keys) {
@@ -181,6 +161,19 @@ bool IntKeys(const Partitioned& t, std::vector<int64_t>* keys) {
     if (c.type != SQLITE_INTEGER) return false;
     (*keys)[r] = c.i;
   }
+  return true;
+}
+
+// The rows by (partition, ts, row) when the partition is one integer column
+// or none, in any ts order: sorting plain tuples, not cells. False if not.
+bool SortByIntKey(Partitioned* t) {
+  const IntervalList& l = *t->list;
+  std::vector<int64_t> keys;
+  if (!IntKeys(*t, &keys)) return false;
+  std::vector<std::tuple<int64_t, int64_t, uint32_t>> keyed(l.size());
+  for (uint32_t r = 0; r < l.size(); ++r) keyed[r] = {keys[r], l.ts[r], r};
+  std::sort(keyed.begin(), keyed.end());
+  for (uint32_t i = 0; i < keyed.size(); ++i) t->rows[i] = std::get<2>(keyed[i]);
   return true;
 }
 
@@ -206,7 +199,7 @@ bool GroupIntKeysInTsOrder(Partitioned* t) {
   for (uint32_t g = 0; g < by_key.size(); ++g) by_key[g] = g;
   std::sort(by_key.begin(), by_key.end(),
             [&](uint32_t a, uint32_t b) { return group_keys[a] < group_keys[b]; });
-  std::vector<size_t> start_of_group(group_keys.size() + 1, 0);
+  std::vector<size_t> start_of_group(group_keys.size(), 0);
   for (uint32_t g : group) ++start_of_group[g];
   size_t at = 0;
   for (uint32_t g : by_key) {
