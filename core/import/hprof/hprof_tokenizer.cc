@@ -1,8 +1,6 @@
 #include "core/import/hprof/hprof_tokenizer.h"
 
 #include "core/import/hprof/hprof_writer.h"
-#include "core/import/metadata_parser.h"
-#include "core/import/system_parser.h"
 #include "core/import/trace_context.h"
 
 namespace fathom {
@@ -41,7 +39,6 @@ void HprofTokenizer::Finish(size_t tail_bytes, uint64_t end_offset,
   }
   reader_.ResolvePending();
   hprof::WriteTables(dump_, ctx_);
-  ctx_->system_parser->metadata().writer().SetString("trace_type", "art_hprof");
 }
 
 }  // namespace fathom
