@@ -77,24 +77,28 @@ void Intervals(sqlite3_context* ctx, int, sqlite3_value** argv) {
   for (const CounterRow& r : *rows) by_track[r.track_id].push_back(&r);
   auto table = std::make_unique<PtrTable>();
   table->names = {"id", "ts", "dur", "track_id", "value", "next_value", "delta_value"};
-  auto real = [](double v) {
-    SqlCell c;
-    c.type = SQLITE_FLOAT;
-    c.d = v;
-    return c;
-  };
+  table->columns.resize(table->names.size());
+  for (PtrColumn& c : table->columns) c.Reserve(rows->size());
   for (auto& [track, list] : by_track) {
     std::stable_sort(list.begin(), list.end(),
                      [](const CounterRow* a, const CounterRow* b) { return a->ts < b->ts; });
     const std::vector<Piece> pieces = PiecesOf(list, trace_end);
     for (size_t k = 0; k < pieces.size(); ++k) {
       const CounterRow& r = *pieces[k].row;
-      std::vector<SqlCell> row = {SqlCell::Int(r.id), SqlCell::Int(r.ts),
-                                  SqlCell::Int(pieces[k].end - r.ts), SqlCell::Int(track),
-                                  real(r.value)};
-      row.push_back(k + 1 < pieces.size() ? real(pieces[k + 1].row->value) : SqlCell());
-      row.push_back(k > 0 ? real(r.value - pieces[k - 1].row->value) : SqlCell());
-      table->rows.push_back(std::move(row));
+      std::vector<PtrColumn>& c = table->columns;
+      c[0].AppendInt(r.id);
+      c[1].AppendInt(r.ts);
+      c[2].AppendInt(pieces[k].end - r.ts);
+      c[3].AppendInt(track);
+      c[4].AppendDouble(r.value);
+      if (k + 1 < pieces.size())
+        c[5].AppendDouble(pieces[k + 1].row->value);
+      else
+        c[5].AppendNull();
+      if (k > 0)
+        c[6].AppendDouble(r.value - pieces[k - 1].row->value);
+      else
+        c[6].AppendNull();
     }
   }
   ResultPtrTable(ctx, std::move(table));

@@ -128,12 +128,12 @@ void Scan(sqlite3_context* ctx, sqlite3_value** argv, bool aggregating) {
   // The init rows, with their columns in the scan's order.
   PtrTable frontier;
   frontier.names = result->names;
-  for (const auto& row : init->rows) {
+  for (size_t row = 0; row < init->RowCount(); ++row) {
     std::vector<SqlCell> r;
     for (const auto& name : result->names) {
       SqlCell cell;
       for (size_t k = 0; k < init->names.size(); ++k)
-        if (init->names[k] == name && k < row.size()) cell = row[k];
+        if (init->names[k] == name) cell = init->CellAt(row, k);
       r.push_back(cell);
     }
     frontier.rows.push_back(std::move(r));

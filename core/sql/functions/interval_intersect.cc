@@ -14,12 +14,12 @@ namespace {
 
 constexpr const char* kIntervalsType = "fathom.intervals";
 
-// One table's intervals as the aggregate saw them (ts order), with
-// `part_names.size()` partition cells per row in `parts`.
+// One table's intervals as the aggregate saw them (ts order), with one
+// column of values per partition name in `parts`.
 struct IntervalList {
   std::vector<std::string> part_names;
   std::vector<int64_t> ids, ts, dur;
-  std::vector<SqlCell> parts;
+  std::vector<PtrColumn> parts;
   size_t size() const { return ids.size(); }
 };
 
@@ -32,6 +32,7 @@ void AggStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     *slot = new IntervalList();
     for (int i = 3; i + 1 < argc; i += 2)
       (*slot)->part_names.push_back(reinterpret_cast<const char*>(sqlite3_value_text(argv[i])));
+    (*slot)->parts.resize((*slot)->part_names.size());
   }
   if (argc < 3 || (argc - 3) % 2 != 0)
     return sqlite3_result_error(ctx, "interval agg: expected id, ts, dur and name/value pairs", -1);
@@ -41,7 +42,10 @@ void AggStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   list->dur.push_back(sqlite3_value_int64(argv[2]));
   for (size_t p = 0; p < list->part_names.size(); ++p) {
     const int arg = 4 + 2 * static_cast<int>(p);
-    list->parts.push_back(arg < argc ? SqlCell::Of(argv[arg]) : SqlCell());
+    if (arg < argc && sqlite3_value_type(argv[arg]) == SQLITE_INTEGER)
+      list->parts[p].AppendInt(sqlite3_value_int64(argv[arg]));
+    else
+      list->parts[p].Append(arg < argc ? SqlCell::Of(argv[arg]) : SqlCell());
   }
 }
 
@@ -135,9 +139,8 @@ struct Partitioned {
   std::vector<size_t> pos;  // the partition columns' places in list->parts
   std::vector<uint32_t> rows;
   std::vector<size_t> starts;
-  const SqlCell& Cell(uint32_t row, size_t k) const {
-    return list->parts[row * list->part_names.size() + pos[k]];
-  }
+  const PtrColumn& Part(size_t k) const { return list->parts[pos[k]]; }
+  SqlCell Cell(uint32_t row, size_t k) const { return Part(k).At(row); }
 };
 
 // Compares the partition of row `x` of `a` with row `y` of `b`.
@@ -156,10 +159,10 @@ bool IntKeys(const Partitioned& t, std::vector<int64_t>* keys) {
   if (t.pos.size() > 1) return false;
   keys->assign(l.size(), 0);
   if (t.pos.empty()) return true;
+  const PtrColumn& part = t.Part(0);
   for (uint32_t r = 0; r < l.size(); ++r) {
-    const SqlCell& c = t.Cell(r, 0);
-    if (c.type != SQLITE_INTEGER) return false;
-    (*keys)[r] = c.i;
+    if (part.TypeAt(r) != SQLITE_INTEGER) return false;
+    (*keys)[r] = part.IntAt(r);
   }
   return true;
 }
@@ -244,7 +247,8 @@ long FindGroup(const Partitioned& t, const Partitioned& key_of, uint32_t row) {
   return -1;
 }
 
-// Intersects one partition across the tables; its rows go to `out`.
+// Intersects one partition across the tables; its rows go to `out` (in
+// column form: ts, dur, one id per table, the partition's values).
 void IntersectGroup(const std::vector<Partitioned>& tables, size_t group, PtrTable* out) {
   const Partitioned& first = tables[0];
   const uint32_t key_row = first.rows[first.starts[group]];
@@ -267,14 +271,16 @@ void IntersectGroup(const std::vector<Partitioned>& tables, size_t group, PtrTab
     }
     acc = std::move(next);
   }
+  std::vector<PtrColumn>& cols = out->columns;
   for (size_t i = 0; i < acc.size(); ++i) {
-    std::vector<SqlCell> row;
-    row.reserve(2 + acc.width + first.pos.size());
-    row.push_back(SqlCell::Int(acc.ts[i]));
-    row.push_back(SqlCell::Int(acc.dur[i]));
-    for (size_t w = 0; w < acc.width; ++w) row.push_back(SqlCell::Int(acc.ids[i * acc.width + w]));
-    for (size_t k = 0; k < first.pos.size(); ++k) row.push_back(first.Cell(key_row, k));
-    out->rows.push_back(std::move(row));
+    cols[0].AppendInt(acc.ts[i]);
+    cols[1].AppendInt(acc.dur[i]);
+    for (size_t w = 0; w < acc.width; ++w) cols[2 + w].AppendInt(acc.ids[i * acc.width + w]);
+  }
+  for (size_t k = 0; k < first.pos.size(); ++k) {
+    const SqlCell key = first.Cell(key_row, k);
+    PtrColumn& col = cols[2 + acc.width + k];
+    for (size_t i = 0; i < acc.size(); ++i) col.Append(key);
   }
 }
 
@@ -302,6 +308,7 @@ void Intersect(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   table->names = {"ts", "dur"};
   for (size_t k = 0; k < tables.size(); ++k) table->names.push_back("id_" + std::to_string(k));
   for (const std::string& n : names) table->names.push_back(n);
+  table->columns.resize(table->names.size());
   for (size_t g = 0; g + 1 < tables[0].starts.size(); ++g) IntersectGroup(tables, g, table.get());
   ResultPtrTable(ctx, std::move(table));
 }

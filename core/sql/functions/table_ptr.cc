@@ -1,5 +1,6 @@
 #include "core/sql/functions/table_ptr.h"
 
+#include <bit>
 #include <memory>
 
 namespace fathom {
@@ -126,7 +127,7 @@ int Next(sqlite3_vtab_cursor* cur) {
 
 int Eof(sqlite3_vtab_cursor* cur) {
   auto* c = static_cast<Cursor*>(cur);
-  return !c->table || c->row >= c->table->rows.size();
+  return !c->table || c->row >= c->table->RowCount();
 }
 
 int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
@@ -134,6 +135,8 @@ int Column(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int col) {
   const int src = col < kColumns ? c->source[static_cast<size_t>(col)] : -1;
   if (src < 0) {
     sqlite3_result_null(ctx);
+  } else if (!c->table->columns.empty()) {
+    c->table->columns[static_cast<size_t>(src)].Result(ctx, c->row);
   } else {
     c->table->rows[c->row][static_cast<size_t>(src)].Result(ctx);
   }
@@ -201,6 +204,84 @@ bool SqlCell::operator<(const SqlCell& o) const {
   if (i != o.i) return i < o.i;
   if (d < o.d || o.d < d) return d < o.d;
   return (type == SQLITE_TEXT || type == SQLITE_BLOB) && s < o.s;
+}
+
+void PtrColumn::MarkType(int type) {
+  if (types_.empty() && type == SQLITE_INTEGER) return;
+  if (types_.empty()) types_.assign(values_.size(), SQLITE_INTEGER);
+  types_.push_back(static_cast<uint8_t>(type));
+}
+
+void PtrColumn::AppendInt(int64_t v) {
+  if (cells_mode_) return cells_.push_back(SqlCell::Int(v));
+  MarkType(SQLITE_INTEGER);
+  values_.push_back(v);
+}
+
+void PtrColumn::AppendDouble(double d) {
+  if (cells_mode_) {
+    SqlCell c;
+    c.type = SQLITE_FLOAT;
+    c.d = d;
+    return cells_.push_back(std::move(c));
+  }
+  MarkType(SQLITE_FLOAT);
+  values_.push_back(std::bit_cast<int64_t>(d));
+}
+
+void PtrColumn::AppendNull() {
+  if (cells_mode_) return cells_.push_back(SqlCell());
+  MarkType(SQLITE_NULL);
+  values_.push_back(0);
+}
+
+void PtrColumn::Append(const SqlCell& c) {
+  switch (c.type) {
+    case SQLITE_INTEGER:
+      return AppendInt(c.i);
+    case SQLITE_FLOAT:
+      return AppendDouble(c.d);
+    case SQLITE_NULL:
+      return AppendNull();
+    default:
+      ToCells();
+      cells_.push_back(c);
+  }
+}
+
+int PtrColumn::TypeAt(size_t row) const {
+  if (cells_mode_) return cells_[row].type;
+  return types_.empty() ? SQLITE_INTEGER : types_[row];
+}
+
+SqlCell PtrColumn::At(size_t row) const {
+  if (cells_mode_) return cells_[row];
+  SqlCell c;
+  c.type = TypeAt(row);
+  if (c.type == SQLITE_INTEGER) c.i = values_[row];
+  if (c.type == SQLITE_FLOAT) c.d = std::bit_cast<double>(values_[row]);
+  return c;
+}
+
+void PtrColumn::Result(sqlite3_context* ctx, size_t row) const {
+  if (cells_mode_) return cells_[row].Result(ctx);
+  switch (TypeAt(row)) {
+    case SQLITE_INTEGER:
+      return sqlite3_result_int64(ctx, values_[row]);
+    case SQLITE_FLOAT:
+      return sqlite3_result_double(ctx, std::bit_cast<double>(values_[row]));
+    default:
+      return sqlite3_result_null(ctx);
+  }
+}
+
+void PtrColumn::ToCells() {
+  if (cells_mode_) return;
+  cells_.reserve(values_.size());
+  for (size_t r = 0; r < values_.size(); ++r) cells_.push_back(At(r));
+  values_ = {};
+  types_ = {};
+  cells_mode_ = true;
 }
 
 const PtrTable* PtrTableOf(sqlite3_value* v) {

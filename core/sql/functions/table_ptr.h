@@ -40,10 +40,47 @@ struct SqlCell {
   bool operator<(const SqlCell& o) const;
 };
 
-// A table held by a pointer value: named columns, rows of cells.
+// One column of a PtrTable in column form. Integers, doubles and NULLs take
+// 8 bytes (plus one type byte once a value is not an integer); the first text
+// or blob turns the column into cells. Results of interval intersections and
+// counter intervals run to millions of numeric rows, where a vector of cells
+// per row cost ~60 bytes a value and an allocation a row.
+class PtrColumn {
+ public:
+  void AppendInt(int64_t v);
+  void AppendDouble(double d);
+  void AppendNull();
+  void Append(const SqlCell& c);
+  size_t size() const { return cells_mode_ ? cells_.size() : values_.size(); }
+  int TypeAt(size_t row) const;
+  // Only when TypeAt(row) is SQLITE_INTEGER.
+  int64_t IntAt(size_t row) const { return cells_mode_ ? cells_[row].i : values_[row]; }
+  SqlCell At(size_t row) const;
+  void Result(sqlite3_context* ctx, size_t row) const;
+  void Reserve(size_t rows) { values_.reserve(rows); }
+
+ private:
+  void MarkType(int type);
+  void ToCells();
+  std::vector<int64_t> values_;  // an integer, or a double's bits
+  std::vector<uint8_t> types_;   // per row once any value is not an integer
+  std::vector<SqlCell> cells_;
+  bool cells_mode_ = false;
+};
+
+// A table held by a pointer value: named columns, in row form (`rows` of
+// cells) or, when `columns` is not empty, in column form.
 struct PtrTable {
   std::vector<std::string> names;
   std::vector<std::vector<SqlCell>> rows;
+  std::vector<PtrColumn> columns;
+
+  size_t RowCount() const { return columns.empty() ? rows.size() : columns[0].size(); }
+  // Cell (row, col) in either form; NULL past a short row.
+  SqlCell CellAt(size_t row, size_t col) const {
+    if (!columns.empty()) return columns[col].At(row);
+    return col < rows[row].size() ? rows[row][col] : SqlCell();
+  }
 };
 
 // The SQLite pointer type of a PtrTable value.
