@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cstdlib>
+#include <mutex>
 
 #include "core/sql/flamegraph_vtab.h"
 #include "core/sql/perfetto_sql/absent_tables.h"
@@ -119,6 +120,20 @@ SqlValue QueryIterator::Get(int i) const {
   return v;
 }
 
+namespace {
+
+// Process-wide SQLite settings, before the library's first use. Memory
+// statistics put a global mutex and counters around every allocation, which
+// the sorts and temporary tables of standard-library modules make by the
+// million; Fathom never reads those statistics. A library another component
+// already initialised keeps its settings (sqlite3_config then refuses).
+void ConfigureSqliteOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+
+}  // namespace
+
 SqlEngine::SqlEngine(TraceStorage* storage) : storage_(storage) {}
 
 SqlEngine::~SqlEngine() {
@@ -127,8 +142,14 @@ SqlEngine::~SqlEngine() {
 }
 
 Status SqlEngine::Init() {
-  if (sqlite3_open(":memory:", &db_) != SQLITE_OK) return ErrorStatus("cannot open SQLite");
-  perfetto_sql_ = std::make_unique<psql::PerfettoSqlEngine>(db_, &packages_);
+  ConfigureSqliteOnce();
+  // NOMUTEX: only one thread at a time uses a connection (a session's query
+  // lane owns it), so SQLite's per-connection mutex is pure cost.
+  constexpr int kOpenFlags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  if (sqlite3_open_v2(":memory:", &db_, kOpenFlags, nullptr) != SQLITE_OK)
+    return ErrorStatus("cannot open SQLite");
+  if (Status st = RegisterRuntimeTableModule(db_, &runtime_tables_); !st.ok()) return st;
+  perfetto_sql_ = std::make_unique<psql::PerfettoSqlEngine>(db_, &packages_, &runtime_tables_);
   // The standard library from the environment; one that is not a folder is
   // ignored here (INCLUDE then says how to point Fathom at the library).
   if (const char* stdlib = std::getenv("FATHOM_STDLIB"); stdlib && *stdlib)

@@ -11,6 +11,7 @@
 #include "base/status.h"
 #include "core/sql/perfetto_sql/packages.h"
 #include "core/sql/perfetto_sql/statement.h"
+#include "core/sql/table_vtab.h"
 #include "core/storage/trace_storage.h"
 
 struct sqlite3;
@@ -98,6 +99,8 @@ class SqlEngine {
   TraceStorage* storage_;
   sqlite3* db_ = nullptr;
   psql::SqlPackages packages_;
+  // PERFETTO TABLEs' rows; outlives the connection (closed in ~SqlEngine).
+  RuntimeTableRegistry runtime_tables_;
   // Destroyed before db_ closes: it finalizes the statements its functions keep.
   std::unique_ptr<psql::PerfettoSqlEngine> perfetto_sql_;
 };

@@ -1,6 +1,7 @@
 #include "core/sql/table_vtab.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -12,10 +13,14 @@ namespace fathom {
 namespace {
 
 struct VTab : sqlite3_vtab {
-  TraceStorage* storage;
+  const StringPool* strings;  // the pool the table's string ids are in
   Table* table;
-  std::vector<const ColumnBase*> columns;  // visible columns, in SQL order
-  std::shared_ptr<EqIndexCache> indexes;   // shared by the table's connections
+  std::shared_ptr<const void> keep_alive;    // a run-time table's rows
+  std::shared_ptr<const void> keep_strings;  // and its strings
+  void* registry = nullptr;                  // the RuntimeTableRegistry it is in
+  int rowid_base = 0;                        // 1 for run-time tables, as SQLite's own
+  std::vector<const ColumnBase*> columns;    // visible columns, in SQL order
+  std::shared_ptr<EqIndexCache> indexes;     // shared by the table's connections
 };
 
 enum Op : int { kEq, kLt, kLe, kGt, kGe, kIsNull, kIsNotNull };
@@ -97,7 +102,7 @@ int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
   int rc = sqlite3_declare_vtab(db, decl.c_str());
   if (rc != SQLITE_OK) return rc;
   auto* v = new VTab();
-  v->storage = src->storage;
+  v->strings = src->strings;
   v->table = src->table;
   v->columns = src->columns;
   v->indexes = src->indexes;
@@ -133,9 +138,11 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     info->aConstraintUsage[i].omit = 0;
     idx += std::to_string(c.iColumn) + ":" + std::to_string(op) + ";";
   }
-  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc && info->aOrderBy[0].iColumn >= 0) {
-    const ColumnBase* col = v->columns[info->aOrderBy[0].iColumn];
-    if (col->is_id() || col->sorted()) info->orderByConsumed = 1;
+  // Rows come back in table order (an index gives them in that order too),
+  // so ascending rowid and sorted columns need no sort.
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc) {
+    const int i = info->aOrderBy[0].iColumn;
+    if (i < 0 || v->columns[i]->is_id() || v->columns[i]->sorted()) info->orderByConsumed = 1;
   }
   info->estimatedCost = std::max(1.0, cost);
   info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, cost));
@@ -356,8 +363,8 @@ int FilterFn(sqlite3_vtab_cursor* cur, int, const char* idx_str, int argc, sqlit
     if (col->type() == SqlType::kString) {
       if (op != kEq || vt != SQLITE_TEXT || col->HasComputedText()) continue;  // leave to SQLite
       const char* text = reinterpret_cast<const char*>(sqlite3_value_text(val));
-      StringId id = v->storage->strings.Find(
-          std::string_view(text, static_cast<size_t>(sqlite3_value_bytes(val))));
+      StringId id =
+          v->strings->Find(std::string_view(text, static_cast<size_t>(sqlite3_value_bytes(val))));
       if (id == kNullStringId) {
         c->end = 0;
         return SQLITE_OK;
@@ -417,11 +424,11 @@ int ColumnFn(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int i) {
       break;
     case SqlType::kString: {
       if (col->HasComputedText()) {
-        std::string text = col->ComputedText(row, v->storage->strings);
+        std::string text = col->ComputedText(row, *v->strings);
         sqlite3_result_text(ctx, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
         break;
       }
-      std::string_view s = v->storage->strings.Get(col->GetStringId(row));
+      std::string_view s = v->strings->Get(col->GetStringId(row));
       sqlite3_result_text(ctx, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
       break;
     }
@@ -430,7 +437,7 @@ int ColumnFn(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int i) {
 }
 
 int RowidFn(sqlite3_vtab_cursor* cur, sqlite_int64* rowid) {
-  *rowid = static_cast<Cursor*>(cur)->row;
+  *rowid = static_cast<Cursor*>(cur)->row + static_cast<VTab*>(cur->pVtab)->rowid_base;
   return SQLITE_OK;
 }
 
@@ -454,13 +461,87 @@ sqlite3_module MakeModule() {
 
 const sqlite3_module kModule = MakeModule();
 
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// CREATE VIRTUAL TABLE name USING __fathom_runtime_table: argv[2] is the name.
+int ConnectRuntime(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out,
+                   char** err) {
+  auto* registry = static_cast<RuntimeTableRegistry*>(aux);
+  const RuntimeTableRegistry::Entry* e = argc > 2 ? registry->Find(argv[2]) : nullptr;
+  if (!e) {
+    *err = sqlite3_mprintf("no run-time table %s", argc > 2 ? argv[2] : "");
+    return SQLITE_ERROR;
+  }
+  int rc = sqlite3_declare_vtab(db, e->declaration.c_str());
+  if (rc != SQLITE_OK) return rc;
+  auto* v = new VTab();
+  v->strings = e->strings.get();
+  v->table = e->table.get();
+  v->keep_alive = e->table;
+  v->keep_strings = e->strings;
+  v->registry = registry;
+  v->rowid_base = 1;
+  v->indexes = e->indexes;
+  for (const ColumnBase* c : v->table->columns()) v->columns.push_back(c);
+  *out = v;
+  return SQLITE_OK;
+}
+
+// DROP TABLE: the rows go with the last connection.
+int DestroyRuntime(sqlite3_vtab* vtab) {
+  auto* v = static_cast<VTab*>(vtab);
+  auto* registry = static_cast<RuntimeTableRegistry*>(v->registry);
+  if (registry) registry->Remove(v->table);
+  delete v;
+  return SQLITE_OK;
+}
+
+sqlite3_module MakeRuntimeModule() {
+  sqlite3_module m = MakeModule();
+  m.xCreate = ConnectRuntime;
+  m.xConnect = ConnectRuntime;
+  m.xDestroy = DestroyRuntime;
+  return m;
+}
+
+const sqlite3_module kRuntimeModule = MakeRuntimeModule();
+
 }  // namespace
+
+void RuntimeTableRegistry::Put(const std::string& name, Entry e) {
+  if (!e.indexes) e.indexes = std::make_shared<EqIndexCache>();
+  e.strings = strings_;
+  entries_[Lower(name)] = std::move(e);
+}
+
+const RuntimeTableRegistry::Entry* RuntimeTableRegistry::Find(const std::string& name) const {
+  auto it = entries_.find(Lower(name));
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+void RuntimeTableRegistry::Remove(const Table* table) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->second.table.get() != table) continue;
+    entries_.erase(it);
+    return;
+  }
+}
+
+Status RegisterRuntimeTableModule(sqlite3* db, RuntimeTableRegistry* registry) {
+  if (sqlite3_create_module_v2(db, kRuntimeTableModule, &kRuntimeModule, registry, nullptr) !=
+      SQLITE_OK)
+    return ErrorStatus(std::string("cannot register run-time tables: ") + sqlite3_errmsg(db));
+  return Status::Ok();
+}
 
 Status RegisterTableVtab(sqlite3* db, TraceStorage* storage, Table* table,
                          const std::string& name) {
   const std::string& sql_name = name.empty() ? table->name() : name;
   auto* aux = new VTab();
-  aux->storage = storage;
+  aux->strings = &storage->strings;
   aux->table = table;
   aux->indexes = std::make_shared<EqIndexCache>();
   for (const ColumnBase* c : table->columns())

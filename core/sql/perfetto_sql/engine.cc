@@ -2,14 +2,17 @@
 
 #include <sqlite3.h>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <type_traits>
 
 #include "core/sql/perfetto_sql/auto_id.h"
 #include "core/sql/perfetto_sql/functions.h"
+#include "core/sql/perfetto_sql/runtime_table.h"
 #include "core/sql/perfetto_sql/statement_profile.h"
 #include "core/sql/perfetto_sql/tokenizer.h"
+#include "core/sql/table_vtab.h"
 
 namespace fathom::psql {
 namespace {
@@ -18,6 +21,11 @@ std::string QuoteIdent(const std::string& name) {
   std::string out = "\"";
   for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 std::string Join(const std::vector<std::string>& v) {
@@ -55,18 +63,6 @@ Status CheckSchemaNames(const std::string& what, const std::vector<ColumnDecl>& 
   return Status::Ok();
 }
 
-// The storage class a declared column holds (0: any) and its name in errors.
-const char* DeclaredClass(const std::string& type, const char** sqlite_type) {
-  std::string base = type.substr(0, type.find('('));
-  if (base == "DOUBLE" || base == "FLOAT") return *sqlite_type = "real", "DOUBLE";
-  if (base == "STRING") return *sqlite_type = "text", "STRING";
-  if (base == "BYTES") return *sqlite_type = "blob", "BYTES";
-  if (base == "INT" || base == "LONG" || base == "UINT" || base == "BOOL" || base == "TIMESTAMP" ||
-      base == "DURATION" || base == "ID" || base == "JOINID" || base == "ARGSETID")
-    return *sqlite_type = "integer", "LONG";
-  return *sqlite_type = nullptr, nullptr;
-}
-
 const char* TypeofName(const std::string& t) {
   if (t == "integer") return "LONG";
   if (t == "real") return "DOUBLE";
@@ -89,8 +85,9 @@ void LineColumn(std::string_view text, size_t offset, int* line, int* column) {
   }
 }
 
-PerfettoSqlEngine::PerfettoSqlEngine(sqlite3* db, const SqlPackages* packages)
-    : db_(db), packages_(packages) {}
+PerfettoSqlEngine::PerfettoSqlEngine(sqlite3* db, const SqlPackages* packages,
+                                     RuntimeTableRegistry* runtime_tables)
+    : db_(db), packages_(packages), runtime_tables_(runtime_tables) {}
 
 PerfettoSqlEngine::~PerfettoSqlEngine() = default;
 
@@ -291,6 +288,44 @@ Status PerfettoSqlEngine::CreateTableOrViewImpl(const CreateTableOrView& s,
     if (!st.ok()) return st;
   }
   if (s.view) return Exec("CREATE VIEW " + QuoteIdent(s.name) + " AS " + body);
+  bool unsupported = false;
+  Status st = CreateColumnTable(s, body, what, &unsupported);
+  if (!unsupported) return st;
+  return CreateSqliteTable(s, body, what, names);
+}
+
+Status PerfettoSqlEngine::CreateColumnTable(const CreateTableOrView& s, const std::string& body,
+                                            const std::string& what, bool* unsupported) {
+  *unsupported = runtime_tables_ == nullptr;
+  if (*unsupported) return Status::Ok();
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db_, body.c_str(), static_cast<int>(body.size()), &stmt, nullptr) !=
+      SQLITE_OK) {
+    std::string msg = sqlite3_errmsg(db_);
+    sqlite3_finalize(stmt);
+    return ErrorStatus(msg);
+  }
+  std::vector<DeclaredColumn> declared;
+  for (const ColumnDecl& d : s.columns) declared.push_back({d.name, d.type});
+  RuntimeTableResult built =
+      BuildRuntimeTable(stmt, runtime_tables_->strings(), what, s.name, declared);
+  sqlite3_finalize(stmt);
+  *unsupported = built.unsupported;
+  if (!built.table) return built.error;
+  RuntimeTableRegistry::Entry entry;
+  entry.table = std::move(built.table->table);
+  entry.declaration = std::move(built.table->declaration);
+  runtime_tables_->Put(s.name, std::move(entry));
+  Status created =
+      Exec("CREATE VIRTUAL TABLE " + QuoteIdent(s.name) + " USING " + kRuntimeTableModule);
+  if (!created.ok()) runtime_tables_->Remove(runtime_tables_->Find(s.name)->table.get());
+  return created;
+}
+
+// SQLite's own table, for results whose columns mix types.
+Status PerfettoSqlEngine::CreateSqliteTable(const CreateTableOrView& s, const std::string& body,
+                                            const std::string& what,
+                                            const std::vector<std::string>& names) {
   // Untyped columns store values as the SELECT gave them; a DOUBLE column
   // (REAL affinity) turns integers into doubles, as upstream's tables do.
   std::string create = "CREATE TABLE " + QuoteIdent(s.name) + "(";
@@ -373,6 +408,7 @@ Status PerfettoSqlEngine::CreateIndexImpl(const CreateIndex& s) {
                          s.table + "'");
     cols += (cols.empty() ? "" : ", ") + QuoteIdent(c);
   }
+  if (runtime_tables_ && runtime_tables_->Find(s.table)) return IndexColumnTable(s);
   if (s.replace) {
     Status st = Exec("DROP INDEX IF EXISTS " + QuoteIdent(s.name));
     if (!st.ok()) return st;
@@ -384,7 +420,23 @@ Status PerfettoSqlEngine::CreateIndexImpl(const CreateIndex& s) {
   return st;
 }
 
+// A PERFETTO TABLE in columns needs no index of SQLite's: its equality
+// lookups build their own index on first use, and sorted columns are binary
+// searched. The index is only a name, kept for "already exists" and DROP.
+Status PerfettoSqlEngine::IndexColumnTable(const CreateIndex& s) {
+  const std::string key = Lower(s.name);
+  auto it = column_table_indexes_.find(key);
+  // An index whose table was dropped went with it.
+  if (it != column_table_indexes_.end() && !runtime_tables_->Find(it->second))
+    column_table_indexes_.erase(it), it = column_table_indexes_.end();
+  if (it != column_table_indexes_.end() && !s.replace)
+    return ErrorStatus("CREATE PERFETTO INDEX: Index '" + s.name + "' already exists");
+  column_table_indexes_[key] = s.table;
+  return Status::Ok();
+}
+
 Status PerfettoSqlEngine::DropIndexImpl(const DropIndex& s) {
+  if (column_table_indexes_.erase(Lower(s.name)) > 0) return Status::Ok();
   return Exec("DROP INDEX IF EXISTS " + QuoteIdent(s.name));
 }
 

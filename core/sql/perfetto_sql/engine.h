@@ -5,6 +5,7 @@
 // one in an included module also says where it was included from.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -19,6 +20,10 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
+namespace fathom {
+class RuntimeTableRegistry;
+}
+
 namespace fathom::psql {
 
 class FunctionImpl;
@@ -29,7 +34,10 @@ void LineColumn(std::string_view text, size_t offset, int* line, int* column);
 class PerfettoSqlEngine {
  public:
   // `packages` may change between queries; it must outlive the engine.
-  PerfettoSqlEngine(sqlite3* db, const SqlPackages* packages);
+  // PERFETTO TABLEs are made in `runtime_tables` (registered as a module on
+  // `db`) when given, else as SQLite tables.
+  PerfettoSqlEngine(sqlite3* db, const SqlPackages* packages,
+                    RuntimeTableRegistry* runtime_tables = nullptr);
   ~PerfettoSqlEngine();
   PerfettoSqlEngine(const PerfettoSqlEngine&) = delete;
   PerfettoSqlEngine& operator=(const PerfettoSqlEngine&) = delete;
@@ -58,16 +66,25 @@ class PerfettoSqlEngine {
   Status RunModule(const ModuleFile& file);
   Status Execute(const Statement& s, std::string_view stmt_text);
   Status CreateTableOrViewImpl(const CreateTableOrView& s, const std::string& body);
+  // A PERFETTO TABLE in columns; *unsupported when its values do not fit
+  // columns (then nothing was made and CreateSqliteTable makes it).
+  Status CreateColumnTable(const CreateTableOrView& s, const std::string& body,
+                           const std::string& what, bool* unsupported);
+  Status CreateSqliteTable(const CreateTableOrView& s, const std::string& body,
+                           const std::string& what, const std::vector<std::string>& names);
   Status CreateFunctionImpl(const CreateFunction& s, const std::string& body);
   Status CreateMacroImpl(const CreateMacro& s);
   Status CreateIndexImpl(const CreateIndex& s);
   Status DropIndexImpl(const DropIndex& s);
+  Status IndexColumnTable(const CreateIndex& s);
   Status Exec(const std::string& sql);
   // "table", "view" or "" for what sqlite_master knows of `name`.
   std::string ObjectType(const std::string& name);
 
   sqlite3* db_;
   const SqlPackages* packages_;
+  RuntimeTableRegistry* runtime_tables_;
+  std::map<std::string, std::string> column_table_indexes_;  // index -> table, lower-case index
   MacroTable macros_;
   std::set<std::string> included_;
   std::set<std::string> function_names_;
