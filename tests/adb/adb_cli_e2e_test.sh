@@ -23,7 +23,7 @@ start_adbd() {  # sets PORT
   local out=$WORK/adbd.$RANDOM
   "$ADBD" --allow-any-key >"$out" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 50); do grep -q listening "$out" && break; sleep 0.1; done
+  for _ in $(seq 300); do grep -q listening "$out" && break; sleep 0.1; done
   PORT=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$out")
   [ -n "$PORT" ] || fail "fathom-test-adbd did not start"
 }
@@ -141,7 +141,7 @@ V2_FEATURES=shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,sendrecv_v2,sendrecv_v2_
 out=$WORK/adbd-v2
 "$ADBD" --allow-any-key --features "$V2_FEATURES" >"$out" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 50); do grep -q listening "$out" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$out" && break; sleep 0.1; done
 V2_SERIAL=127.0.0.1:$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$out")
 head -c 5242880 /dev/urandom >"$WORK/src/f5242880"
 for form in v1 v2 zstd lz4 brotli; do

@@ -33,10 +33,15 @@ read -r -a LIMITS <<<"${ADB_HOSTILE_LIMITS-"--timeout-connect 3 --timeout-auth 3
 HANG=${ADB_HOSTILE_HANG:-60}
 
 start_adbd() {  # mode; sets PORT and ADBD_PID
-  local out=$WORK/adbd.out
+  # A file of its own per start: the child truncates a reused one only when it
+  # gets to run, so a loaded machine let the wait below read the previous
+  # mode's "listening" line, then find the file empty.
+  ADBD_STARTS=$((${ADBD_STARTS:-0} + 1))
+  local out=$WORK/adbd.$ADBD_STARTS.out
   "$ADBD" --misbehave "$1" >"$out" 2>&1 &
   ADBD_PID=$!
-  for _ in $(seq 100); do grep -q listening "$out" && break; sleep 0.05; done
+  # Up to 30 s: a loaded machine (CI with ctest -j) can be slow to start a process.
+  for _ in $(seq 600); do grep -q listening "$out" && break; sleep 0.05; done
   PORT=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$out")
   [ -n "$PORT" ] || { echo "fathom-test-adbd --misbehave $1 did not start: $(cat "$out")"; exit 1; }
 }

@@ -25,7 +25,7 @@ command -v adb >/dev/null || { echo "adb not installed: no comparison"; }
 # shellcheck disable=SC2086 # ADBD_FLAGS is a word list
 "$ADBD" --allow-any-key ${ADBD_FLAGS:-} >"$WORK/adbd.out" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 50); do grep -q listening "$WORK/adbd.out" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$WORK/adbd.out" && break; sleep 0.1; done
 SERIAL=127.0.0.1:$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/adbd.out")
 head -c $((MB * 1024 * 1024)) /dev/urandom >"$WORK/src"
 sync  # not written back during the first timed runs

@@ -44,7 +44,7 @@ echo "-cp $JAVA_CLASSES AllocWorkload 1000 0 0" >"$FAKE/apps/com.fathom.release"
 FATHOM_FAKE_ANDROID=$FAKE TMPDIR=$FAKE/tmp PATH="$HERE/fake_android:$PATH" \
   "$ADBD" --allow-any-key >"$WORK/adbd.out" 2>&1 &
 ADBD_PID=$!
-for _ in $(seq 50); do grep -q listening "$WORK/adbd.out" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$WORK/adbd.out" && break; sleep 0.1; done
 PORT=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/adbd.out")
 [ -n "$PORT" ] || fail "fathom-test-adbd did not start"
 SERIAL=127.0.0.1:$PORT

@@ -44,13 +44,13 @@ chmod +x "$WORK/spy/mktemp"
 
 PATH="$WORK/spy:$PATH" "$ADBD" --allow-any-key >"$WORK/adbd.out" 2>&1 &
 ADBD_PID=$!
-for _ in $(seq 50); do grep -q listening "$WORK/adbd.out" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$WORK/adbd.out" && break; sleep 0.1; done
 PORT=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/adbd.out")
 [ -n "$PORT" ] || fail "fathom-test-adbd did not start"
 # ~35 KB of trace at 4 KiB/s: a pull of several seconds.
 python3 "$HERE/slow_link.py" "$PORT" 4096 >"$WORK/link.out" 2>&1 &
 LINK_PID=$!
-for _ in $(seq 50); do grep -q listening "$WORK/link.out" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$WORK/link.out" && break; sleep 0.1; done
 SLOW=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/link.out")
 [ -n "$SLOW" ] || fail "slow_link.py did not start"
 

@@ -107,7 +107,7 @@ echo "paths: open and export under '$CWIN' checked"
 # --- 3. adb against the double. The device side is this Linux machine (Unix paths).
 "$ADBD" --allow-any-key >"$WORK/adbd.out" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 50); do grep -q listening "$WORK/adbd.out" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$WORK/adbd.out" && break; sleep 0.1; done
 PORT=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/adbd.out")
 if [ -z "$PORT" ]; then
   fail "fathom-test-adbd did not start"

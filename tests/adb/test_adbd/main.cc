@@ -4,6 +4,7 @@
 //   fathom-cli record -s 127.0.0.1:PORT --preset memory -o out.pftrace
 // With --misbehave MODE it is a hostile device instead (hostile_adbd.h), for robustness
 // tests: `fathom-test-adbd --misbehave pull_stall_mid` then `fathom-cli pull -s ... /data/x`.
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -17,8 +18,25 @@
 #include "hostile_adbd.h"
 
 namespace {
-volatile sig_atomic_t g_stop = 0;
-void OnSignal(int) { g_stop = 1; }
+
+// SIGTERM and SIGINT are blocked before the servers start their threads (which
+// inherit the mask) and taken by the main thread with sigwait. A handler that
+// set a flag for `while (!stop) pause()` missed them whenever the kernel
+// delivered the signal to a server thread: the main thread's pause() never
+// returned, `kill` did not stop the double and a test's `wait` could block.
+sigset_t BlockStopSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
+void WaitForStop(const sigset_t& set) {
+  int sig = 0;
+  sigwait(&set, &sig);
+}
 
 int Usage() {
   std::fprintf(stderr,
@@ -81,8 +99,7 @@ int main(int argc, char** argv) {
       return Usage();
     }
   }
-  signal(SIGTERM, OnSignal);
-  signal(SIGINT, OnSignal);
+  const sigset_t stop_signals = BlockStopSignals();
   signal(SIGPIPE, SIG_IGN);
   if (!misbehave.empty()) {
     testing::HostileAdbdServer hostile(port, misbehave, testing::HostileOptions::FromEnvironment());
@@ -92,7 +109,7 @@ int main(int argc, char** argv) {
     }
     std::printf("listening on 127.0.0.1:%u (misbehaving: %s)\n", hostile.port(), misbehave.c_str());
     std::fflush(stdout);
-    while (!g_stop) pause();
+    WaitForStop(stop_signals);
     return 0;
   }
   testing::HostAdbdServer server(port, options);
@@ -102,6 +119,6 @@ int main(int argc, char** argv) {
   }
   std::printf("listening on 127.0.0.1:%u\n", server.port());
   std::fflush(stdout);
-  while (!g_stop) pause();
+  WaitForStop(stop_signals);
   return 0;
 }
