@@ -20,6 +20,7 @@
 #include "core/sql/functions/regex_functions.h"
 #include "core/sql/functions/slice_ancestry.h"
 #include "core/sql/functions/slice_layout_vtab.h"
+#include "core/sql/functions/stack_functions.h"
 #include "core/sql/functions/strip_hex.h"
 #include "core/sql/functions/table_ptr.h"
 #include "core/sql/functions/tree_partition.h"
@@ -98,7 +99,8 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
                     RegisterZstdCompressFunction(db),
                     RegisterDfsWeightBounded(db),
                     RegisterPackageLookupFunction(db, storage),
-                    RegisterFlowWalk(db, storage)}) {
+                    RegisterFlowWalk(db, storage),
+                    RegisterStackFunctions(db, storage)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();
