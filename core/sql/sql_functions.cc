@@ -8,6 +8,7 @@
 #include "core/sql/functions/counter_intervals.h"
 #include "core/sql/functions/demangle.h"
 #include "core/sql/functions/dfs_weight_bounded.h"
+#include "core/sql/functions/experimental_profile.h"
 #include "core/sql/functions/flow_walk.h"
 #include "core/sql/functions/graph_functions.h"
 #include "core/sql/functions/graph_scan.h"
@@ -100,7 +101,8 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
                     RegisterDfsWeightBounded(db),
                     RegisterPackageLookupFunction(db, storage),
                     RegisterFlowWalk(db, storage),
-                    RegisterStackFunctions(db, storage)}) {
+                    RegisterStackFunctions(db, storage),
+                    RegisterExperimentalProfile(db, storage)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();
