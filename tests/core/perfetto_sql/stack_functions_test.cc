@@ -274,5 +274,20 @@ TEST_F(StackFunctions, BinderGraphs) {
       "null");
 }
 
+// android.monitor_contention's lock graph on a hand-written systrace: a
+// binder thread blocked by a worker that main blocks, then by main.
+TEST_F(StackFunctions, MonitorContentionGraph) {
+  const fs::path stdlib = fs::path(FATHOM_SHARED_DIR) / "perfetto-stdlib";
+  if (!fs::exists(stdlib)) GTEST_SKIP() << "needs " << stdlib.string();
+  ASSERT_TRUE(tp_.sql_packages().SetStdlib(stdlib.string()).ok());
+  const fs::path trace = fs::path(FATHOM_TEST_SOURCE_DIR) / "perfetto_sql" /
+                         "experimental_profile" / "monitor_contention.systrace";
+  ASSERT_TRUE(tp_.LoadFile(trace.string()).ok());
+  ExpectProfile(
+      "INCLUDE PERFETTO MODULE android.monitor_contention; select hex(pprof) from "
+      "android_monitor_contention_graph((select upid from process where pid = 100))",
+      ReadHex("monitor_contention_graph.hex"));
+}
+
 }  // namespace
 }  // namespace fathom
