@@ -76,14 +76,15 @@ uint64_t StackPprofBuilder::InternFunction(int64_t name, int64_t system_name) {
   return it->second;
 }
 
-uint64_t StackPprofBuilder::InternLocation(uint64_t mapping, uint64_t address, uint64_t function) {
-  auto [it, inserted] =
-      location_ids_.emplace(LocationKey{mapping, address, function}, location_ids_.size() + 1);
+uint64_t StackPprofBuilder::InternLocation(uint64_t mapping, std::optional<uint64_t> address,
+                                           uint64_t function) {
+  auto [it, inserted] = location_ids_.emplace(LocationKey{mapping, address.value_or(0), function},
+                                              location_ids_.size() + 1);
   if (!inserted) return it->second;
   std::string loc, line;
   VarintField(&loc, 1, it->second);
   VarintField(&loc, 2, mapping);
-  if (address != 0) VarintField(&loc, 3, address);
+  if (address) VarintField(&loc, 3, *address);
   VarintField(&line, 1, function);
   BytesField(&loc, 4, line);
   locations_.push_back(std::move(loc));
@@ -91,7 +92,7 @@ uint64_t StackPprofBuilder::InternLocation(uint64_t mapping, uint64_t address, u
 }
 
 uint64_t StackPprofBuilder::NameLocation(std::string_view name) {
-  return InternLocation(0, 0, InternFunction(InternString(name), 0));
+  return InternLocation(0, std::nullopt, InternFunction(InternString(name), 0));
 }
 
 bool StackPprofBuilder::FrameLocation(uint64_t frame, uint64_t* location) {

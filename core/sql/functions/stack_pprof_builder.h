@@ -11,11 +11,13 @@
 //    adds no sample, an entry that sets no field adds no location (so a
 //    sample may have none).
 // Frames of stack_profile_* rows carry their mapping (start, end,
-// exact_offset, name, build_id) and rel_pc as the address.
+// exact_offset, name, build_id) and rel_pc as the address; the frame's name
+// is both the function's name and system_name.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -52,7 +54,9 @@ class StackPprofBuilder {
   int64_t InternString(std::string_view s);
   uint64_t InternMapping(uint32_t row);
   uint64_t InternFunction(int64_t name, int64_t system_name);
-  uint64_t InternLocation(uint64_t mapping, uint64_t address, uint64_t function);
+  // A named frame's location has no address field; a stack_profile frame's
+  // always has one, 0 included. (Their keys never meet: mapping ids start at 1.)
+  uint64_t InternLocation(uint64_t mapping, std::optional<uint64_t> address, uint64_t function);
   uint64_t NameLocation(std::string_view name);
   bool FrameLocation(uint64_t frame, uint64_t* location);
   bool AddCallsite(uint64_t callsite, std::vector<uint64_t>* locations);
