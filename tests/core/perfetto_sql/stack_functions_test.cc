@@ -5,28 +5,33 @@
 // on the trace the test loads; experimental_profile/ holds the longer ones
 // (see its README.md).
 //
-// Stack blobs are compared byte for byte. pprof blobs are compared after
-// decoding: the string table in order, and the mappings, functions,
-// locations and samples sorted by id (samples by location list), because
+// Stack blobs are compared byte for byte. pprof blobs are compared field by
+// field at the wire level: the string table and sample types in order, and
+// the mappings, functions and locations sorted by id and the samples by their
+// bytes, each message as written but with minimal length prefixes, because
 // upstream writes those four lists in the iteration order of its hash
-// tables, which Fathom does not reproduce (it writes them in id order).
+// tables, which Fathom does not reproduce (it writes them in id order), and
+// leaves some lengths padded where that order puts them across a buffer
+// boundary (see Minimal).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
+#include "core/import/proto_decoder.h"
+#include "core/sql/functions/proto_writer.h"
 #include "core/sql/result_printer.h"
 #include "core/trace_processor.h"
-#include "third_party/pprof/profile.pb.h"
 
 namespace fathom {
 namespace {
 
 namespace fs = std::filesystem;
-namespace pp = perftools::profiles;
 
 fs::path Testdata(const std::string& name) {
   return fs::path(FATHOM_SHARED_DIR) / "testdata" / name;
@@ -48,6 +53,16 @@ std::string Unhex(const std::string& hex) {
   return out;
 }
 
+std::string Hex(const std::string& bytes) {
+  static const char kDigits[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
+
 std::string ReadHex(const std::string& name) {
   std::ifstream in(fs::path(FATHOM_TEST_SOURCE_DIR) / "perfetto_sql" / "experimental_profile" /
                    name);
@@ -58,20 +73,69 @@ std::string ReadHex(const std::string& name) {
   return s;
 }
 
-// The decoded profile with its id-keyed lists sorted (see the file comment).
+// A message's fields re-encoded with minimal lengths, recursing into the
+// fields in `nested` (field -> its own nested fields). Upstream's writer
+// reserves 4 bytes for a nested message's length and shortens it afterwards,
+// except when the message crosses one of its buffer's chunk boundaries (every
+// 8 KB or so): there the padded varint stays. Where such a boundary falls
+// depends on the lists' order, so only the values are compared.
+std::string Minimal(proto::Bytes msg, const std::set<uint32_t>& nested) {
+  // Line (4) inside a location (4); ValueType (1), mapping (3) and function
+  // (5) hold only scalars; a sample's (2) fields are packed scalars.
+  std::string out;
+  proto::Decoder d(msg);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.type == proto::WireType::kVarint) {
+      proto_out::VarintField(&out, f.id, f.as_uint64());
+    } else if (f.type == proto::WireType::kLengthDelimited) {
+      std::string body(f.as_string());
+      if (nested.count(f.id)) body = Minimal(f.bytes, {});
+      proto_out::BytesField(&out, f.id, body);
+    } else {
+      out += "?";  // no fixed-width fields in a pprof
+    }
+  }
+  return out;
+}
+
+// The profile's top-level fields as "field:hex" lines, in wire order except
+// that mappings (3), locations (4) and functions (5) are sorted by id and
+// samples (2) by their bytes (see the file comment). A field written as 0
+// still differs from one left out.
 std::string Canonical(const std::string& hex) {
-  pp::Profile p;
-  if (!p.ParseFromString(Unhex(hex))) return "UNPARSABLE: " + hex;
-  auto by_id = [](const auto& a, const auto& b) { return a.id() < b.id(); };
-  std::sort(p.mutable_mapping()->begin(), p.mutable_mapping()->end(), by_id);
-  std::sort(p.mutable_function()->begin(), p.mutable_function()->end(), by_id);
-  std::sort(p.mutable_location()->begin(), p.mutable_location()->end(), by_id);
-  std::sort(p.mutable_sample()->begin(), p.mutable_sample()->end(),
-            [](const pp::Sample& a, const pp::Sample& b) {
-              return std::lexicographical_compare(a.location_id().begin(), a.location_id().end(),
-                                                  b.location_id().begin(), b.location_id().end());
-            });
-  return p.DebugString();
+  const std::string bytes = Unhex(hex);
+  proto::Decoder d(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  std::vector<std::string> head;  // string table and sample types
+  std::map<uint32_t, std::vector<std::pair<uint64_t, std::string>>> lists;
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.type != proto::WireType::kLengthDelimited) {
+      head.push_back(std::to_string(f.id) + ":" + std::to_string(f.as_uint64()));
+      continue;
+    }
+    const std::string body =
+        f.id == 6 ? std::string(f.as_string())
+                  : Minimal(f.bytes, f.id == 4 ? std::set<uint32_t>{4} : std::set<uint32_t>{});
+    const std::string line = std::to_string(f.id) + ":" + Hex(body);
+    if (f.id < 2 || f.id > 5) {
+      head.push_back(line);
+      continue;
+    }
+    uint64_t key = 0;
+    if (f.id != 2) {  // mapping, location, function: field 1 is the id
+      proto::Decoder m(f.bytes);
+      for (proto::Field g = m.Next(); g.valid(); g = m.Next())
+        if (g.id == 1) key = g.as_uint64();
+    }
+    lists[f.id].emplace_back(key, line);
+  }
+  if (d.error()) return "UNPARSABLE: " + hex;
+  std::string out;
+  for (const std::string& l : head) out += l + "\n";
+  for (uint32_t id : {3u, 5u, 4u, 2u}) {
+    std::sort(lists[id].begin(), lists[id].end());
+    for (const auto& [key, l] : lists[id]) out += l + "\n";
+  }
+  return out;
 }
 
 class StackFunctions : public ::testing::Test {
@@ -253,6 +317,26 @@ TEST_F(StackFunctions, ExperimentalProfileCallsitesPerf) {
       "10031803220B08051005188A0222020806220A08041004181A22020805220B0803100318F1012202080422"
       "0B0802100218F90122020803220B0801100118CA0322020802120A1201010A05050102030412091201010A"
       "0401020304");
+}
+
+// Every callsite of the perf trace, and a frame whose rel_pc is 0 (its
+// location still carries address 0, which a named frame's never has).
+TEST_F(StackFunctions, ExperimentalProfileAllPerfCallsites) {
+  Load("linux_compact_sched_perf_samples.pftrace");
+  ExpectProfile(
+      "select hex(experimental_profile(stack_from_stack_profile_callsite(c.id), 'd', 'ns', "
+      "c.depth)) from stack_profile_callsite c",
+      ReadHex("perf_all_callsites.hex"));
+  ExpectProfile(
+      "select hex(experimental_profile(stack_from_stack_profile_frame(f.id))) from "
+      "stack_profile_frame f where name glob '_Z*'",
+      "3200320773616D706C65733205636F756E740A040801100232D7015F5A5374347377617049504E53743133"
+      "5F5F6675747572655F6261736531325F526573756C745F6261736545454E537439656E61626C655F696649"
+      "5873725374365F5F616E645F494A5374365F5F6E6F745F49537431355F5F69735F7475706C655F6C696B65"
+      "49545F45455374323169735F6D6F76655F636F6E73747275637469626C654953375F455374313869735F6D"
+      "6F76655F61737369676E61626C654953375F4545453576616C75654576453474797065455253375F53485F"
+      "2028696E6C696E656429203C30783766313565623934363530363E1A1A0801100018002086CAD1DCDEE21F"
+      "2800300038014000480050002A06080210031803220A0801100118002202080212061201010A0101");
 }
 
 // The standard library's binder graphs (android.binder) end to end.
