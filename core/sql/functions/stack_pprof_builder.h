@@ -12,7 +12,9 @@
 //    sample may have none).
 // Frames of stack_profile_* rows carry their mapping (start, end,
 // exact_offset, name, build_id) and rel_pc as the address; the frame's name
-// is both the function's name and system_name.
+// is both the function's name and system_name. Mappings, functions,
+// locations and samples are written in id (first-seen) order; upstream
+// writes the last three in its hash tables' order, which is not reproduced.
 #pragma once
 
 #include <cstdint>
