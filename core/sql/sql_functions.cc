@@ -8,6 +8,7 @@
 #include "core/sql/functions/counter_intervals.h"
 #include "core/sql/functions/demangle.h"
 #include "core/sql/functions/dfs_weight_bounded.h"
+#include "core/sql/functions/experimental_profile.h"
 #include "core/sql/functions/flow_walk.h"
 #include "core/sql/functions/graph_functions.h"
 #include "core/sql/functions/graph_scan.h"
@@ -20,6 +21,7 @@
 #include "core/sql/functions/regex_functions.h"
 #include "core/sql/functions/slice_ancestry.h"
 #include "core/sql/functions/slice_layout_vtab.h"
+#include "core/sql/functions/stack_functions.h"
 #include "core/sql/functions/strip_hex.h"
 #include "core/sql/functions/table_ptr.h"
 #include "core/sql/functions/tree_partition.h"
@@ -98,7 +100,9 @@ Status RegisterSqlFunctions(sqlite3* db, TraceStorage* storage) {
                     RegisterZstdCompressFunction(db),
                     RegisterDfsWeightBounded(db),
                     RegisterPackageLookupFunction(db, storage),
-                    RegisterFlowWalk(db, storage)}) {
+                    RegisterFlowWalk(db, storage),
+                    RegisterStackFunctions(db, storage),
+                    RegisterExperimentalProfile(db, storage)}) {
     if (!st.ok()) return st;
   }
   return Status::Ok();

@@ -40,8 +40,6 @@ if [ ! -s "$trace" ]; then
   "$GEN" --size-mb "$SIZE" --out "$trace" >/dev/null
 fi
 
-# android.binder (the 15th module) is left out: Fathom lacks the
-# prelude's CAT_STACKS, which its android_binder_outgoing_graph calls.
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 echo "SELECT 1 AS x;" >"$work/baseline.sql"
@@ -60,6 +58,7 @@ INCLUDE PERFETTO MODULE android.memory.lmk;
 INCLUDE PERFETTO MODULE android.process_metadata;
 INCLUDE PERFETTO MODULE callstacks.stack_profile;
 INCLUDE PERFETTO MODULE viz.summary.slices;
+INCLUDE PERFETTO MODULE android.binder;
 CREATE PERFETTO TABLE _bench_a AS SELECT id, ts, dur, utid FROM sched WHERE dur > 0;
 CREATE PERFETTO TABLE _bench_b AS SELECT id, ts, dur, utid FROM thread_state WHERE dur > 0;
 SELECT
@@ -76,7 +75,8 @@ SELECT
   (SELECT count(*) FROM android_lmk_events) AS lmks,
   (SELECT count(*) FROM android_process_metadata) AS processes,
   (SELECT count(*) FROM _callstack_spc_forest) AS callsites,
-  (SELECT count(*) FROM _slice_track_summary) AS slice_tracks;
+  (SELECT count(*) FROM _slice_track_summary) AS slice_tracks,
+  (SELECT count(*) FROM android_binder_txns) AS binder_txns;
 SQL
 
 # run NAME CMD...: prints "NAME seconds peak_kb cpu_seconds", the query's rows to $work/NAME.out
