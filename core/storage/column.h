@@ -341,6 +341,12 @@ class StringColumn final : public ColumnBase {
     codes_.shrink_to_fit();
     wide_.shrink_to_fit();
   }
+  // Drops the rows from `n` on.
+  void Truncate(size_t n) {
+    if (form_ == kNarrow) codes_.resize(n);
+    if (form_ == kWide) wide_.resize(n);
+    if (form_ == kLazy) lazy_rows_ = n;
+  }
   // Moves the values out as ids (NULLs included), leaving the column empty.
   ColumnVector<StringId> Take() {
     if (form_ == kLazy) wide_.assign(lazy_rows_, kNullStringId);
@@ -542,6 +548,8 @@ class Table {
   // Called by each table's Insert after appending one value to every column.
   uint32_t CommitRow() { return row_count_++; }
   void ResetRowCount() { row_count_ = 0; }
+  // Drops the rows from `n` on (the caller truncates the columns).
+  void TruncateRows(uint32_t n) { row_count_ = n; }
 
  private:
   std::string name_;
