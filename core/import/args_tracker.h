@@ -60,7 +60,9 @@ class ArgsTracker {
   // Reserves an arg_set_id for callers that write args rows directly (the
   // ftrace raw table's hot path, with pre-interned keys). Rows must be written
   // before the next set is committed so the args table stays sorted by set.
-  uint32_t AllocateArgSetId() { return NewSetId(); }
+  // Import only (a provisional id, see ArgsTable): the per-event hot path
+  // skips NewSetId's check.
+  uint32_t AllocateArgSetId() { return next_arg_set_id_++; }
 
  private:
   friend class Builder;

@@ -20,14 +20,33 @@ uint64_t Mix(uint64_t h) {
 
 }  // namespace
 
-uint64_t ArgsTable::RowHash(uint32_t row) const {
-  uint64_t names = (static_cast<uint64_t>(key[row]) << 32) | flat_key[row];
-  return Mix(names ^ Mix(static_cast<uint64_t>(Slot(row)) + (type_[row] & kTypeMask)));
+// Over what a row stores, not what it reads as: the low slot, the type byte
+// (its kWide bit set exactly for values that do not fit the slot, whose whole
+// value joins in), the key and the differing flat key as ids (ids, not the
+// key column's codes: a column that widens recodes its rows).
+uint64_t ArgsTable::SetHash(uint32_t begin, uint32_t end) const {
+  uint64_t h = end - begin;
+  const bool flat = !flat_key.differing_.empty();
+  for (uint32_t r = begin; r < end; ++r) {
+    uint64_t v = (static_cast<uint64_t>(static_cast<uint32_t>(slot_lo_[r])) << 32) ^
+                 (static_cast<uint64_t>(type_[r]) << 24) ^ key[r];
+    if (flat) v ^= static_cast<uint64_t>(flat_key.differing_[r]) << 8;
+    if (type_[r] & kWide) v ^= Mix(static_cast<uint64_t>(Slot(r)));
+    h = Mix(h ^ v);
+  }
+  return h;
 }
 
-bool ArgsTable::SameRow(uint32_t a, uint32_t b) const {
-  return key[a] == key[b] && flat_key[a] == flat_key[b] &&
-         (type_[a] & kTypeMask) == (type_[b] & kTypeMask) && Slot(a) == Slot(b);
+bool ArgsTable::SameRows(uint32_t a, uint32_t b, uint32_t n) const {
+  if (memcmp(&type_[a], &type_[b], n) != 0) return false;
+  if (memcmp(&slot_lo_[a], &slot_lo_[b], n * sizeof(int32_t)) != 0) return false;
+  if (!key.SameRange(a, b, n)) return false;
+  if (!flat_key.differing_.empty() &&
+      memcmp(&flat_key.differing_[a], &flat_key.differing_[b], n * sizeof(StringId)) != 0)
+    return false;
+  for (uint32_t i = 0; i < n; ++i)
+    if ((type_[a + i] & kWide) && Slot(a + i) != Slot(b + i)) return false;
+  return true;
 }
 
 void ArgsTable::TruncateTo(uint32_t rows) {
@@ -58,8 +77,7 @@ class ArgSetInterner {
     uint32_t end = t_->row_count();
     if (end == begin) return;  // no rows: no set
     uint32_t size = end - begin;
-    uint64_t h = size;
-    for (uint32_t r = begin; r < end; ++r) h = Mix(h ^ t_->RowHash(r));
+    uint64_t h = t_->SetHash(begin, end);
     size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
@@ -68,7 +86,7 @@ class ArgSetInterner {
         if (++used_ * 2 > slots_.size()) Grow();
         break;
       }
-      if (s.hash == h && s.size == size && Equal(s.first, begin, size)) {
+      if (s.hash == h && s.size == size && t_->SameRows(s.first, begin, size)) {
         t_->TruncateTo(begin);
         remap_[set] = s.first;
         return;
@@ -87,11 +105,6 @@ class ArgSetInterner {
     uint32_t first = 0;
     uint32_t size = 0;  // 0: empty
   };
-  bool Equal(uint32_t a, uint32_t b, uint32_t n) const {
-    for (uint32_t i = 0; i < n; ++i)
-      if (!t_->SameRow(a + i, b + i)) return false;
-    return true;
-  }
   void Grow() {
     std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);

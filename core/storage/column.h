@@ -7,6 +7,7 @@
 #include <bit>
 #include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <memory>
@@ -340,6 +341,13 @@ class StringColumn final : public ColumnBase {
   void ShrinkToFit() {
     codes_.shrink_to_fit();
     wide_.shrink_to_fit();
+  }
+  // Whether rows a.. and b.. hold the same n values (one compare of the
+  // stored codes: within one column equal codes are equal ids).
+  bool SameRange(uint32_t a, uint32_t b, uint32_t n) const {
+    if (form_ == kNarrow) return memcmp(&codes_[a], &codes_[b], n) == 0;
+    if (form_ == kWide) return memcmp(&wide_[a], &wide_[b], n * sizeof(StringId)) == 0;
+    return true;
   }
   // Drops the rows from `n` on.
   void Truncate(size_t n) {

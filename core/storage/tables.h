@@ -654,11 +654,11 @@ struct ArgsTable : Table {
     uint32_t row;
     int64_t value;
   };
-  void Materialize();                          // args_table.cc
-  friend class ArgSetInterner;                 // args_table.cc
-  void TruncateTo(uint32_t rows);              // args_table.cc
-  uint64_t RowHash(uint32_t row) const;        // args_table.cc
-  bool SameRow(uint32_t a, uint32_t b) const;  // args_table.cc
+  void Materialize();                                       // args_table.cc
+  friend class ArgSetInterner;                              // args_table.cc
+  void TruncateTo(uint32_t rows);                           // args_table.cc
+  uint64_t SetHash(uint32_t begin, uint32_t end) const;     // args_table.cc
+  bool SameRows(uint32_t a, uint32_t b, uint32_t n) const;  // args_table.cc
   Kind kind(uint32_t row) const { return types_[type_[row] & kTypeMask].kind; }
   // Most values (ids, pids, small ints) fit 32 bits: rows store the low half
   // and the few wide values (pointers, doubles, big uints) sit in a side
