@@ -90,7 +90,7 @@ ArgsTracker::Builder& ArgsTracker::Builder::Append(Builder&& other) {
 
 std::optional<uint32_t> ArgsTracker::Builder::Commit() {
   if (args_.empty()) return std::nullopt;
-  uint32_t set = tracker_->next_arg_set_id_++;
+  uint32_t set = tracker_->NewSetId();
   WriteRows(set);
   return set;
 }
@@ -100,7 +100,7 @@ std::optional<uint32_t> ArgsTracker::Builder::CommitMerged(std::optional<uint32_
   if (args_.empty()) return base;
   TraceStorage* s = tracker_->storage_;
   ArgsTable& t = s->args;
-  uint32_t set = tracker_->next_arg_set_id_++;
+  uint32_t set = tracker_->NewSetId();
   // arg_set_id is sorted: binary search the base set's rows.
   // Only written rows: `base` is never a deferred (raw ftrace) set, and
   // reading all rows here would write the deferred ones mid-import.

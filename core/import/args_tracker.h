@@ -60,10 +60,17 @@ class ArgsTracker {
   // Reserves an arg_set_id for callers that write args rows directly (the
   // ftrace raw table's hot path, with pre-interned keys). Rows must be written
   // before the next set is committed so the args table stays sorted by set.
+  // Import only (a provisional id, see ArgsTable): the per-event hot path
+  // skips NewSetId's check.
   uint32_t AllocateArgSetId() { return next_arg_set_id_++; }
 
  private:
   friend class Builder;
+  // Provisional ids while importing (ArgsTable gives the final ones); once
+  // the sets are final, a late set's id is its first row's id, like theirs.
+  uint32_t NewSetId() {
+    return storage_->args.finalized() ? storage_->args.row_count() : next_arg_set_id_++;
+  }
   TraceStorage* storage_;
   uint32_t next_arg_set_id_ = 1;  // 0 is never used, as upstream
   StringId type_names_[7];

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/sql/table_eq_index.h"
@@ -115,9 +116,23 @@ int Disconnect(sqlite3_vtab* vtab) {
   return SQLITE_OK;
 }
 
+// Whether the query reads an arg set column (*arg_set_id): its ids are only
+// final once the args table has been built (ArgsTable::EnsureMaterialized).
+bool UsesArgSetColumn(const VTab* v, sqlite3_uint64 col_used) {
+  static constexpr std::string_view kSuffix = "arg_set_id";
+  for (size_t i = 0; i < v->columns.size(); ++i) {
+    if (!(col_used & (sqlite3_uint64{1} << std::min<size_t>(i, 63)))) continue;
+    std::string_view name = v->columns[i]->name();
+    if (name.size() >= kSuffix.size() && name.substr(name.size() - kSuffix.size()) == kSuffix)
+      return true;
+  }
+  return false;
+}
+
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   auto* v = static_cast<VTab*>(vtab);
   v->table->PrepareForRead();  // lazily built rows (args) count too
+  if (UsesArgSetColumn(v, info->colUsed)) v->storage->args.EnsureMaterialized();
   double rows = std::max<double>(1, v->table->row_count());
   double cost = rows;
   std::string idx;

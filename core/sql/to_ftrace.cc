@@ -107,6 +107,7 @@ void ToFtrace(sqlite3_context* ctx, int, sqlite3_value** argv) {
 std::string FormatFtraceEventLine(const TraceStorage& s, uint32_t row) {
   const FtraceEventTable& ev = s.ftrace_event;
   if (row >= ev.row_count()) return {};
+  s.args.EnsureMaterialized();  // arg set ids are final from here (ArgsTable)
   uint32_t utid = ev.utid[row];
   std::string comm = "<unknown>";
   int64_t tid = 0;

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <memory>
@@ -341,6 +342,19 @@ class StringColumn final : public ColumnBase {
     codes_.shrink_to_fit();
     wide_.shrink_to_fit();
   }
+  // Whether rows a.. and b.. hold the same n values (one compare of the
+  // stored codes: within one column equal codes are equal ids).
+  bool SameRange(uint32_t a, uint32_t b, uint32_t n) const {
+    if (form_ == kNarrow) return memcmp(&codes_[a], &codes_[b], n) == 0;
+    if (form_ == kWide) return memcmp(&wide_[a], &wide_[b], n * sizeof(StringId)) == 0;
+    return true;
+  }
+  // Drops the rows from `n` on.
+  void Truncate(size_t n) {
+    if (form_ == kNarrow) codes_.resize(n);
+    if (form_ == kWide) wide_.resize(n);
+    if (form_ == kLazy) lazy_rows_ = n;
+  }
   // Moves the values out as ids (NULLs included), leaving the column empty.
   ColumnVector<StringId> Take() {
     if (form_ == kLazy) wide_.assign(lazy_rows_, kNullStringId);
@@ -542,6 +556,8 @@ class Table {
   // Called by each table's Insert after appending one value to every column.
   uint32_t CommitRow() { return row_count_++; }
   void ResetRowCount() { row_count_ = 0; }
+  // Drops the rows from `n` on (the caller truncates the columns).
+  void TruncateRows(uint32_t n) { row_count_ = n; }
 
  private:
   std::string name_;

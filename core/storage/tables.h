@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/storage/column.h"
 #include "core/storage/compact_int64_column.h"
@@ -607,10 +609,34 @@ struct ArgsTable : Table {
   // Deferred sets (owned here so they live as long as the table).
   void SetDeferred(std::unique_ptr<DeferredArgSets> d) { deferred_ = std::move(d); }
   DeferredArgSets* deferred() const { return deferred_.get(); }
-  // Writes the deferred sets' rows now. Thread-safe; cheap when none wait.
+  // Writes the deferred sets' rows now and, once the import has finished,
+  // gives the sets their final ids (below). Thread-safe; cheap when nothing waits.
   void EnsureMaterialized() const {
-    if (deferred_) const_cast<ArgsTable*>(this)->Materialize();
+    if (deferred_ || finalize_pending_.load(std::memory_order_acquire))
+      const_cast<ArgsTable*>(this)->Materialize();
   }
+
+  // Arg set ids. While importing, a set's id is provisional (1, 2, 3... in
+  // commit order). Its final id, as upstream's, is the id of its first args
+  // row, and a set equal to an earlier one (same keys, value types and
+  // values, in order) takes that one's id and keeps no rows. Deduplicating
+  // needs every set's rows, and the raw ftrace ones are only written when
+  // the args table is first read (DeferredArgSets): so the final ids are
+  // given then, in the same pass that writes those rows, and `remap`
+  // (provisional id -> final id, kNoSet for a set without rows) rewrites
+  // every other table's arg set columns. Anything reading an arg set column
+  // calls EnsureMaterialized() first (SQL does, see table_vtab.cc).
+  static constexpr uint32_t kNoSet = UINT32_MAX;
+  using RemapFn = std::function<void(const std::vector<uint32_t>& remap)>;
+  void SetRemapHook(RemapFn fn) { remap_hook_ = std::move(fn); }
+  // The import is over: sets get their final ids on the next read, or now
+  // when no deferred set waits (the pass then costs only the eager rows).
+  void MarkImportFinished() {
+    if (finalized_) return;
+    finalize_pending_.store(true, std::memory_order_release);
+    if (!deferred_ || deferred_->count() == 0) Materialize();
+  }
+  bool finalized() const { return finalized_; }
   void PrepareForRead() const override { EnsureMaterialized(); }
   // The type name strings used by display_value ("bool", "uint", "pointer").
   void SetTypeNames(StringId bool_name, StringId uint_name, StringId pointer_name) {
@@ -628,7 +654,11 @@ struct ArgsTable : Table {
     uint32_t row;
     int64_t value;
   };
-  void Materialize();  // trace_storage.cc
+  void Materialize();                                       // args_table.cc
+  friend class ArgSetInterner;                              // args_table.cc
+  void TruncateTo(uint32_t rows);                           // args_table.cc
+  uint64_t SetHash(uint32_t begin, uint32_t end) const;     // args_table.cc
+  bool SameRows(uint32_t a, uint32_t b, uint32_t n) const;  // args_table.cc
   Kind kind(uint32_t row) const { return types_[type_[row] & kTypeMask].kind; }
   // Most values (ids, pids, small ints) fit 32 bits: rows store the low half
   // and the few wide values (pointers, doubles, big uints) sit in a side
@@ -654,6 +684,9 @@ struct ArgsTable : Table {
   std::vector<TypeEntry> types_;
   std::unique_ptr<DeferredArgSets> deferred_;
   std::mutex materialize_mu_;
+  std::atomic<bool> finalize_pending_{false};
+  bool finalized_ = false;
+  RemapFn remap_hook_;
   StringId bool_name_ = kNullStringId, uint_name_ = kNullStringId, pointer_name_ = kNullStringId;
 };
 

@@ -6,65 +6,6 @@
 
 namespace fathom {
 
-void ArgsTable::Materialize() {
-  std::lock_guard<std::mutex> lock(materialize_mu_);
-  DeferredArgSets* d = deferred_.get();
-  size_t n_deferred = d->count();
-  if (n_deferred == 0) return;
-  // Take the written rows out and write everything again in set order: the
-  // written rows and the deferred sets are each sorted by set id, so this is
-  // one merge. Row ids are then what an eager import would have given.
-  ColumnVector<uint32_t> sets;
-  sets.swap(arg_set_id.v_);
-  ColumnVector<StringId> keys = key.Take();
-  ColumnVector<StringId> differing;
-  differing.swap(flat_key.differing_);
-  ColumnVector<int32_t> lo;
-  lo.swap(slot_lo_);
-  ColumnVector<WideSlot> wide;
-  wide.swap(wide_);
-  ColumnVector<uint8_t> types;
-  types.swap(type_);
-  ResetRowCount();
-  // Raw ftrace events average four to five args; a generous reservation
-  // costs only address space (pages never written are not resident), a
-  // short one a reallocation copy of the biggest table at its largest.
-  Reserve(sets.size() + n_deferred * 8);
-
-  size_t wide_next = 0;
-  auto copy_row = [&](uint32_t r) {
-    StringId k = keys[r];
-    StringId fk = k;
-    if (!differing.empty()) {
-      StringId dv = differing[r];
-      fk = dv == kNullStringId ? k : dv == FlatKey::kNullFlat ? kNullStringId : dv;
-    }
-    int64_t slot = lo[r];
-    if (types[r] & kWide) {
-      while (wide[wide_next].row < r) ++wide_next;
-      slot = wide[wide_next].value;
-    }
-    arg_set_id.v_.push_back(sets[r]);
-    flat_key.Append(fk, k);
-    key.Append(k);
-    uint8_t type = types[r] & kTypeMask;
-    if (slot != static_cast<int32_t>(slot)) {
-      type |= kWide;
-      wide_.push_back({static_cast<uint32_t>(slot_lo_.size()), slot});
-    }
-    slot_lo_.push_back(static_cast<int32_t>(slot));
-    type_.push_back(type);
-    CommitRow();
-  };
-  uint32_t r = 0, rows = static_cast<uint32_t>(sets.size());
-  for (uint32_t set = 0; d->NextSet(&set);) {
-    while (r < rows && sets[r] < set) copy_row(r++);
-    d->AppendRows(this);
-  }
-  while (r < rows) copy_row(r++);
-  d->Clear();
-}
-
 TraceStorage::TraceStorage() {
   args.SetTypeNames(strings.Intern("bool"), strings.Intern("uint"), strings.Intern("pointer"));
   // upstream numbering: upid 0 is the idle process, utid 0 the swapper thread.
@@ -72,6 +13,32 @@ TraceStorage::TraceStorage() {
   thread.Insert(0, /*idle=*/true);
   thread.upid.Set(0, 0);  // named "swapper" only for kernel traces (ProcessTracker)
   machine.Insert(0);      // the host, kHostMachineId
+  args.SetRemapHook([this](const std::vector<uint32_t>& remap) { RemapArgSetIds(remap); });
+}
+
+void TraceStorage::RemapArgSetIds(const std::vector<uint32_t>& remap) {
+  static constexpr std::string_view kSuffix = "arg_set_id";
+  for (Table* t : AllTables()) {
+    if (t == &args) continue;
+    for (ColumnBase* c : t->columns()) {
+      const std::string& name = c->name();
+      if (name.size() < kSuffix.size() ||
+          name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+        continue;
+      auto* ids = dynamic_cast<UInt32Column*>(c);
+      if (!ids) continue;
+      for (uint32_t row = 0, n = static_cast<uint32_t>(ids->size()); row < n; ++row) {
+        if (ids->IsNull(row)) continue;
+        uint32_t set = (*ids)[row];
+        uint32_t final_id = set < remap.size() ? remap[set] : ArgsTable::kNoSet;
+        if (final_id == ArgsTable::kNoSet) {
+          ids->SetNull(row);
+        } else {
+          ids->Set(row, final_id);
+        }
+      }
+    }
+  }
 }
 
 uint32_t TraceStorage::MachineFor(int64_t raw_machine_id) {
@@ -165,6 +132,7 @@ void TraceStorage::FinalizeDerivedTables() {
   int64_t end = max_ts();
   if (has_bounds() && end == min_ts()) ++end;
   trace_bounds.Set(min_ts(), end);
+  args.MarkImportFinished();
 }
 
 }  // namespace fathom

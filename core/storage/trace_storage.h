@@ -88,9 +88,14 @@ class TraceStorage {
 
   // Fills stats_table and trace_bounds from the live counters. Called once the
   // import finishes (and again if more data is appended).
+  // ... and, as the import's last step, lets the arg sets take their final ids
+  // (ArgsTable::MarkImportFinished).
   void FinalizeDerivedTables();
 
  private:
+  // Rewrites every arg set column (a UInt32Column named *arg_set_id) from
+  // provisional to final ids (ArgsTable's remap hook).
+  void RemapArgSetIds(const std::vector<uint32_t>& remap);
   // One stats_table row per stat (per index of an indexed one) of a machine.
   void AppendStatsRows(const Stats& values, uint32_t machine_id);
 

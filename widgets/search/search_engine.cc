@@ -89,6 +89,7 @@ SearchResult searchArgs(const TraceStorage& s, const SearchQuery& q,
   SearchMatcher m(q.text, q.regex, s.strings);
   SearchResult r = prepared(q, m);
   if (q.text.isEmpty() || !r.error.isEmpty()) return r;
+  s.args.EnsureMaterialized();  // arg set ids are final from here (ArgsTable)
   // The arg sets of slices not already found by name: only their args are read.
   const SliceTable& sl = s.slice;
   std::vector<uint8_t> wanted;  // by arg set id: 1 wanted, 2 matched

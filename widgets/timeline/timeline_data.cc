@@ -389,6 +389,7 @@ SelectionStats computeSelection(const TraceStorage& s, const TimelineIndex& inde
 
 Details computeDetails(const TraceStorage& s, const TimelineIndex& index, const TrackInfo& t,
                        quint32 row, qint64 ts, qint64 trace_start) {
+  s.args.EnsureMaterialized();  // arg set ids are final from here (ArgsTable)
   Details d;
   auto when = [&](int64_t v) { return formatTimestamp(v - trace_start, 1); };
   auto addThread = [&](uint32_t utid) {

@@ -1,0 +1,1 @@
+SELECT s.id, s.name, (SELECT count(*) FROM args a WHERE a.arg_set_id = s.arg_set_id) AS n_args, s.arg_set_id = (SELECT arg_set_id FROM slice WHERE name = 's1') AS shares_s1, s.arg_set_id = (SELECT min(a.id) FROM args a WHERE a.arg_set_id = s.arg_set_id) AS id_is_first_row, (SELECT count(*) FROM args WHERE key GLOB 'args.*') AS event_arg_rows FROM slice s ORDER BY s.id;
