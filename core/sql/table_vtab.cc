@@ -14,7 +14,8 @@ namespace fathom {
 namespace {
 
 struct VTab : sqlite3_vtab {
-  const StringPool* strings;  // the pool the table's string ids are in
+  TraceStorage* storage = nullptr;  // the trace's tables; null for run-time tables
+  const StringPool* strings;        // the pool the table's string ids are in
   Table* table;
   std::shared_ptr<const void> keep_alive;    // a run-time table's rows
   std::shared_ptr<const void> keep_strings;  // and its strings
@@ -103,6 +104,7 @@ int Connect(sqlite3* db, void* aux, int, const char* const*, sqlite3_vtab** out,
   int rc = sqlite3_declare_vtab(db, decl.c_str());
   if (rc != SQLITE_OK) return rc;
   auto* v = new VTab();
+  v->storage = src->storage;
   v->strings = src->strings;
   v->table = src->table;
   v->columns = src->columns;
@@ -132,7 +134,8 @@ bool UsesArgSetColumn(const VTab* v, sqlite3_uint64 col_used) {
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   auto* v = static_cast<VTab*>(vtab);
   v->table->PrepareForRead();  // lazily built rows (args) count too
-  if (UsesArgSetColumn(v, info->colUsed)) v->storage->args.EnsureMaterialized();
+  // A run-time table's arg set ids were read from the trace's tables, so final.
+  if (v->storage && UsesArgSetColumn(v, info->colUsed)) v->storage->args.EnsureMaterialized();
   double rows = std::max<double>(1, v->table->row_count());
   double cost = rows;
   std::string idx;
@@ -556,6 +559,7 @@ Status RegisterTableVtab(sqlite3* db, TraceStorage* storage, Table* table,
                          const std::string& name) {
   const std::string& sql_name = name.empty() ? table->name() : name;
   auto* aux = new VTab();
+  aux->storage = storage;
   aux->strings = &storage->strings;
   aux->table = table;
   aux->indexes = std::make_shared<EqIndexCache>();
