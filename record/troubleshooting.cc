@@ -71,7 +71,7 @@ TraceFacts GatherTraceFacts(const RowsQuery& query) {
 std::vector<Hint> Troubleshoot(const SessionObservations& seen, const TraceFacts& facts) {
   std::vector<Hint> hints;
   const int64_t overran = Stat(facts, "heapprofd_buffer_overran");
-  const int64_t rejected = Stat(facts, "heapprofd_rejected");
+  const int64_t rejected = Stat(facts, "heapprofd_rejected_concurrent");
   const int64_t disconnected = Stat(facts, "heapprofd_client_disconnected");
   if (overran > 0) {
     hints.push_back(

@@ -23,34 +23,9 @@ using perfetto::protos::JavaStack;
 using perfetto::protos::Line;
 using perfetto::protos::ModuleSymbols;
 using perfetto::protos::PerfSample;
-using perfetto::protos::ProfilePacket;
 using perfetto::protos::Profiling;
 using perfetto::protos::StackSample;
 using perfetto::protos::StreamingProfilePacket;
-using HeapSamples = perfetto::protos::ProfilePacket::ProcessHeapSamples;
-using HeapSample = perfetto::protos::ProfilePacket::HeapSample;
-
-// Android 10 heapprofd sends its strings/frames/callstacks/mappings inside the
-// ProfilePacket; they stay valid for the rest of the sequence. We copy them
-// because the packet memory is not ours to keep.
-struct ProfileParser::HeapprofdSequence : ProfileIdSource {
-  std::unordered_map<uint64_t, std::string> tables[6];  // by ProfileIdSource::Kind
-  const SequenceGeneration* gen = nullptr;              // InternedData fallback
-  std::optional<uint64_t> prev_index;
-  std::vector<PendingSample> pending;
-
-  std::optional<proto::Bytes> Get(Kind kind, uint64_t iid) const override {
-    // Function names, mapping paths and build ids share the one inline
-    // string table.
-    Kind table = (kind == kMappingPath || kind == kBuildId) ? kFunctionName : kind;
-    auto it = tables[table].find(iid);
-    if (it != tables[table].end())
-      return proto::Bytes{reinterpret_cast<const uint8_t*>(it->second.data()), it->second.size()};
-    if (gen) return InternedProfileIds(*gen).Get(kind, iid);
-    return std::nullopt;
-  }
-  bool unnamed_frames_empty() const override { return true; }
-};
 
 namespace {
 
@@ -64,13 +39,6 @@ void AppendVarints(const proto::Field& f, std::vector<uint64_t>* out) {
   proto::PackedVarints it(f.bytes);
   uint64_t v;
   while (it.Next(&v)) out->push_back(v);
-}
-
-uint64_t IidOf(proto::Bytes msg) {
-  proto::Decoder d(msg);
-  for (proto::Field f = d.Next(); f.valid(); f = d.Next())
-    if (f.id == 1) return f.as_uint64();  // every interned message has iid = 1
-  return 0;
 }
 
 const char* CpuModeName(uint64_t mode) {
@@ -126,180 +94,13 @@ ProfileParser::ProfileParser(TraceContext* ctx)
       stacks_(ctx->storage.get()),
       profiler_samples_(ctx),
       perf_sessions_(ctx, &profiler_samples_),
-      stack_samples_(ctx, &profiler_samples_, &stacks_) {}
+      stack_samples_(ctx, &profiler_samples_, &stacks_),
+      heapprofd_(ctx, &stacks_) {}
 ProfileParser::~ProfileParser() = default;
-
-ProfileParser::HeapprofdSequence& ProfileParser::Sequence(uint32_t seq_id) {
-  auto& p = sequences_[seq_id];
-  if (!p) p = std::make_unique<HeapprofdSequence>();
-  return *p;
-}
 
 void ProfileParser::ParseProfilePacket(int64_t ts, proto::Bytes payload,
                                        const SequenceGeneration& gen) {
-  TraceStorage* s = ctx_->storage.get();
-  HeapprofdSequence& seq = Sequence(gen.sequence_id);
-  seq.gen = &gen;
-  bool continued = false;
-  std::optional<uint64_t> index;
-  std::vector<proto::Bytes> dumps;
-  proto::Decoder d(payload);
-  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
-    int table = -1;
-    switch (f.id) {
-      case ProfilePacket::kStringsFieldNumber:
-        table = ProfileIdSource::kFunctionName;
-        break;
-      case ProfilePacket::kFramesFieldNumber:
-        table = ProfileIdSource::kFrame;
-        break;
-      case ProfilePacket::kCallstacksFieldNumber:
-        table = ProfileIdSource::kCallstack;
-        break;
-      case ProfilePacket::kMappingsFieldNumber:
-        table = ProfileIdSource::kMapping;
-        break;
-      case ProfilePacket::kProcessDumpsFieldNumber:
-        dumps.push_back(f.bytes);
-        break;
-      case ProfilePacket::kContinuedFieldNumber:
-        continued = f.as_bool();
-        break;
-      case ProfilePacket::kIndexFieldNumber:
-        index = f.as_uint64();
-        break;
-    }
-    if (table >= 0) seq.tables[table][IidOf(f.bytes)] = std::string(f.bytes.AsString());
-  }
-  if (index) {
-    if (seq.prev_index ? *index != *seq.prev_index + 1 : *index != 0)
-      s->stats.Increment(Stat::kHeapprofdMissingPacket);
-    seq.prev_index = index;
-  }
-
-  for (proto::Bytes dump : dumps) {
-    int64_t pid = 0;
-    int64_t raw_ts = 0;  // as upstream, a dump without a timestamp is at 0
-    std::optional<int64_t> start_ts;
-    StringId heap_name = kNullStringId;
-    std::vector<proto::Bytes> samples;
-    bool rejected = false, disconnected = false, overran = false, corrupted = false,
-         guardrail = false;
-    proto::Decoder dd(dump);
-    for (proto::Field f = dd.Next(); f.valid(); f = dd.Next()) {
-      switch (f.id) {
-        case HeapSamples::kPidFieldNumber:
-          pid = f.as_int64();
-          break;
-        case HeapSamples::kSamplesFieldNumber:
-          samples.push_back(f.bytes);
-          break;
-        case HeapSamples::kRejectedConcurrentFieldNumber:
-          rejected = f.as_bool();
-          break;
-        case HeapSamples::kDisconnectedFieldNumber:
-          disconnected = f.as_bool();
-          break;
-        case HeapSamples::kBufferOverranFieldNumber:
-          overran = f.as_bool();
-          break;
-        case HeapSamples::kBufferCorruptedFieldNumber:
-          corrupted = f.as_bool();
-          break;
-        case HeapSamples::kHitGuardrailFieldNumber:
-          guardrail = f.as_bool();
-          break;
-        case HeapSamples::kHeapNameFieldNumber:
-          heap_name = s->Intern(f.as_string());
-          break;
-        case HeapSamples::kTimestampFieldNumber:
-          raw_ts = f.as_int64();
-          break;
-        case HeapSamples::kStartTimestampFieldNumber:
-          start_ts = ctx_->clock_tracker->ToTraceTime(kClockMonotonicCoarse, f.as_int64());
-          break;
-      }
-    }
-    if (rejected) s->stats.IncrementIndexed(Stat::kHeapprofdRejected, pid);
-    if (disconnected) s->stats.IncrementIndexed(Stat::kHeapprofdClientDisconnected, pid);
-    if (overran) s->stats.IncrementIndexed(Stat::kHeapprofdBufferOverran, pid);
-    if (corrupted) s->stats.IncrementIndexed(Stat::kHeapprofdBufferCorrupted, pid);
-    if (guardrail) s->stats.IncrementIndexed(Stat::kHeapprofdHitGuardrail, pid);
-    uint32_t upid = ctx_->process_tracker->GetOrCreateProcess(pid);
-    // The dump time is CLOCK_MONOTONIC_COARSE; keep the packet time if it
-    // cannot be converted. The window starts at start_timestamp when given.
-    int64_t t = ctx_->clock_tracker->ToTraceTime(kClockMonotonicCoarse, raw_ts).value_or(ts);
-    s->profile.heap_profile.Insert(start_ts.value_or(t), t, upid, heap_name);
-    // A dump that names no heap is "unknown", as upstream (not assumed malloc).
-    if (heap_name == kNullStringId) heap_name = s->Intern("unknown");
-
-    for (proto::Bytes sample : samples) {
-      PendingSample p{upid, t, heap_name, 0, 0, 0, 0, 0};
-      std::optional<int64_t> max_size, max_count;
-      proto::Decoder sd(sample);
-      for (proto::Field f = sd.Next(); f.valid(); f = sd.Next()) {
-        switch (f.id) {
-          case HeapSample::kCallstackIdFieldNumber:
-            p.callstack_iid = f.as_uint64();
-            break;
-          case HeapSample::kSelfAllocatedFieldNumber:
-            p.alloc_size = f.as_int64();
-            break;
-          case HeapSample::kSelfFreedFieldNumber:
-            p.free_size = f.as_int64();
-            break;
-          case HeapSample::kAllocCountFieldNumber:
-            p.alloc_count = f.as_int64();
-            break;
-          case HeapSample::kFreeCountFieldNumber:
-            p.free_count = f.as_int64();
-            break;
-          case HeapSample::kSelfMaxFieldNumber:
-            max_size = f.as_int64();
-            break;
-          case HeapSample::kSelfMaxCountFieldNumber:
-            max_count = f.as_int64();
-            break;
-        }
-      }
-      if (max_size || max_count) {
-        // dump_at_max: what was live at the peak; nothing freed.
-        p.alloc_size = max_size.value_or(0);
-        p.alloc_count = max_count.value_or(0);
-        p.free_size = p.free_count = 0;
-      }
-      seq.pending.push_back(p);
-    }
-  }
-  // A dump split over several packets is complete with the last one: only
-  // then are all the strings/frames it references known.
-  if (!continued) CommitDump(seq, gen);
-}
-
-void ProfileParser::CommitDump(HeapprofdSequence& seq, const SequenceGeneration& gen) {
-  TraceStorage* s = ctx_->storage.get();
-  seq.gen = &gen;
-  auto& table = s->profile.heap_profile_allocation;
-  for (const PendingSample& p : seq.pending) {
-    auto callsite = stacks_.ResolveCallstack(seq, &seq, p.callstack_iid);
-    if (!callsite) continue;
-    std::array<int64_t, 4>& prev = previous_[{p.upid, p.heap_name, *callsite}];
-    int64_t alloc_count = p.alloc_count - prev[0], alloc_size = p.alloc_size - prev[1];
-    int64_t free_count = p.free_count - prev[2], free_size = p.free_size - prev[3];
-    if (alloc_count < 0 || alloc_size < 0 || free_count < 0 || free_size < 0) {
-      s->stats.Increment(Stat::kHeapprofdMalformedSample);
-      continue;
-    }
-    if (alloc_count || alloc_size)
-      table.Insert(p.ts, p.upid, p.heap_name, *callsite, alloc_count, alloc_size);
-    if (free_count || free_size)
-      table.Insert(p.ts, p.upid, p.heap_name, *callsite, -free_count, -free_size);
-    prev = {p.alloc_count, p.alloc_size, p.free_count, p.free_size};
-    s->UpdateBounds(p.ts);
-  }
-  seq.pending.clear();
-  // The next dump may redefine inline ids.
-  stacks_.ClearCache(&seq);
+  heapprofd_.ParseProfilePacket(ts, payload, gen);
 }
 
 void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
@@ -351,9 +152,12 @@ void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
   // but still is a sample with its counter values, as upstream keeps it.
   if (not_a_sample) return;
   uint32_t utid = ctx_->process_tracker->UpdateThread(tid, pid);
+  std::optional<uint32_t> upid = ctx_->process_tracker->GetUpidOfThread(utid);
   std::optional<uint32_t> callsite;
   if (callstack_iid) {
-    InternedProfileIds ids(gen);
+    // As upstream, a mapping is the own row of the process whose sample
+    // first resolves it on the sequence.
+    InternedProfileIds ids(gen, upid);
     callsite = stacks_.ResolveCallstack(ids, &gen, callstack_iid);
   }
   StringId unwind = unwind_error ? s->Intern(UnwindErrorName(*unwind_error)) : kNullStringId;
@@ -362,8 +166,7 @@ void ProfileParser::ParsePerfSample(int64_t ts, proto::Bytes payload,
   ProfilerSampleTable::Row row;
   row.ts = ts;
   row.source = s->Intern("linux.perf");
-  row.task_context =
-      profiler_samples_.InternTaskContext(ctx_->process_tracker->GetUpidOfThread(utid), utid, {});
+  row.task_context = profiler_samples_.InternTaskContext(upid, utid, {});
   // The execution context needs the cpu; an unknown mode is left NULL.
   if (cpu) {
     StringId mode = cpu_mode ? s->Intern(CpuModeName(cpu_mode)) : kNullStringId;
@@ -586,9 +389,7 @@ void ProfileParser::ParseArtProcessMetadata(int64_t ts, proto::Bytes payload) {
 }
 
 void ProfileParser::OnImportFinished() {
-  for (auto& [id, seq] : sequences_) {
-    if (!seq->pending.empty() && seq->gen) CommitDump(*seq, *seq->gen);
-  }
+  heapprofd_.OnImportFinished();
   for (const std::string& m : module_symbols_)
     ApplyModuleSymbols({reinterpret_cast<const uint8_t*>(m.data()), m.size()});
 }

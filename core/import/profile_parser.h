@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/import/heapprofd_parser.h"
 #include "core/import/perf_sample_sessions.h"
 #include "core/import/profile_stack_tracker.h"
 #include "core/import/profiler_sample_tracker.h"
@@ -55,17 +56,6 @@ class ProfileParser {
   StackProfileTracker* stack_tracker() { return &stacks_; }
 
  private:
-  struct PendingSample {
-    uint32_t upid;
-    int64_t ts;
-    StringId heap_name;
-    uint64_t callstack_iid;
-    int64_t alloc_count, alloc_size, free_count, free_size;
-  };
-  struct HeapprofdSequence;  // per packet sequence (see .cc)
-
-  HeapprofdSequence& Sequence(uint32_t seq_id);
-  void CommitDump(HeapprofdSequence& seq, const SequenceGeneration& gen);
   void ApplyModuleSymbols(proto::Bytes payload);
 
   TraceContext* ctx_;
@@ -73,10 +63,7 @@ class ProfileParser {
   ProfilerSampleTracker profiler_samples_;
   PerfSampleSessions perf_sessions_;
   StackSampleParser stack_samples_;
-  std::unordered_map<uint32_t, std::unique_ptr<HeapprofdSequence>> sequences_;
-  // Last cumulative (alloc_count, alloc_size, free_count, free_size) per
-  // (upid, heap, callsite): heapprofd values are cumulative over the session.
-  std::map<std::tuple<uint32_t, StringId, uint32_t>, std::array<int64_t, 4>> previous_;
+  HeapprofdParser heapprofd_;
   // What TokenizeStreamingProfilePacket resolved, by payload address.
   struct StreamingPacketInfo {
     int64_t base_ts;   // trace time the deltas start from

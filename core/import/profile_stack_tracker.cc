@@ -84,7 +84,7 @@ std::optional<std::string_view> StackProfileTracker::ResolveString(const Profile
                                                                    uint64_t iid) {
   auto b = ids.Get(kind, iid);
   if (!b) {
-    storage_->stats.Increment(Stat::kStackProfileInvalidId);
+    storage_->stats.Increment(Stat::kStackProfileInvalidStringId);
     return std::nullopt;
   }
   proto::Decoder d(*b);
@@ -95,8 +95,10 @@ std::optional<std::string_view> StackProfileTracker::ResolveString(const Profile
 
 uint32_t StackProfileTracker::InternMapping(StringId build_id, int64_t exact_offset,
                                             int64_t start_offset, int64_t start, int64_t end,
-                                            int64_t load_bias, StringId name) {
-  auto key = std::make_tuple(build_id, exact_offset, start_offset, start, end, load_bias, name);
+                                            int64_t load_bias, StringId name,
+                                            std::optional<uint32_t> owner) {
+  auto key = std::make_tuple(owner ? static_cast<int64_t>(*owner) : int64_t{-1}, build_id,
+                             exact_offset, start_offset, start, end, load_bias, name);
   auto it = mapping_ids_.find(key);
   if (it != mapping_ids_.end()) return it->second;
   uint32_t id = storage_->profile.stack_profile_mapping.Insert(build_id, exact_offset, start_offset,
@@ -135,18 +137,42 @@ std::vector<uint32_t> StackProfileTracker::FramesOfMapping(uint32_t mapping) con
 std::optional<uint32_t> StackProfileTracker::ResolveMapping(const ProfileIdSource& ids,
                                                             Cache& cache, uint64_t iid) {
   auto it = cache.mappings.find(iid);
-  if (it != cache.mappings.end()) return it->second;
+  if (it != cache.mappings.end()) {
+    if (!it->second) storage_->stats.Increment(Stat::kStackProfileInvalidMappingId);
+    return it->second;
+  }
   auto b = ids.Get(ProfileIdSource::kMapping, iid);
   if (!b) {
-    storage_->stats.Increment(Stat::kStackProfileInvalidId);
+    storage_->stats.Increment(Stat::kStackProfileInvalidMappingId);
     return std::nullopt;
   }
+  std::optional<uint32_t> id = ParseMapping(ids, *b);
+  // Strict sources remember an invalid mapping, counted each time a frame
+  // names it (not when it is defined).
+  if (id || ids.strict()) cache.mappings.emplace(iid, id);
+  return id;
+}
+
+std::optional<uint32_t> StackProfileTracker::ParseMapping(const ProfileIdSource& ids,
+                                                          proto::Bytes mapping) {
+  const bool strict = ids.strict();
   int64_t exact = 0, start_off = 0, start = 0, end = 0, bias = 0;
   // No build id at all reads as "" (as upstream), not NULL.
   StringId build_id = storage_->Intern("");
+  std::optional<uint64_t> build_id_iid;
   std::string path;
-  bool has_path = false;
-  proto::Decoder d(*b);
+  bool has_path = false, valid = true;
+  auto add_part = [&](uint64_t sid) {
+    auto s = ResolveString(ids, ProfileIdSource::kMappingPath, sid);
+    if (!s) {
+      valid = false;
+      return;
+    }
+    if (has_path) path += "/";
+    has_path = true;
+    path += *s;
+  };
+  proto::Decoder d(mapping);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
       case Mapping::kExactOffsetFieldNumber:
@@ -165,34 +191,33 @@ std::optional<uint32_t> StackProfileTracker::ResolveMapping(const ProfileIdSourc
         bias = f.as_int64();
         break;
       case Mapping::kBuildIdFieldNumber:
-        if (auto s = ResolveString(ids, ProfileIdSource::kBuildId, f.as_uint64()))
-          build_id = storage_->Intern(BuildIdToHex(*s));
+        build_id_iid = f.as_uint64();
         break;
-      case Mapping::kPathStringIdsFieldNumber: {
+      case Mapping::kPathStringIdsFieldNumber:
         // Repeated scalar: packed or not. The parts are joined by '/' and
         // the path made absolute, so a single "/bin/x" part stays "/bin/x"
         // (upstream: ["a", "/b"] -> "/a//b", ["/a", "b"] -> "/a/b").
-        auto add = [&](uint64_t sid) {
-          if (auto s = ResolveString(ids, ProfileIdSource::kMappingPath, sid)) {
-            if (has_path) path += "/";
-            has_path = true;
-            path += *s;
-          }
-        };
         if (f.type == proto::WireType::kLengthDelimited) {
           proto::PackedVarints pv(f.bytes);
-          for (uint64_t v; pv.Next(&v);) add(v);
+          for (uint64_t v; pv.Next(&v);) add_part(v);
         } else {
-          add(f.as_uint64());
+          add_part(f.as_uint64());
         }
         break;
-      }
     }
   }
+  // heapprofd's own tables look the build id up even when it is absent (id 0).
+  if (build_id_iid || strict) {
+    if (auto s = ResolveString(ids, ProfileIdSource::kBuildId, build_id_iid.value_or(0)))
+      build_id = storage_->Intern(BuildIdToHex(*s));
+    else
+      valid = false;
+  }
+  if (!valid && strict) return std::nullopt;
   if (has_path && (path.empty() || path[0] != '/')) path.insert(0, "/");
   size_t rows_before = storage_->profile.stack_profile_mapping.row_count();
-  uint32_t id = InternMapping(build_id, exact, start_off, start, end, bias, storage_->Intern(path));
-  cache.mappings.emplace(iid, id);
+  uint32_t id = InternMapping(build_id, exact, start_off, start, end, bias, storage_->Intern(path),
+                              ids.mapping_owner());
   // SELinux keeps symbolizers out of /data/local/tmp, so such a binary can
   // only be symbolized by build id: a new one without is worth a stat.
   bool new_row = storage_->profile.stack_profile_mapping.row_count() > rows_before;
@@ -205,16 +230,27 @@ std::optional<uint32_t> StackProfileTracker::ResolveMapping(const ProfileIdSourc
 std::optional<uint32_t> StackProfileTracker::ResolveFrame(const ProfileIdSource& ids, Cache& cache,
                                                           uint64_t iid) {
   auto it = cache.frames.find(iid);
-  if (it != cache.frames.end()) return it->second;
+  if (it != cache.frames.end()) {
+    if (!it->second) storage_->stats.Increment(Stat::kStackProfileInvalidFrameId);
+    return it->second;
+  }
   auto b = ids.Get(ProfileIdSource::kFrame, iid);
   if (!b) {
-    storage_->stats.Increment(Stat::kStackProfileInvalidId);
+    storage_->stats.Increment(Stat::kStackProfileInvalidFrameId);
     return std::nullopt;
   }
+  std::optional<uint32_t> id = ParseFrame(ids, cache, *b);
+  if (id || ids.strict()) cache.frames.emplace(iid, id);
+  return id;
+}
+
+std::optional<uint32_t> StackProfileTracker::ParseFrame(const ProfileIdSource& ids, Cache& cache,
+                                                        proto::Bytes frame) {
+  const bool strict = ids.strict();
   uint64_t name_iid = 0, mapping_iid = 0;
   int64_t rel_pc = 0;
   StringId type = kNullStringId;
-  proto::Decoder d(*b);
+  proto::Decoder d(frame);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
       case Frame::kFunctionNameIdFieldNumber:
@@ -234,39 +270,50 @@ std::optional<uint32_t> StackProfileTracker::ResolveFrame(const ProfileIdSource&
         break;
     }
   }
-  StringId name = ids.unnamed_frames_empty() ? storage_->Intern("") : kNullStringId;
-  if (name_iid) {
-    if (auto s = ResolveString(ids, ProfileIdSource::kFunctionName, name_iid))
-      name = storage_->Intern(*s);
-  }
   std::optional<uint32_t> mapping;
-  if (mapping_iid) mapping = ResolveMapping(ids, cache, mapping_iid);
+  if (mapping_iid || strict) mapping = ResolveMapping(ids, cache, mapping_iid);
   if (!mapping) {
+    if (strict) return std::nullopt;
     // Frames without a (valid) mapping still need one: use an empty mapping.
     mapping = InternMapping(kNullStringId, 0, 0, 0, 0, 0, storage_->Intern(""));
   }
-  uint32_t id = InternFrame(*mapping, rel_pc, name, type);
-  cache.frames.emplace(iid, id);
-  return id;
+  StringId name = ids.unnamed_frames_empty() ? storage_->Intern("") : kNullStringId;
+  if (name_iid || strict) {
+    auto s = ResolveString(ids, ProfileIdSource::kFunctionName, name_iid);
+    if (s)
+      name = storage_->Intern(*s);
+    else if (strict)
+      return std::nullopt;
+  }
+  return InternFrame(*mapping, rel_pc, name, type);
 }
 
 std::optional<uint32_t> StackProfileTracker::CallsiteOfFrames(const ProfileIdSource& ids,
                                                               Cache& cache,
                                                               proto::Bytes callstack) {
+  // Strict sources drop the whole callstack at its first invalid frame;
+  // others leave the frame out.
+  const bool strict = ids.strict();
   std::optional<uint32_t> parent;
+  bool valid = true;
   proto::Decoder d(callstack);
   auto add = [&](uint64_t frame_iid) {
-    if (auto frame = ResolveFrame(ids, cache, frame_iid)) parent = InternCallsite(parent, *frame);
+    if (!valid) return;
+    if (auto frame = ResolveFrame(ids, cache, frame_iid))
+      parent = InternCallsite(parent, *frame);
+    else if (strict)
+      valid = false;
   };
-  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+  for (proto::Field f = d.Next(); f.valid() && valid; f = d.Next()) {
     if (f.id != Callstack::kFrameIdsFieldNumber) continue;
     if (f.type == proto::WireType::kLengthDelimited) {
       proto::PackedVarints pv(f.bytes);
-      for (uint64_t v; pv.Next(&v);) add(v);
+      for (uint64_t v; valid && pv.Next(&v);) add(v);
     } else {
       add(f.as_uint64());
     }
   }
+  if (!valid) return std::nullopt;
   return parent;
 }
 
@@ -274,15 +321,42 @@ std::optional<uint32_t> StackProfileTracker::ResolveCallstack(const ProfileIdSou
                                                               const void* cache_key, uint64_t iid) {
   Cache& cache = caches_[cache_key];
   auto it = cache.callstacks.find(iid);
-  if (it != cache.callstacks.end()) return it->second;
+  if (it != cache.callstacks.end()) {
+    // As upstream, a sample naming an invalid heapprofd callstack is counted
+    // (and looked for in vain among the interned data).
+    if (!it->second && ids.strict()) {
+      storage_->stats.Increment(Stat::kStackProfileInvalidCallstackId);
+      storage_->stats.Increment(Stat::kInternedDataErrors);
+    }
+    return it->second;
+  }
   std::optional<uint32_t> result;
   if (auto b = ids.Get(ProfileIdSource::kCallstack, iid)) {
     result = CallsiteOfFrames(ids, cache, *b);
   } else {
-    storage_->stats.Increment(Stat::kStackProfileInvalidId);
+    storage_->stats.Increment(Stat::kStackProfileInvalidCallstackId);
+    if (ids.missing_is_interned_error()) storage_->stats.Increment(Stat::kInternedDataErrors);
   }
   cache.callstacks.emplace(iid, result);
   return result;
+}
+
+void StackProfileTracker::Preresolve(const ProfileIdSource& ids, const void* cache_key,
+                                     ProfileIdSource::Kind kind, uint64_t iid) {
+  Cache& cache = caches_[cache_key];
+  switch (kind) {
+    case ProfileIdSource::kMapping:
+      if (!cache.mappings.count(iid)) ResolveMapping(ids, cache, iid);
+      break;
+    case ProfileIdSource::kFrame:
+      if (!cache.frames.count(iid)) ResolveFrame(ids, cache, iid);
+      break;
+    case ProfileIdSource::kCallstack:
+      if (!cache.callstacks.count(iid)) ResolveCallstack(ids, cache_key, iid);
+      break;
+    default:
+      break;
+  }
 }
 
 std::optional<uint32_t> StackProfileTracker::ResolveCallstackMessage(const ProfileIdSource& ids,

@@ -30,16 +30,32 @@ class ProfileIdSource {
   // What a frame without a function name is called: NULL for perf samples and the
   // other InternedData sources, "" for heapprofd's ProfilePackets (as upstream).
   virtual bool unnamed_frames_empty() const { return false; }
+  // heapprofd's rules (as upstream's): an id that does not resolve - a
+  // string, or a frame's mapping - makes the mapping, frame or callstack
+  // that names it invalid (counted when it is used) instead of leaving the
+  // part out; a mapping without a build id looks up string id 0.
+  virtual bool strict() const { return false; }
+  // A callstack missing from the interned data is also an interned data
+  // error (heapprofd, as upstream).
+  virtual bool missing_is_interned_error() const { return strict(); }
+  // The process whose address space the mappings belong to: as upstream, a
+  // perf sample's mappings are that process's own rows (not shared with
+  // another process's identical mapping). nullopt: shared by all.
+  virtual std::optional<uint32_t> mapping_owner() const { return std::nullopt; }
 };
 
 // InternedData lookup of one sequence generation.
 class InternedProfileIds : public ProfileIdSource {
  public:
-  explicit InternedProfileIds(const SequenceGeneration& gen) : gen_(gen) {}
+  explicit InternedProfileIds(const SequenceGeneration& gen,
+                              std::optional<uint32_t> mapping_owner = std::nullopt)
+      : gen_(gen), mapping_owner_(mapping_owner) {}
   std::optional<proto::Bytes> Get(Kind kind, uint64_t iid) const override;
+  std::optional<uint32_t> mapping_owner() const override { return mapping_owner_; }
 
  private:
   const SequenceGeneration& gen_;
+  std::optional<uint32_t> mapping_owner_;
 };
 
 class StackProfileTracker {
@@ -60,11 +76,22 @@ class StackProfileTracker {
                                             uint64_t iid) {
     return ResolveMapping(ids, caches_[cache_key], iid);
   }
+  // Same for frame `iid`.
+  std::optional<uint32_t> ResolveFrameIid(const ProfileIdSource& ids, const void* cache_key,
+                                          uint64_t iid) {
+    return ResolveFrame(ids, caches_[cache_key], iid);
+  }
+  // Interns mapping, frame or callstack `iid` now unless already known: as
+  // upstream, heapprofd's own tables are interned in packet order, used or
+  // not. A failure is remembered (strict sources) and counted when used.
+  void Preresolve(const ProfileIdSource& ids, const void* cache_key, ProfileIdSource::Kind kind,
+                  uint64_t iid);
   // Forget cached ids of `cache_key` (its tables were redefined).
   void ClearCache(const void* cache_key);
 
   uint32_t InternMapping(StringId build_id, int64_t exact_offset, int64_t start_offset,
-                         int64_t start, int64_t end, int64_t load_bias, StringId name);
+                         int64_t start, int64_t end, int64_t load_bias, StringId name,
+                         std::optional<uint32_t> owner = std::nullopt);
   uint32_t InternFrame(uint32_t mapping, int64_t rel_pc, StringId name, StringId type);
   uint32_t InternCallsite(std::optional<uint32_t> parent, uint32_t frame);
 
@@ -74,19 +101,24 @@ class StackProfileTracker {
 
  private:
   struct Cache {
-    std::unordered_map<uint64_t, uint32_t> frames, mappings;
+    // nullopt: known invalid (strict sources only).
+    std::unordered_map<uint64_t, std::optional<uint32_t>> frames, mappings;
     std::unordered_map<uint64_t, std::optional<uint32_t>> callstacks;
   };
   std::optional<uint32_t> ResolveFrame(const ProfileIdSource& ids, Cache& cache, uint64_t iid);
   std::optional<uint32_t> ResolveMapping(const ProfileIdSource& ids, Cache& cache, uint64_t iid);
   std::optional<std::string_view> ResolveString(const ProfileIdSource& ids,
                                                 ProfileIdSource::Kind kind, uint64_t iid);
+  std::optional<uint32_t> ParseMapping(const ProfileIdSource& ids, proto::Bytes mapping);
+  std::optional<uint32_t> ParseFrame(const ProfileIdSource& ids, Cache& cache, proto::Bytes frame);
   std::optional<uint32_t> CallsiteOfFrames(const ProfileIdSource& ids, Cache& cache,
                                            proto::Bytes callstack);
 
   TraceStorage* storage_;
   std::unordered_map<const void*, Cache> caches_;
-  std::map<std::tuple<StringId, int64_t, int64_t, int64_t, int64_t, int64_t, StringId>, uint32_t>
+  // Keyed by owner too (-1: shared).
+  std::map<std::tuple<int64_t, StringId, int64_t, int64_t, int64_t, int64_t, int64_t, StringId>,
+           uint32_t>
       mapping_ids_;
   std::map<std::tuple<uint32_t, int64_t, StringId, StringId>, uint32_t> frame_ids_;
   std::map<std::pair<int64_t, uint32_t>, uint32_t> callsite_ids_;  // (parent or -1, frame)

@@ -272,8 +272,17 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     generations_[seq_it->second.generation].valid = false;
   }
   SequenceGeneration* gen = &generations_[seq_it->second.generation];
-  if (previous_dropped && !(flags & kSeqIncrementalStateCleared || state_cleared))
+  if (previous_dropped && !(flags & kSeqIncrementalStateCleared || state_cleared)) {
     gen->valid = false;
+    // As upstream, a loss ends the heapprofd state of the sequence (packet
+    // index, cumulative counters): its ProfilePacket gets a generation of
+    // its own, with the same interned data.
+    if (pv.data_field == TracePacket::kProfilePacketFieldNumber) {
+      generations_.push_back(*gen);
+      seq_it->second.generation = static_cast<uint32_t>(generations_.size() - 1);
+      gen = &generations_.back();
+    }
+  }
   // As upstream, interned data is not taken while the state is invalid (it
   // could not be told from entries of the generation that was lost), whether
   // or not the packet itself is skipped below: each such packet is counted.

@@ -203,22 +203,46 @@ namespace fathom {
   F(kGenericTaskStateInvalidOrder, "generic_task_state_invalid_order", error, analysis,            \
     "Invalid order of generic task state events. Should never happen.")                            \
   /* profilers (core/import/profile_*, heap_graph_*) */                                            \
-  F(kHeapprofdBufferOverran, "heapprofd_buffer_overran", data_loss, trace,                         \
-    "heapprofd clients that overran the shared buffer (indexed by pid).")                          \
+  /* heapprofd per-process stats: upstream has them only per index (pid, or upid */             \
+  /* for malformed_packet), so they have no row until a dump sets them. */                      \
   F(kHeapprofdBufferCorrupted, "heapprofd_buffer_corrupted", error, trace,                         \
     "heapprofd clients whose shared buffer got corrupted (indexed by pid).")                       \
-  F(kHeapprofdHitGuardrail, "heapprofd_hit_guardrail", data_loss, trace,                           \
+  F(kHeapprofdHitGuardrail, "heapprofd_hit_guardrail", error, trace,                               \
     "heapprofd sessions stopped by a guardrail (indexed by pid).")                                 \
+  F(kHeapprofdBufferOverran, "heapprofd_buffer_overran", data_loss, trace,                         \
+    "heapprofd clients that overran the shared buffer or timed out (indexed by pid).")             \
+  F(kHeapprofdClientError, "heapprofd_client_error", error, trace,                                 \
+    "The heapprofd client's error code (ProcessHeapSamples.client_error, indexed by pid).")        \
   F(kHeapprofdClientDisconnected, "heapprofd_client_disconnected", info, trace,                    \
     "heapprofd clients that disconnected before the end (indexed by pid).")                        \
-  F(kHeapprofdRejected, "heapprofd_rejected", info, trace,                                         \
+  F(kHeapprofdMalformedPacket, "heapprofd_malformed_packet", error, trace,                         \
+    "heapprofd samples whose cumulative counters went backwards, skipped (indexed by upid).")      \
+  F(kHeapprofdRejected, "heapprofd_rejected_concurrent", error, trace,                             \
     "Processes heapprofd did not profile: already profiled concurrently (indexed by pid).")        \
-  F(kHeapprofdMissingPacket, "heapprofd_missing_packet", data_loss, trace,                         \
+  F(kHeapprofdSamplingIntervalAdjusted, "heapprofd_sampling_interval_adjusted", info, trace,       \
+    "Bytes by which adaptive sampling raised the sampling interval (indexed by pid).")             \
+  F(kHeapprofdUnwindTimeUs, "heapprofd_unwind_time_us", info, trace,                               \
+    "Microseconds heapprofd spent unwinding (indexed by pid).")                                    \
+  F(kHeapprofdUnwindSamples, "heapprofd_unwind_samples", info, trace,                              \
+    "Samples heapprofd unwound (indexed by pid).")                                                 \
+  F(kHeapprofdClientSpinlockBlocked, "heapprofd_client_spinlock_blocked", info, trace,             \
+    "Microseconds the heapprofd client waited on its spinlock (indexed by pid).")                  \
+  F(kHeapprofdLastProfileTimestamp, "heapprofd_last_profile_timestamp", info, trace,               \
+    "Trace time of the last ProfilePacket that dumped the process (indexed by pid).")              \
+  F(kHeapprofdMissingPacket, "heapprofd_missing_packet", error, trace,                             \
     "Gaps in the ProfilePacket index sequence.")                                                   \
-  F(kHeapprofdMalformedSample, "heapprofd_malformed_sample", error, analysis,                      \
-    "heapprofd samples whose cumulative counters went backwards (skipped).")                       \
-  F(kStackProfileInvalidId, "stackprofile_invalid_id", error, analysis,                            \
-    "Profile frames/callstacks/mappings/strings referenced but never defined.")                    \
+  F(kHeapprofdNonFinalizedProfile, "heapprofd_non_finalized_profile", error, trace,                \
+    "heapprofd dumps whose last (continued=false) packet never arrived.")                          \
+  F(kStackProfileEmptyCallstack, "stackprofile_empty_callstack", error, trace,                     \
+    "Profile callstacks without frames (ignored).")                                                \
+  F(kStackProfileInvalidStringId, "stackprofile_invalid_string_id", error, trace,                  \
+    "Profile strings (function names, build ids, mapping paths) referenced but not defined.")      \
+  F(kStackProfileInvalidMappingId, "stackprofile_invalid_mapping_id", error, trace,                \
+    "Profile mappings referenced but not defined (or not valid).")                                 \
+  F(kStackProfileInvalidFrameId, "stackprofile_invalid_frame_id", error, trace,                    \
+    "Profile frames referenced but not defined (or not valid).")                                   \
+  F(kStackProfileInvalidCallstackId, "stackprofile_invalid_callstack_id", error, trace,            \
+    "Profile callstacks referenced but not defined (or not valid).")                               \
   F(kSymbolizationTmpBuildIdNotFound, "symbolization_tmp_build_id_not_found", error, analysis,     \
     "Mappings in /data/local/tmp without a build id (symbolizers cannot read them there).")        \
   F(kPerfSamplesSkipped, "perf_samples_skipped", info, trace,                                      \

@@ -85,10 +85,12 @@ std::vector<Table*> TraceStorage::AllTables() {
 
 namespace {
 
-// Stats that only exist per index (one row per CPU): as upstream, a machine
-// whose CPUs never reported them has no row at all rather than a 0.
+// Stats that only exist per index (one row per CPU, or per profiled
+// process): as upstream, a machine whose CPUs (processes) never reported them
+// has no row at all rather than a 0.
 bool IsIndexOnlyStat(Stat s) {
-  return s >= Stat::kFtraceCpuEntriesBegin && s <= Stat::kFtraceCpuOldestEventTsEnd;
+  return (s >= Stat::kFtraceCpuEntriesBegin && s <= Stat::kFtraceCpuOldestEventTsEnd) ||
+         (s >= Stat::kHeapprofdBufferCorrupted && s <= Stat::kHeapprofdLastProfileTimestamp);
 }
 
 }  // namespace

@@ -71,8 +71,9 @@ uint64_t CodeInterner::MappingIid(MapEntry& m) {
   const ElfSymbols* elf = file ? &Elf(m.path) : nullptr;
   ProtoWriter w;
   w.Varint(pf::Mapping::kIidFieldNumber, m.iid);
-  if (elf && !elf->build_id().empty())
-    w.Varint(pf::Mapping::kBuildIdFieldNumber, StringIid(kBuildIds, elf->build_id()));
+  std::string build_id = elf ? elf->build_id() : "";
+  if (!build_id.empty() || name_empty_strings_)
+    w.Varint(pf::Mapping::kBuildIdFieldNumber, StringIid(kBuildIds, build_id));
   w.Varint(pf::Mapping::kStartOffsetFieldNumber, 0);
   w.Varint(pf::Mapping::kStartFieldNumber, m.start);
   w.Varint(pf::Mapping::kEndFieldNumber, m.end);
@@ -98,7 +99,7 @@ uint64_t CodeInterner::AddFrame(uint64_t mapping, uint64_t rel_pc, const std::st
   if (added) {
     ProtoWriter w;
     w.Varint(pf::Frame::kIidFieldNumber, it->second);
-    if (!name.empty())
+    if (!name.empty() || name_empty_strings_)
       w.Varint(pf::Frame::kFunctionNameIdFieldNumber, StringIid(kFunctionNames, name));
     w.Varint(pf::Frame::kMappingIdFieldNumber, mapping);
     w.Varint(pf::Frame::kRelPcFieldNumber, rel_pc);

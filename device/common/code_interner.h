@@ -27,6 +27,13 @@ class CodeInterner {
   // a ProfilePacket has one string table and takes all three.
   enum StringTable { kFunctionNames = 0, kBuildIds, kMappingPaths, kNumStringTables };
 
+  // `name_empty_strings`: a frame without a name and a mapping without a build id name
+  // the interned "" rather than leave the id out (0). A ProfilePacket's readers take id 0
+  // as "" only until the sequence's first dump ends, and heapprofd's own tables name
+  // every string; InternedData readers take 0 as "no name" throughout.
+  explicit CodeInterner(bool name_empty_strings = false)
+      : name_empty_strings_(name_empty_strings) {}
+
   struct MapEntry {
     uint64_t start, end, offset;
     std::string path;
@@ -65,6 +72,7 @@ class CodeInterner {
   uint64_t AddFrame(uint64_t mapping, uint64_t rel_pc, const std::string& name);
   const ElfSymbols& Elf(const std::string& path);
 
+  bool name_empty_strings_;
   std::map<std::string, std::unique_ptr<ElfSymbols>> elves_;
   // One iid space over all tables, so a ProfilePacket can hold them in one table.
   std::map<std::pair<int, std::string>, uint64_t> string_iids_;

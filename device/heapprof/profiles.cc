@@ -121,16 +121,22 @@ std::string Profiles::Dump(uint64_t ts, uint64_t coarse_ts) {
   w.Varint(pf::TracePacket::kTimestampClockIdFieldNumber, device::kClockBoottime);
   w.Varint(pf::TracePacket::kTrustedPacketSequenceIdFieldNumber, kSequenceId);
   size_t pkt = w.BeginNested(pf::TracePacket::kProfilePacketFieldNumber);
-  auto emit = [&](uint32_t field, const std::vector<std::string>& items) {
-    for (const std::string& m : items) w.Bytes(field, m.data(), m.size());
-  };
   // One string table in a ProfilePacket: names, build ids and path parts alike.
   using CI = device::CodeInterner;
+  auto keep = [&](uint32_t field, std::vector<std::string> fresh) {
+    std::vector<std::string>& all = tables_[field];
+    all.insert(all.end(), std::make_move_iterator(fresh.begin()),
+               std::make_move_iterator(fresh.end()));
+  };
   for (CI::StringTable t : {CI::kFunctionNames, CI::kBuildIds, CI::kMappingPaths})
-    emit(PP::kStringsFieldNumber, code_.TakeStrings(t));
-  emit(PP::kMappingsFieldNumber, code_.TakeMappings());
-  emit(PP::kFramesFieldNumber, code_.TakeFrames());
-  emit(PP::kCallstacksFieldNumber, code_.TakeCallstacks());
+    keep(PP::kStringsFieldNumber, code_.TakeStrings(t));
+  keep(PP::kMappingsFieldNumber, code_.TakeMappings());
+  keep(PP::kFramesFieldNumber, code_.TakeFrames());
+  keep(PP::kCallstacksFieldNumber, code_.TakeCallstacks());
+  // The dump's own tables: the previous dumps' are gone for the reader.
+  for (uint32_t field : {PP::kStringsFieldNumber, PP::kMappingsFieldNumber, PP::kFramesFieldNumber,
+                         PP::kCallstacksFieldNumber})
+    for (const std::string& m : tables_[field]) w.Bytes(field, m.data(), m.size());
   for (auto& [pid, p] : processes_) {
     using HS = PP::ProcessHeapSamples;
     size_t dump = w.BeginNested(PP::kProcessDumpsFieldNumber);

@@ -1,8 +1,9 @@
 // The collector's bookkeeping: per profiled process the live sampled addresses and the
 // cumulative per-callstack totals, plus the interning of strings, mappings, frames and
 // callstacks shared by all processes (one trace sequence). Serialises ProfilePackets in
-// the inline-table form (strings/frames/callstacks/mappings inside the packet), each
-// packet carrying only the entries that are new since the previous dump.
+// the inline-table form (strings/frames/callstacks/mappings inside the packet). Readers
+// forget a ProfilePacket's tables when its dump ends, so each dump carries every entry
+// again, as heapprofd's own dumps do.
 #pragma once
 
 #include <sys/types.h>
@@ -102,7 +103,12 @@ class Profiles {
 
   uint64_t interval_;
   std::map<pid_t, Process> processes_;
-  device::CodeInterner code_;  // strings, mappings, frames, callstacks of all processes
+  // Strings, mappings, frames, callstacks of all processes; written into ProfilePackets.
+  device::CodeInterner code_{/*name_empty_strings=*/true};
+  // Every entry interned so far, serialized, by ProfilePacket field. Totals are cumulative
+  // and every process is in every dump, so each dump uses (nearly) all of them: a dump
+  // repeats them all rather than track which it uses.
+  std::map<uint32_t, std::vector<std::string>> tables_;
   uint64_t packet_index_ = 0;
 };
 

@@ -92,19 +92,37 @@ class DeobfuscateCli : public ::testing::Test {
     packages->set_name(package_);
     packages->set_uid(1000);
     // Plus allocation samples with Java frames of obfuscated class `a`
-    // (method `c`) called from an unobfuscated one.
+    // (method `c`) called from an unobfuscated one. A dump's own timestamp is
+    // MONOTONIC_COARSE: without a clock snapshot readers drop the dump.
+    auto* snapshot = stripped.add_packet();
+    snapshot->set_trusted_packet_sequence_id(8);
+    for (uint32_t clock : {6u /* BOOTTIME */, 4u /* MONOTONIC_COARSE */}) {
+      auto* c = snapshot->mutable_clock_snapshot()->add_clocks();
+      c->set_clock_id(clock);
+      c->set_timestamp(10);
+    }
     auto* packet = stripped.add_packet();
     packet->set_timestamp(20);
     packet->set_trusted_packet_sequence_id(7);
     auto* pp = packet->mutable_profile_packet();
-    const char* names[] = {"", "Foo.main", "a.c"};
-    for (uint64_t i = 1; i <= 2; ++i) {
+    // Frames need a mapping (readers drop a frame whose mapping is not defined):
+    // system_server's services.odex.
+    const char* names[] = {"", "Foo.main", "a.c", "system", "framework", "services.odex"};
+    for (uint64_t i = 1; i <= 5; ++i) {
       auto* str = pp->add_strings();
       str->set_iid(i);
       str->set_str(names[i]);
+    }
+    auto* mapping = pp->add_mappings();
+    mapping->set_iid(1);
+    mapping->set_start(0x70000000);
+    mapping->set_end(0x70100000);
+    for (uint64_t part = 3; part <= 5; ++part) mapping->add_path_string_ids(part);
+    for (uint64_t i = 1; i <= 2; ++i) {
       auto* f = pp->add_frames();
       f->set_iid(i);
       f->set_function_name_id(i);
+      f->set_mapping_id(1);
       f->set_rel_pc(i * 16);
     }
     auto* cs = pp->add_callstacks();

@@ -144,6 +144,15 @@ const Fn kFns[] = {
 // root first) and one in a library nobody has.
 std::string UnsymbolizedTrace(const std::string& mapping_path) {
   perfetto::protos::Trace trace;
+  // A dump's own timestamp is MONOTONIC_COARSE: without a clock snapshot readers
+  // drop the dump.
+  auto* snapshot = trace.add_packet();
+  snapshot->set_trusted_packet_sequence_id(2);
+  for (uint32_t clock : {6u /* BOOTTIME */, 4u /* MONOTONIC_COARSE */}) {
+    auto* c = snapshot->mutable_clock_snapshot()->add_clocks();
+    c->set_clock_id(clock);
+    c->set_timestamp(50);
+  }
   auto* packet = trace.add_packet();
   packet->set_timestamp(100);
   packet->set_trusted_packet_sequence_id(1);

@@ -531,6 +531,15 @@ QTEST_MAIN(FlamegraphPanelTest)
 // says to look at the total instead; the total shows the frame.
 void FlamegraphPanelTest::everythingFreedIsExplained() {
   perfetto::protos::Trace trace;
+  // A dump's own timestamp is MONOTONIC_COARSE: without a clock snapshot readers
+  // drop the dump.
+  auto* snapshot = trace.add_packet();
+  snapshot->set_trusted_packet_sequence_id(2);
+  for (uint32_t clock : {6u /* BOOTTIME */, 4u /* MONOTONIC_COARSE */}) {
+    auto* c = snapshot->mutable_clock_snapshot()->add_clocks();
+    c->set_clock_id(clock);
+    c->set_timestamp(500);
+  }
   auto* pkt = trace.add_packet();
   pkt->set_timestamp(1000);
   pkt->set_trusted_packet_sequence_id(1);

@@ -42,6 +42,15 @@ quint64 nmAddress(const QString& symbol) {
 // /system/lib64/libmissing.so whose build id no file has.
 std::string unsymbolizedTrace() {
   perfetto::protos::Trace trace;
+  // A dump's own timestamp is MONOTONIC_COARSE: without a clock snapshot readers
+  // drop the dump.
+  auto* snapshot = trace.add_packet();
+  snapshot->set_trusted_packet_sequence_id(2);
+  for (uint32_t clock : {6u /* BOOTTIME */, 4u /* MONOTONIC_COARSE */}) {
+    auto* c = snapshot->mutable_clock_snapshot()->add_clocks();
+    c->set_clock_id(clock);
+    c->set_timestamp(50);
+  }
   auto* packet = trace.add_packet();
   packet->set_timestamp(100);
   packet->set_trusted_packet_sequence_id(1);
@@ -186,20 +195,38 @@ void SymbolsGuiTest::deobfuscateFromThePanel() {
   auto* package = trace.add_packet()->mutable_packages_list()->add_packages();
   package->set_name("com.example.app");
   package->set_uid(10123);
+  // A dump's own timestamp is MONOTONIC_COARSE: without a clock snapshot readers
+  // drop the dump.
+  auto* snapshot = trace.add_packet();
+  snapshot->set_trusted_packet_sequence_id(8);
+  for (uint32_t clock : {6u /* BOOTTIME */, 4u /* MONOTONIC_COARSE */}) {
+    auto* c = snapshot->mutable_clock_snapshot()->add_clocks();
+    c->set_clock_id(clock);
+    c->set_timestamp(10);
+  }
   auto* packet = trace.add_packet();
   packet->set_timestamp(20);
   packet->set_trusted_packet_sequence_id(7);
   auto* pp = packet->mutable_profile_packet();
-  const char* fns[] = {"", "Foo.main", "a.c"};
+  // Frames need a mapping (readers drop a frame whose mapping is not defined).
+  const char* strings[] = {"", "Foo.main", "a.c", "system", "framework", "framework.jar"};
+  for (uint64_t i = 1; i <= 5; ++i) {
+    auto* str = pp->add_strings();
+    str->set_iid(i);
+    str->set_str(strings[i]);
+  }
+  auto* mapping = pp->add_mappings();
+  mapping->set_iid(1);
+  mapping->set_start(0x70000000);
+  mapping->set_end(0x70100000);
+  for (uint64_t part = 3; part <= 5; ++part) mapping->add_path_string_ids(part);
   auto* cs = pp->add_callstacks();
   cs->set_iid(1);
   for (uint64_t i = 1; i <= 2; ++i) {
-    auto* str = pp->add_strings();
-    str->set_iid(i);
-    str->set_str(fns[i]);
     auto* f = pp->add_frames();
     f->set_iid(i);
     f->set_function_name_id(i);
+    f->set_mapping_id(1);
     f->set_rel_pc(i * 16);
     cs->add_frame_ids(i);
   }

@@ -1,0 +1,1 @@
+SELECT id, ts, upid, heap_name, callsite_id, count, size FROM heap_profile_allocation UNION ALL SELECT -1, value, idx, name, NULL, NULL, NULL FROM stats WHERE (name LIKE 'heapprofd%' OR name LIKE 'stackprofile%' OR name LIKE 'clock_sync_failure%') AND value != 0 ORDER BY 1, 4, 3;

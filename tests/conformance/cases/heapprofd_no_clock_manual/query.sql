@@ -1,0 +1,1 @@
+SELECT COUNT(*) AS n, 'heap_profile' AS what FROM heap_profile UNION ALL SELECT COUNT(*), 'heap_profile_allocation' FROM heap_profile_allocation UNION ALL SELECT value, name FROM stats WHERE value != 0 AND (name LIKE 'heapprofd%' OR name LIKE 'clock_sync_failure%') ORDER BY 2;

@@ -1,0 +1,1 @@
+SELECT 'mapping' AS t, id, build_id AS a, start AS b, name AS c FROM stack_profile_mapping UNION ALL SELECT 'frame', id, name, mapping, rel_pc FROM stack_profile_frame UNION ALL SELECT 'callsite', id, depth, parent_id, frame_id FROM stack_profile_callsite UNION ALL SELECT 'sample', id, utid, callsite_id, ts FROM perf_sample ORDER BY 1, 2;
