@@ -1,9 +1,5 @@
 #include "core/import/hprof/hprof_contents.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -11,6 +7,8 @@
 #include <memory>
 #include <unordered_set>
 
+#include "base/platform.h"
+#include "base/read_only_file.h"
 #include "core/import/hprof/hprof_format.h"
 #include "core/import/hprof/hprof_reader.h"
 #include "core/import/hprof/hprof_writer.h"
@@ -34,8 +32,7 @@ Status ReadFile(const std::string& path, Reader& reader, const std::atomic<bool>
   auto opened = Open(path);
   if (!opened.ok()) return opened.status();
   File f = std::move(*opened);
-  struct stat st {};
-  const uint64_t total = fstat(fileno(f.get()), &st) == 0 ? uint64_t(st.st_size) : 0;
+  const uint64_t total = platform::FileSizeAndRewind(f.get());
   constexpr size_t kChunk = 16 << 20;
   std::vector<uint8_t> buf;
   uint64_t offset = 0;  // file offset of buf[0]
@@ -56,48 +53,38 @@ Status ReadFile(const std::string& path, Reader& reader, const std::atomic<bool>
 }
 
 // Reads bytes back for shown strings and bitmaps: the file stays open
-// (pread, so both lanes may read at once; thousands of string texts cost
+// (positioned reads, so both lanes may read at once; thousands of string texts cost
 // one open), but every read first checks that the path still names the
 // same file of the same size, so a moved, deleted or rewritten dump is
 // reported, never read from its old inode or misread from a new one.
 class FileBytes {
  public:
-  FileBytes(std::string path, uint64_t size) : path_(std::move(path)), size_(size) {
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ >= 0 && fstat(fd_, &opened_) != 0) ::close(fd_), fd_ = -1;
-  }
-  ~FileBytes() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileBytes(const FileBytes&) = delete;
-  FileBytes& operator=(const FileBytes&) = delete;
+  explicit FileBytes(std::string path) : path_(std::move(path)), file_(path_) {}
 
   Result<std::vector<uint8_t>> Read(uint64_t offset, uint64_t size) const {
-    struct stat now {};
-    if (::stat(path_.c_str(), &now) != 0) {
-      if (errno == ENOENT || errno == ENOTDIR) return ErrorStatus(MissingFileMessage(path_));
-      return ErrorStatus(path_ + ": " + strerror(errno));
+    std::string error;
+    switch (file_.CheckPath(&error)) {
+      case platform::ReadOnlyFile::PathState::kMissing:
+        return ErrorStatus(MissingFileMessage(path_));
+      case platform::ReadOnlyFile::PathState::kError:
+        return ErrorStatus(path_ + ": " + error);
+      case platform::ReadOnlyFile::PathState::kChanged:
+        return ErrorStatus(path_ + " changed since it was loaded; open it again");
+      case platform::ReadOnlyFile::PathState::kSame:
+        break;
     }
-    if (fd_ < 0 || now.st_ino != opened_.st_ino || now.st_dev != opened_.st_dev ||
-        uint64_t(now.st_size) != size_ || now.st_mtime != opened_.st_mtime)
-      return ErrorStatus(path_ + " changed since it was loaded; open it again");
-    if (offset > size_ || size > size_ - offset)
+    const uint64_t file_size = file_.size();
+    if (offset > file_size || size > file_size - offset)
       return ErrorStatus(path_ + ": no such bytes in the file");
     std::vector<uint8_t> out(size);
-    size_t got = 0;
-    while (got < out.size()) {
-      const ssize_t n = ::pread(fd_, out.data() + got, out.size() - got, off_t(offset + got));
-      if (n <= 0) return ErrorStatus(path_ + ": cannot read its bytes again");
-      got += size_t(n);
-    }
+    if (!file_.ReadAt(offset, out.data(), out.size()))
+      return ErrorStatus(path_ + ": cannot read its bytes again");
     return out;
   }
 
  private:
   std::string path_;
-  uint64_t size_;
-  int fd_ = -1;
-  struct stat opened_ {};
+  platform::ReadOnlyFile file_;
 };
 
 // The contents of `dump` by heap_graph_object row (position: record index ->
@@ -134,9 +121,7 @@ heap::HeapContents MapToRows(const std::string& path, const Dump& dump,
       out.bitmaps.push_back({rows[position[b.index]], b.width, b.height, b.native_ptr});
   std::sort(out.bitmaps.begin(), out.bitmaps.end(),
             [](const heap::BitmapFields& x, const heap::BitmapFields& y) { return x.row < y.row; });
-  struct stat st {};
-  const uint64_t file_size = stat(path.c_str(), &st) == 0 ? uint64_t(st.st_size) : 0;
-  auto file = std::make_shared<const FileBytes>(path, file_size);
+  auto file = std::make_shared<const FileBytes>(path);
   out.read_bytes = [file](uint64_t offset, uint64_t size) { return file->Read(offset, size); };
   return out;
 }
