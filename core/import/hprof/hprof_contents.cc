@@ -3,6 +3,14 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef _WIN32
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#define WIN32_LEAN_AND_MEAN
+#include <io.h>
+#include <windows.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -21,6 +29,26 @@ namespace {
 constexpr uint32_t kNone = ~0u;
 
 using File = std::unique_ptr<FILE, int (*)(FILE*)>;
+
+#ifdef _WIN32
+// Windows has no pread: ReadFile at an explicit offset on the descriptor's own
+// handle leaves no shared position between the lanes either.
+constexpr int kReadBackFlags = O_RDONLY | O_BINARY;
+long long ReadAt(int fd, void* buf, size_t n, uint64_t offset) {
+  OVERLAPPED at{};
+  at.Offset = DWORD(offset);
+  at.OffsetHigh = DWORD(offset >> 32);
+  DWORD got = 0;
+  const DWORD want = DWORD(std::min<size_t>(n, size_t{1} << 30));
+  if (!::ReadFile(HANDLE(_get_osfhandle(fd)), buf, want, &got, &at)) return -1;
+  return got;
+}
+#else
+constexpr int kReadBackFlags = O_RDONLY | O_CLOEXEC;
+long long ReadAt(int fd, void* buf, size_t n, uint64_t offset) {
+  return ::pread(fd, buf, n, off_t(offset));
+}
+#endif
 
 Result<File> Open(const std::string& path) {
   File f(fopen(path.c_str(), "rb"), fclose);
@@ -63,7 +91,7 @@ Status ReadFile(const std::string& path, Reader& reader, const std::atomic<bool>
 class FileBytes {
  public:
   FileBytes(std::string path, uint64_t size) : path_(std::move(path)), size_(size) {
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    fd_ = ::open(path_.c_str(), kReadBackFlags);
     if (fd_ >= 0 && fstat(fd_, &opened_) != 0) ::close(fd_), fd_ = -1;
   }
   ~FileBytes() {
@@ -86,7 +114,7 @@ class FileBytes {
     std::vector<uint8_t> out(size);
     size_t got = 0;
     while (got < out.size()) {
-      const ssize_t n = ::pread(fd_, out.data() + got, out.size() - got, off_t(offset + got));
+      const long long n = ReadAt(fd_, out.data() + got, out.size() - got, offset + got);
       if (n <= 0) return ErrorStatus(path_ + ": cannot read its bytes again");
       got += size_t(n);
     }
