@@ -1,7 +1,8 @@
 # Windows: an NSIS installer (fathom-<version>-win64.exe) and a zip, from the mingw-w64
 # cross build (scripts/windows/build.sh, then `cpack` in build-win; Debian's `nsis`
 # package provides makensis). The executables are static, so nothing else is copied;
-# a GUI build adds Qt's DLLs through Qt's deploy script (windeployqt).
+# a GUI build adds Qt's DLLs through Qt's deploy script (windeployqt), or, cross-built,
+# those that scripts/windows/deploy-qt.sh put in bin/.
 set(CPACK_GENERATOR "NSIS;ZIP")
 set(CPACK_PACKAGE_FILE_NAME "fathom-${PROJECT_VERSION}-win64")
 set(CPACK_NSIS_DISPLAY_NAME Fathom)
@@ -22,9 +23,16 @@ if(NOT TARGET fathom)
 endif()
 
 set_target_properties(fathom PROPERTIES WIN32_EXECUTABLE ON)
-qt_generate_deploy_app_script(TARGET fathom OUTPUT_SCRIPT _fathom_deploy
-                              NO_UNSUPPORTED_PLATFORM_ERROR)
-install(SCRIPT ${_fathom_deploy})
+if(CMAKE_CROSSCOMPILING)
+  # Debian's Qt has no windeployqt for a Linux host (Qt's deploy script would stop
+  # there): scripts/windows/deploy-qt.sh has put the DLLs and plugins next to
+  # fathom.exe in bin/, and they ship as they are.
+  install(DIRECTORY ${CMAKE_BINARY_DIR}/bin/ DESTINATION bin FILES_MATCHING PATTERN "*.dll")
+else()
+  qt_generate_deploy_app_script(TARGET fathom OUTPUT_SCRIPT _fathom_deploy
+                                NO_UNSUPPORTED_PLATFORM_ERROR)
+  install(SCRIPT ${_fathom_deploy})
+endif()
 # Start menu entry for the window.
 set(CPACK_PACKAGE_EXECUTABLES fathom Fathom)
 set(CPACK_NSIS_INSTALLED_ICON_NAME bin\\\\fathom.exe)

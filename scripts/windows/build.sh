@@ -5,7 +5,12 @@
 # the cache that scripts/windows/build-deps.sh fills (built first when missing,
 # unless FATHOM_WIN_NO_DEPS_BUILD=1). Extra arguments go to cmake's configure;
 # FATHOM_WIN_OPT (default -O2) is the optimisation level of the first configure.
+# FATHOM_WIN_GUI=1 builds the window too, build-win/bin/fathom.exe, against the Qt
+# cache of scripts/windows/build-qt-deps.sh (built first when missing, same rule),
+# and puts Qt's DLLs and plugins next to it (deploy-qt.sh). Off by default: the
+# Qt cache takes long to build and test.sh's Windows step needs the CLI only.
 #   scripts/windows/build.sh            # then: tests/windows/wine_cli_test.sh
+#   FATHOM_WIN_GUI=1 scripts/windows/build.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -19,6 +24,22 @@ if [ ! -f "$PREFIX/.complete" ]; then
   fi
   "$HERE/build-deps.sh"
 fi
+# shellcheck source=qt-common.sh
+source "$HERE/qt-common.sh"
+GUI=${FATHOM_WIN_GUI:-0}
+gui_args=(-DFATHOM_BUILD_GUI=OFF)
+if [ "$GUI" = 1 ]; then
+  if [ ! -f "$QT_PREFIX/lib/cmake/QCustomPlotQt6/QCustomPlotQt6Config.cmake" ]; then
+    if [ "${FATHOM_WIN_NO_DEPS_BUILD:-0}" = 1 ]; then
+      echo "windows: no Qt cache at $QT_PREFIX (scripts/windows/build-qt-deps.sh)" >&2
+      exit 1
+    fi
+    "$HERE/build-qt-deps.sh"
+  fi
+  # Qt's host tools (moc, rcc, uic) are Debian's own Qt 6 of the same version.
+  gui_args=(-DFATHOM_BUILD_GUI=ON -DFATHOM_WIN_QT="$QT_PREFIX" -DQT_HOST_PATH=/usr
+            -DQT_HOST_PATH_CMAKE_DIR="$QT_HOST_CMAKE_DIR")
+fi
 export CCACHE_BASEDIR="$ROOT"
 # The target's pkg-config files only (libzstd, libusb-1.0), never the build machine's.
 export PKG_CONFIG_LIBDIR="$PREFIX/lib/pkgconfig"
@@ -30,7 +51,7 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$HERE/mingw-w64.cmake" -DFATHOM_WIN_DEPS="$PREFIX" \
     -DFATHOM_BUILD_TESTS=OFF -DFATHOM_BUILD_BENCH=OFF -DFATHOM_BUILD_DEVICE=OFF \
-    -DFATHOM_BUILD_GUI=OFF \
+    "${gui_args[@]}" \
     -DProtobuf_PROTOC_EXECUTABLE=/usr/bin/protoc \
     -DProtobuf_INCLUDE_DIR="$PREFIX/include" -DProtobuf_LIBRARY="$PREFIX/lib/libprotobuf.a" \
     -DOPENSSL_USE_STATIC_LIBS=ON \
@@ -40,9 +61,17 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     "-DCMAKE_CXX_FLAGS_RELEASE=${FATHOM_WIN_OPT:--O2} -DNDEBUG" \
     "-DCMAKE_C_FLAGS_RELEASE=${FATHOM_WIN_OPT:--O2} -DNDEBUG" \
     "$@"
+elif [ "$GUI" = 1 ] && ! grep -q '^FATHOM_BUILD_GUI:BOOL=ON' "$BUILD/CMakeCache.txt"; then
+  cmake -S "$ROOT" -B "$BUILD" "${gui_args[@]}"    # a CLI-only build dir gains the GUI
 fi
 start=$(date +%s)
-cmake --build "$BUILD" -j "${JOBS:-$(nproc)}" --target fathom-cli
+targets=(fathom-cli)
+[ "$GUI" = 1 ] && targets+=(fathom)
+cmake --build "$BUILD" -j "${JOBS:-$(nproc)}" --target "${targets[@]}"
+if [ "$GUI" = 1 ]; then
+  "$HERE/deploy-qt.sh" "$BUILD/bin" "$QT_PREFIX"
+  echo "windows: $BUILD/bin/fathom.exe ($(stat -c %s "$BUILD/bin/fathom.exe") bytes)"
+fi
 # FATHOM_WIN_PACKAGE=1: the installer and zip too (makensis from Debian's nsis). Off by
 # default: its test needs a 32-bit Wine (NSIS's stub is 32-bit), which CI does not have.
 if [ "${FATHOM_WIN_PACKAGE:-0}" = 1 ] && command -v makensis >/dev/null; then

@@ -18,7 +18,13 @@ if(NOT FATHOM_WIN_DEPS AND DEFINED ENV{FATHOM_WIN_DEPS})
 endif()
 set(FATHOM_WIN_DEPS "${FATHOM_WIN_DEPS}" CACHE PATH "Prefix of the mingw-built dependencies")
 
-set(CMAKE_FIND_ROOT_PATH ${FATHOM_WIN_DEPS} /usr/${_triple})
+# FATHOM_WIN_QT: the Qt prefix that scripts/windows/build-qt-deps.sh filled (GUI builds).
+if(NOT FATHOM_WIN_QT AND DEFINED ENV{FATHOM_WIN_QT})
+  set(FATHOM_WIN_QT "$ENV{FATHOM_WIN_QT}")
+endif()
+set(FATHOM_WIN_QT "${FATHOM_WIN_QT}" CACHE PATH "Prefix of the mingw-built Qt and QCustomPlot")
+
+set(CMAKE_FIND_ROOT_PATH ${FATHOM_WIN_DEPS} ${FATHOM_WIN_QT} /usr/${_triple})
 # Programs (protoc) come from the build machine; headers and libraries only from the target.
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
