@@ -118,6 +118,9 @@ int Disconnect(sqlite3_vtab* vtab) {
   return SQLITE_OK;
 }
 
+// BestIndex's idxNum flag: the scan reads an arg set column.
+constexpr int kReadsArgSetIds = 1;
+
 // Whether the query reads an arg set column (*arg_set_id): its ids are only
 // final once the args table has been built (ArgsTable::EnsureMaterialized).
 bool UsesArgSetColumn(const VTab* v, sqlite3_uint64 col_used) {
@@ -134,8 +137,11 @@ bool UsesArgSetColumn(const VTab* v, sqlite3_uint64 col_used) {
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   auto* v = static_cast<VTab*>(vtab);
   v->table->PrepareForRead();  // lazily built rows (args) count too
-  // A run-time table's arg set ids were read from the trace's tables, so final.
-  if (v->storage && UsesArgSetColumn(v, info->colUsed)) v->storage->args.EnsureMaterialized();
+  // Arg set ids are final once the args table is built; that happens when a
+  // scan that reads them starts (FilterFn), not here: preparing a statement
+  // (a view's creation, a plan never run) must not build it. A run-time
+  // table's ids were read from the trace's tables, so final already.
+  info->idxNum = v->storage && UsesArgSetColumn(v, info->colUsed) ? kReadsArgSetIds : 0;
   double rows = std::max<double>(1, v->table->row_count());
   double cost = rows;
   std::string idx;
@@ -350,9 +356,11 @@ void NarrowSorted(const ColumnBase* col, Op op, bool is_double, int64_t iv, doub
   *hi = std::max(nl, nh);
 }
 
-int FilterFn(sqlite3_vtab_cursor* cur, int, const char* idx_str, int argc, sqlite3_value** argv) {
+int FilterFn(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int argc,
+             sqlite3_value** argv) {
   auto* c = static_cast<Cursor*>(cur);
   auto* v = static_cast<VTab*>(cur->pVtab);
+  if (idx_num & kReadsArgSetIds) v->storage->args.EnsureMaterialized();
   c->filters.clear();
   c->row = 0;
   c->index = nullptr;
