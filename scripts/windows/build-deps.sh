@@ -21,18 +21,6 @@ JOBS="${JOBS:-$(nproc)}"
 NICE="${NICE:-0}"
 start=$(date +%s)
 
-install_packages() {
-  local missing=()
-  for p in "${WIN_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  echo "build-deps: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
-}
-
 # apt-get source needs deb-src lines; they go in a file of our own, with the
 # same suites as the machine's own debian.sources, so nothing else is edited.
 add_deb_src() {
@@ -159,7 +147,7 @@ main() {
     echo "$PREFIX"
     return 0
   fi
-  install_packages
+  install_missing build-deps "${WIN_PACKAGES[@]}"
   add_deb_src
   mkdir -p "$SRC" "$WORK" "$PREFIX"
   CMAKE_CROSS=(-DCMAKE_TOOLCHAIN_FILE="$HERE/mingw-w64.cmake" -DFATHOM_WIN_DEPS="$PREFIX"

@@ -23,18 +23,6 @@ source "$HERE/qt-common.sh"
 JOBS="${JOBS:-$(nproc)}"
 NICE="${NICE:-0}"
 
-install_packages() {
-  local missing=()
-  for p in "${WIN_PACKAGES[@]}" "${QT_HOST_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  echo "build-qt-deps: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
-}
-
 # Unpacks source package $1 under $QT_SRC and prints its directory (deb-src lines:
 # build-deps.sh adds them).
 fetch_source() {
@@ -140,7 +128,7 @@ main() {
     return 0
   fi
   local start; start=$(date +%s)
-  install_packages
+  install_missing build-qt-deps "${WIN_PACKAGES[@]}" "${QT_HOST_PACKAGES[@]}"
   mkdir -p "$QT_SRC" "$QT_WORK" "$QT_PREFIX"
   timed build_qtbase
   timed build_qcustomplot

@@ -13,3 +13,17 @@ DEPS_DIR="$FATHOM_WIN_DEPS_ROOT/windows-deps-$_key"
 PREFIX="$DEPS_DIR/prefix"
 SRC="$DEPS_DIR/src"
 WORK="$DEPS_DIR/build"
+
+# install_missing TAG PACKAGE...: apt-get installs those not installed (root).
+install_missing() {
+  local tag=$1 missing=()
+  shift
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "$tag: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}

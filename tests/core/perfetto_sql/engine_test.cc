@@ -11,6 +11,7 @@
 
 #include "core/sql/result_printer.h"
 #include "core/trace_processor.h"
+#include "tests/core/perfetto_sql/query_csv.h"
 #include "tests/core/trace_test_util.h"
 
 namespace fathom {
@@ -20,14 +21,6 @@ namespace fs = std::filesystem;
 
 std::string TestPackage() {
   return std::string(FATHOM_TEST_SOURCE_DIR) + "/perfetto_sql/packages/fathomtest";
-}
-
-// The query's output as upstream's CSV, or "ERROR: message".
-std::string Csv(TraceProcessor& tp, const std::string& sql) {
-  auto it = tp.Query(sql);
-  std::string out;
-  Status st = PrintResults(it.get(), ResultFormat::kCsv, &out);
-  return st.ok() ? out : "ERROR: " + st.message();
 }
 
 class PerfettoSqlTrace : public ::testing::Test {

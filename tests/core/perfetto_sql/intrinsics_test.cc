@@ -8,18 +8,12 @@
 #include "core/sql/functions/strip_hex.h"
 #include "core/sql/result_printer.h"
 #include "core/trace_processor.h"
+#include "tests/core/perfetto_sql/query_csv.h"
 
 namespace fathom {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Csv(TraceProcessor& tp, const std::string& sql) {
-  auto it = tp.Query(sql);
-  std::string out;
-  Status st = PrintResults(it.get(), ResultFormat::kCsv, &out);
-  return st.ok() ? out : "ERROR: " + st.message();
-}
 
 class Intrinsics : public ::testing::Test {
  protected:

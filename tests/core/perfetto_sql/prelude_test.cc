@@ -6,17 +6,11 @@
 
 #include "core/sql/result_printer.h"
 #include "core/trace_processor.h"
+#include "tests/core/perfetto_sql/query_csv.h"
 #include "tests/core/trace_test_util.h"
 
 namespace fathom {
 namespace {
-
-std::string Csv(TraceProcessor& tp, const std::string& sql) {
-  auto it = tp.Query(sql);
-  std::string out;
-  Status st = PrintResults(it.get(), ResultFormat::kCsv, &out);
-  return st.ok() ? out : "ERROR: " + st.message();
-}
 
 TEST(Prelude, TraceBounds) {
   const auto trace = testing::TestData("lmk_lmkd_atrace.pb");

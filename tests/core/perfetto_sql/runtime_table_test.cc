@@ -9,17 +9,10 @@
 
 #include "core/sql/result_printer.h"
 #include "core/trace_processor.h"
+#include "tests/core/perfetto_sql/query_csv.h"
 
 namespace fathom {
 namespace {
-
-// The query's output as upstream's CSV, or "ERROR: message".
-std::string Csv(TraceProcessor& tp, const std::string& sql) {
-  auto it = tp.Query(sql);
-  std::string out;
-  Status st = PrintResults(it.get(), ResultFormat::kCsv, &out);
-  return st.ok() ? out : "ERROR: " + st.message();
-}
 
 constexpr const char* kTable =
     "CREATE PERFETTO TABLE t AS SELECT 3 AS id, 10 AS ts, 'b' AS name, 1.5 AS v "

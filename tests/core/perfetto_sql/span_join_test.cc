@@ -6,16 +6,10 @@
 
 #include "core/sql/result_printer.h"
 #include "core/trace_processor.h"
+#include "tests/core/perfetto_sql/query_csv.h"
 
 namespace fathom {
 namespace {
-
-std::string Csv(TraceProcessor& tp, const std::string& sql) {
-  auto it = tp.Query(sql);
-  std::string out;
-  Status st = PrintResults(it.get(), ResultFormat::kCsv, &out);
-  return st.ok() ? out : "ERROR: " + st.message();
-}
 
 // Two partitioned tables with gaps, a zero-length span inside the other
 // side's span (which splits it in the left and outer forms) and partitions
