@@ -158,7 +158,9 @@ bool IntKeys(const Partitioned& t, std::vector<int64_t>* keys) {
   const IntervalList& l = *t.list;
   if (t.pos.size() > 1) return false;
   keys->assign(l.size(), 0);
-  if (t.pos.empty()) return true;
+  // An empty table has no partition columns at all (the aggregate saw no row
+  // to name them), so its position points past them.
+  if (t.pos.empty() || l.size() == 0) return true;
   const PtrColumn& part = t.Part(0);
   for (uint32_t r = 0; r < l.size(); ++r) {
     if (part.TypeAt(r) != SQLITE_INTEGER) return false;
