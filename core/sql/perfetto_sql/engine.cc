@@ -265,17 +265,16 @@ Status PerfettoSqlEngine::RunModule(const ModuleFile& file) {
 Status PerfettoSqlEngine::CreateTableOrViewImpl(const CreateTableOrView& s,
                                                 const std::string& body) {
   const std::string what = s.view ? "CREATE PERFETTO VIEW" : "CREATE PERFETTO TABLE";
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db_, body.c_str(), static_cast<int>(body.size()), &stmt, nullptr) !=
-      SQLITE_OK) {
-    std::string msg = sqlite3_errmsg(db_);
-    sqlite3_finalize(stmt);
-    return ErrorStatus(msg);
-  }
+  sqlite3_stmt* raw = nullptr;
+  // Prepared once: its column names are checked here, and a table's rows come
+  // from stepping it (not run yet, so a DROP below does not lock anything).
+  const int rc =
+      sqlite3_prepare_v2(db_, body.c_str(), static_cast<int>(body.size()), &raw, nullptr);
+  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt(raw, sqlite3_finalize);
+  if (rc != SQLITE_OK) return ErrorStatus(sqlite3_errmsg(db_));
   std::vector<std::string> names;
-  for (int i = 0; stmt && i < sqlite3_column_count(stmt); ++i)
-    names.push_back(sqlite3_column_name(stmt, i));
-  sqlite3_finalize(stmt);
+  for (int i = 0; stmt && i < sqlite3_column_count(stmt.get()); ++i)
+    names.push_back(sqlite3_column_name(stmt.get(), i));
   if (names.empty()) return ErrorStatus(what + ": the body must be a SELECT that returns columns");
   if (s.has_schema) {
     Status st = CheckSchemaNames(what, s.columns, names);
@@ -289,27 +288,20 @@ Status PerfettoSqlEngine::CreateTableOrViewImpl(const CreateTableOrView& s,
   }
   if (s.view) return Exec("CREATE VIEW " + QuoteIdent(s.name) + " AS " + body);
   bool unsupported = false;
-  Status st = CreateColumnTable(s, body, what, &unsupported);
+  Status st = CreateColumnTable(s, stmt.get(), what, &unsupported);
   if (!unsupported) return st;
   return CreateSqliteTable(s, body, what, names);
 }
 
-Status PerfettoSqlEngine::CreateColumnTable(const CreateTableOrView& s, const std::string& body,
+Status PerfettoSqlEngine::CreateColumnTable(const CreateTableOrView& s, sqlite3_stmt* body,
                                             const std::string& what, bool* unsupported) {
   *unsupported = runtime_tables_ == nullptr;
   if (*unsupported) return Status::Ok();
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db_, body.c_str(), static_cast<int>(body.size()), &stmt, nullptr) !=
-      SQLITE_OK) {
-    std::string msg = sqlite3_errmsg(db_);
-    sqlite3_finalize(stmt);
-    return ErrorStatus(msg);
-  }
   std::vector<DeclaredColumn> declared;
   for (const ColumnDecl& d : s.columns) declared.push_back({d.name, d.type});
   RuntimeTableResult built =
-      BuildRuntimeTable(stmt, runtime_tables_->strings(), what, s.name, declared);
-  sqlite3_finalize(stmt);
+      BuildRuntimeTable(body, runtime_tables_->strings(), what, s.name, declared);
+  sqlite3_reset(body);  // done with: the schema changes below must not see it running
   *unsupported = built.unsupported;
   if (!built.table) return built.error;
   RuntimeTableRegistry::Entry entry;

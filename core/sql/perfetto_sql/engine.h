@@ -66,9 +66,10 @@ class PerfettoSqlEngine {
   Status RunModule(const ModuleFile& file);
   Status Execute(const Statement& s, std::string_view stmt_text);
   Status CreateTableOrViewImpl(const CreateTableOrView& s, const std::string& body);
-  // A PERFETTO TABLE in columns; *unsupported when its values do not fit
-  // columns (then nothing was made and CreateSqliteTable makes it).
-  Status CreateColumnTable(const CreateTableOrView& s, const std::string& body,
+  // A PERFETTO TABLE in columns, from stepping `body` (prepared, not run);
+  // *unsupported when its values do not fit columns (then nothing was made
+  // and CreateSqliteTable makes it).
+  Status CreateColumnTable(const CreateTableOrView& s, sqlite3_stmt* body,
                            const std::string& what, bool* unsupported);
   Status CreateSqliteTable(const CreateTableOrView& s, const std::string& body,
                            const std::string& what, const std::vector<std::string>& names);

@@ -1,22 +1,14 @@
 #include "core/sql/perfetto_sql/runtime_table.h"
 
 #include <bit>
-#include <cctype>
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
 
+#include "core/sql/perfetto_sql/tokenizer.h"
+
 namespace fathom::psql {
 namespace {
-
-bool EqualsNoCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 
 const char* TypeofName(int type) {
   switch (type) {
