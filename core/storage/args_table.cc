@@ -1,5 +1,6 @@
 // ArgsTable's one rebuild: deferred sets written in set order and, once the
 // import has finished, sets numbered and shared as upstream (see tables.h).
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -18,35 +19,35 @@ uint64_t Mix(uint64_t h) {
   return h;
 }
 
-}  // namespace
-
-// Over what a row stores, not what it reads as: the low slot, the type byte
-// (its kWide bit set exactly for values that do not fit the slot, whose whole
-// value joins in), the key and the differing flat key as ids (ids, not the
-// key column's codes: a column that widens recodes its rows).
-uint64_t ArgsTable::SetHash(uint32_t begin, uint32_t end) const {
-  uint64_t h = end - begin;
-  const bool flat = !flat_key.differing_.empty();
-  for (uint32_t r = begin; r < end; ++r) {
-    uint64_t v = (static_cast<uint64_t>(static_cast<uint32_t>(slot_lo_[r])) << 32) ^
-                 (static_cast<uint64_t>(type_[r]) << 24) ^ key[r];
-    if (flat) v ^= static_cast<uint64_t>(flat_key.differing_[r]) << 8;
-    if (type_[r] & kWide) v ^= Mix(static_cast<uint64_t>(Slot(r)));
-    h = Mix(h ^ v);
-  }
-  return h;
+uint64_t RotMul(uint64_t h, uint64_t v) {
+  h ^= v;
+  h = (h << 29) | (h >> 35);
+  return h * 0x9e3779b97f4a7c15ULL;
 }
 
-bool ArgsTable::SameRows(uint32_t a, uint32_t b, uint32_t n) const {
-  if (memcmp(&type_[a], &type_[b], n) != 0) return false;
-  if (memcmp(&slot_lo_[a], &slot_lo_[b], n * sizeof(int32_t)) != 0) return false;
-  if (!key.SameRange(a, b, n)) return false;
-  if (!flat_key.differing_.empty() &&
-      memcmp(&flat_key.differing_[a], &flat_key.differing_[b], n * sizeof(StringId)) != 0)
-    return false;
-  for (uint32_t i = 0; i < n; ++i)
-    if ((type_[a + i] & kWide) && Slot(a + i) != Slot(b + i)) return false;
-  return true;
+}  // namespace
+
+// Two independent 64-bit digests of what a set's rows store (not what they
+// read as): per row the low slot and the key as ids (ids, not the key
+// column's codes: a column that widens recodes its rows), then the type byte
+// (its kWide bit set exactly for values that do not fit the slot, whose whole
+// value joins in) and the differing flat key. Each word is packed without
+// overlap, so different rows never feed the same words.
+ArgsTable::SetDigest ArgsTable::SetHash(uint32_t begin, uint32_t end) const {
+  uint64_t a = end - begin, b = ~a;
+  const bool flat = !flat_key.differing_.empty();
+  for (uint32_t r = begin; r < end; ++r) {
+    uint64_t v1 = (static_cast<uint64_t>(static_cast<uint32_t>(slot_lo_[r])) << 32) | key[r];
+    uint64_t v2 = (static_cast<uint64_t>(flat ? flat_key.differing_[r] : 0) << 8) | type_[r];
+    a = Mix(Mix(a ^ v1) ^ v2);
+    b = RotMul(RotMul(b, v1), v2);
+    if (type_[r] & kWide) {
+      uint64_t w = static_cast<uint64_t>(Slot(r));
+      a = Mix(a ^ w);
+      b = RotMul(b, w);
+    }
+  }
+  return {Mix(a), Mix(b)};
 }
 
 void ArgsTable::TruncateTo(uint32_t rows) {
@@ -61,68 +62,127 @@ void ArgsTable::TruncateTo(uint32_t rows) {
   TruncateRows(rows);
 }
 
-// Shares equal sets as they are appended: a flat open-addressing map from a
-// set's hash to its first row, with an exact compare on a hash match.
-class ArgSetInterner {
+namespace {
+
+// Digest -> final id of the first set seen with it: open addressing, at
+// most half full, 16-byte slots keeping 96 of the digest's 128 bits. A
+// ColumnVector, so that a big table gets huge pages: every probe is a random
+// access, and the caller prefetches them ahead.
+class SetTable {
  public:
-  ArgSetInterner(ArgsTable* t, bool active) : t_(t), active_(active) {
-    if (active_) slots_.resize(1 << 16);
+  explicit SetTable(size_t sets) {
+    size_t n = 1 << 10;
+    while (n < sets * 2) n <<= 1;
+    slots_.assign(n, Slot{});
+    mask_ = n - 1;
   }
-
-  // The rows from `begin` to the table's end are provisional set `set`: keep
-  // them under their final id, or drop them for an equal earlier set's.
-  void Close(uint32_t set, uint32_t begin) {
-    if (!active_) return;
-    if (remap_.size() <= set) remap_.resize(set + 1, ArgsTable::kNoSet);
-    uint32_t end = t_->row_count();
-    if (end == begin) return;  // no rows: no set
-    uint32_t size = end - begin;
-    uint64_t h = t_->SetHash(begin, end);
-    size_t mask = slots_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
+  void Prefetch(const ArgsTable::SetDigest& d) const { __builtin_prefetch(&slots_[d.a & mask_]); }
+  // The id stored under `d`, or `id` after storing it.
+  uint32_t FindOrInsert(const ArgsTable::SetDigest& d, uint32_t id) {
+    const uint32_t b = static_cast<uint32_t>(d.b >> 32);
+    for (size_t i = d.a & mask_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
-      if (s.size == 0) {
-        s = {h, begin, size};
-        if (++used_ * 2 > slots_.size()) Grow();
-        break;
+      if (s.id_plus_one == 0) {
+        s = {d.a, b, id + 1};
+        return id;
       }
-      if (s.hash == h && s.size == size && t_->SameRows(s.first, begin, size)) {
-        t_->TruncateTo(begin);
-        remap_[set] = s.first;
-        return;
-      }
+      if (s.a == d.a && s.b == b) return s.id_plus_one - 1;
     }
-    auto& ids = t_->arg_set_id.v_;
-    for (uint32_t r = begin; r < end; ++r) ids[r] = begin;
-    remap_[set] = begin;
   }
-
-  std::vector<uint32_t> TakeRemap() { return std::move(remap_); }
 
  private:
   struct Slot {
-    uint64_t hash = 0;
-    uint32_t first = 0;
-    uint32_t size = 0;  // 0: empty
+    uint64_t a = 0;
+    uint32_t b = 0;
+    uint32_t id_plus_one = 0;  // 0: empty
   };
-  void Grow() {
-    std::vector<Slot> old(slots_.size() * 2);
-    old.swap(slots_);
-    size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (s.size == 0) continue;
-      size_t i = s.hash & mask;
-      while (slots_[i].size != 0) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
-  }
-
-  ArgsTable* t_;
-  bool active_;
-  std::vector<Slot> slots_;
-  size_t used_ = 0;
-  std::vector<uint32_t> remap_;  // by provisional id
+  ColumnVector<Slot> slots_;
+  size_t mask_ = 0;
 };
+
+}  // namespace
+
+// Upstream shares a set equal to an earlier one by its digest; so does this,
+// with two independent digests (a false match needs 96 bits to collide).
+// The table is far bigger than the caches, and probing set by set stalled on
+// every probe: each is prefetched kAhead sets before it is needed.
+std::vector<uint32_t> ArgsTable::ShareEqualSets(const std::vector<SetSpan>& spans) {
+  const size_t n = spans.size();
+  const uint32_t rows = row_count();
+  auto end_of = [&](size_t i) { return i + 1 < n ? spans[i + 1].begin : rows; };
+  uint32_t max_set = 0;
+  for (const SetSpan& s : spans) max_set = std::max(max_set, s.set);
+  std::vector<uint32_t> remap(n ? max_set + 1 : 0, kNoSet);
+  SetTable table(n);
+  constexpr size_t kAhead = 16;  // a power of two: digests[] is a ring
+  SetDigest digests[kAhead];
+  auto digest = [&](size_t i) {
+    SetDigest d = SetHash(spans[i].begin, end_of(i));
+    table.Prefetch(d);
+    digests[i % kAhead] = d;
+  };
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) digest(i);
+  std::vector<uint8_t> kept(n, 0);
+  uint32_t next_id = 0;  // the first row of the next kept set, once the others are gone
+  for (size_t i = 0; i < n; ++i) {
+    SetDigest d = digests[i % kAhead];
+    if (i + kAhead < n) digest(i + kAhead);
+    uint32_t size = end_of(i) - spans[i].begin;
+    if (size == 0) continue;  // no rows: no set
+    uint32_t id = table.FindOrInsert(d, next_id);
+    if (id == next_id) {  // earlier ids are all below next_id
+      kept[i] = 1;
+      next_id += size;
+    }
+    remap[spans[i].set] = id;
+  }
+  KeepRows(spans, kept);
+  return remap;
+}
+
+// Drops the rows of the sets not kept, moving the others down in runs, and
+// gives each kept set's rows its final id (its new first row).
+void ArgsTable::KeepRows(const std::vector<SetSpan>& spans, const std::vector<uint8_t>& kept) {
+  const size_t n = spans.size();
+  const uint32_t rows = row_count();
+  const bool flat = !flat_key.differing_.empty();
+  auto& ids = arg_set_id.v_;
+  uint32_t w = 0;
+  size_t wide_in = 0, wide_out = 0;
+  auto move_run = [&](uint32_t src, uint32_t len) {
+    if (len == 0) return;
+    if (w != src) {
+      memmove(&ids[w], &ids[src], len * sizeof(uint32_t));
+      key.MoveRange(w, src, len);
+      if (flat) memmove(&flat_key.differing_[w], &flat_key.differing_[src], len * sizeof(StringId));
+      memmove(&slot_lo_[w], &slot_lo_[src], len * sizeof(int32_t));
+      memmove(&type_[w], &type_[src], len);
+    }
+    while (wide_in < wide_.size() && wide_[wide_in].row < src) ++wide_in;  // a dropped set's
+    for (; wide_in < wide_.size() && wide_[wide_in].row < src + len; ++wide_in) {
+      WideSlot e = wide_[wide_in];
+      e.row = e.row - src + w;
+      wide_[wide_out++] = e;
+    }
+    w += len;
+  };
+  uint32_t run_src = 0, run_len = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t begin = spans[i].begin, end = i + 1 < n ? spans[i + 1].begin : rows;
+    if (!kept[i]) {
+      move_run(run_src, run_len);
+      run_src = end;
+      run_len = 0;
+      continue;
+    }
+    uint32_t final_id = w + (begin - run_src);
+    for (uint32_t r = begin; r < end; ++r) ids[r] = final_id;
+    run_len += end - begin;
+  }
+  move_run(run_src, run_len);
+  wide_.resize(wide_out);
+  TruncateTo(w);
+}
 
 void ArgsTable::Materialize() {
   std::lock_guard<std::mutex> lock(materialize_mu_);
@@ -175,27 +235,27 @@ void ArgsTable::Materialize() {
     type_.push_back(type);
     CommitRow();
   };
-  ArgSetInterner interner(this, finalize);
+  std::vector<SetSpan> spans;  // when finalizing: every set's rows, to share equal ones
   uint32_t r = 0, rows = static_cast<uint32_t>(sets.size());
-  // One written set: all its rows, then its final id.
   auto copy_set = [&] {
     uint32_t set = sets[r], begin = row_count();
     while (r < rows && sets[r] == set) copy_row(r++);
-    interner.Close(set, begin);
+    if (finalize) spans.push_back({set, begin});
   };
   if (d) {
     for (uint32_t set = 0; d->NextSet(&set);) {
       while (r < rows && sets[r] < set) copy_set();
       uint32_t begin = row_count();
       d->AppendRows(this);
-      interner.Close(set, begin);
+      if (finalize) spans.push_back({set, begin});
     }
   }
   while (r < rows) copy_set();
   if (d) d->Clear();
   if (!finalize) return;
+  std::vector<uint32_t> remap = ShareEqualSets(spans);
   finalized_ = true;
-  if (remap_hook_) remap_hook_(interner.TakeRemap());
+  if (remap_hook_) remap_hook_(remap);
   finalize_pending_.store(false, std::memory_order_release);
 }
 

@@ -349,6 +349,11 @@ class StringColumn final : public ColumnBase {
     if (form_ == kWide) return memcmp(&wide_[a], &wide_[b], n * sizeof(StringId)) == 0;
     return true;
   }
+  // Copies rows src.. over rows dst.. (dst <= src, ranges may overlap).
+  void MoveRange(uint32_t dst, uint32_t src, uint32_t n) {
+    if (form_ == kNarrow) memmove(&codes_[dst], &codes_[src], n);
+    if (form_ == kWide) memmove(&wide_[dst], &wide_[src], n * sizeof(StringId));
+  }
   // Drops the rows from `n` on.
   void Truncate(size_t n) {
     if (form_ == kNarrow) codes_.resize(n);

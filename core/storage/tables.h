@@ -619,7 +619,8 @@ struct ArgsTable : Table {
   // Arg set ids. While importing, a set's id is provisional (1, 2, 3... in
   // commit order). Its final id, as upstream's, is the id of its first args
   // row, and a set equal to an earlier one (same keys, value types and
-  // values, in order) takes that one's id and keeps no rows. Deduplicating
+  // values, in order; told apart by two independent 64-bit digests, where
+  // upstream uses one) takes that one's id and keeps no rows. Deduplicating
   // needs every set's rows, and the raw ftrace ones are only written when
   // the args table is first read (DeferredArgSets): so the final ids are
   // given then, in the same pass that writes those rows, and `remap`
@@ -627,6 +628,10 @@ struct ArgsTable : Table {
   // every other table's arg set columns. Anything reading an arg set column
   // calls EnsureMaterialized() first (SQL does, see table_vtab.cc).
   static constexpr uint32_t kNoSet = UINT32_MAX;
+  // A set's two independent 64-bit digests (args_table.cc).
+  struct SetDigest {
+    uint64_t a, b;
+  };
   using RemapFn = std::function<void(const std::vector<uint32_t>& remap)>;
   void SetRemapHook(RemapFn fn) { remap_hook_ = std::move(fn); }
   // The import is over: sets get their final ids on the next read, or now
@@ -654,11 +659,16 @@ struct ArgsTable : Table {
     uint32_t row;
     int64_t value;
   };
-  void Materialize();                                       // args_table.cc
-  friend class ArgSetInterner;                              // args_table.cc
-  void TruncateTo(uint32_t rows);                           // args_table.cc
-  uint64_t SetHash(uint32_t begin, uint32_t end) const;     // args_table.cc
-  bool SameRows(uint32_t a, uint32_t b, uint32_t n) const;  // args_table.cc
+  // A set's rows, as the rebuild wrote them (its end is the next span's begin).
+  struct SetSpan {
+    uint32_t set;  // provisional id
+    uint32_t begin;
+  };
+  void Materialize();                                             // args_table.cc
+  std::vector<uint32_t> ShareEqualSets(const std::vector<SetSpan>& spans);  // args_table.cc
+  void KeepRows(const std::vector<SetSpan>& spans, const std::vector<uint8_t>& kept);
+  void TruncateTo(uint32_t rows);                                 // args_table.cc
+  SetDigest SetHash(uint32_t begin, uint32_t end) const;          // args_table.cc
   Kind kind(uint32_t row) const { return types_[type_[row] & kTypeMask].kind; }
   // Most values (ids, pids, small ints) fit 32 bits: rows store the low half
   // and the few wide values (pointers, doubles, big uints) sit in a side
