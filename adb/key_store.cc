@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/utf8_path.h"
+
 #ifndef _WIN32
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -18,7 +20,7 @@ namespace {
 
 Result<std::string> ReadFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return ErrorStatus("cannot read " + path.string());
+  if (!in) return ErrorStatus("cannot read " + PathToUtf8(path));
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -27,10 +29,13 @@ Result<std::string> ReadFile(const fs::path& path) {
 }  // namespace
 
 Result<fs::path> AndroidUserHome() {
-  if (const char* v = std::getenv("ANDROID_USER_HOME"); v && *v) return fs::path(v);
 #ifdef _WIN32
-  const char* home = std::getenv("USERPROFILE");
+  // The UTF-16 environment: a profile folder such as C:\Users\José is right whatever
+  // the process's code page.
+  if (const wchar_t* v = _wgetenv(L"ANDROID_USER_HOME"); v && *v) return fs::path(v);
+  const wchar_t* home = _wgetenv(L"USERPROFILE");
 #else
+  if (const char* v = std::getenv("ANDROID_USER_HOME"); v && *v) return fs::path(v);
   const char* home = std::getenv("HOME");
 #endif
   if (!home || !*home) return ErrorStatus("adb: no home directory to keep adb keys in");
@@ -41,24 +46,24 @@ Status WritePrivateFile(const fs::path& path, const std::string& content) {
 #ifdef _WIN32
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out || !out.write(content.data(), static_cast<std::streamsize>(content.size()))) {
-    return ErrorStatus("cannot write " + path.string());
+    return ErrorStatus("cannot write " + PathToUtf8(path));
   }
   return Status::Ok();
 #else
   // Created 0600 from the start so the private key is never briefly world-readable.
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return ErrorStatus("cannot create " + path.string());
+  if (fd < 0) return ErrorStatus("cannot create " + PathToUtf8(path));
   ::fchmod(fd, 0600);  // O_CREAT does not change the mode of an existing file
   size_t done = 0;
   while (done < content.size()) {
     ssize_t n = ::write(fd, content.data() + done, content.size() - done);
     if (n <= 0) {
       ::close(fd);
-      return ErrorStatus("cannot write " + path.string());
+      return ErrorStatus("cannot write " + PathToUtf8(path));
     }
     done += static_cast<size_t>(n);
   }
-  if (::close(fd) != 0) return ErrorStatus("cannot write " + path.string());
+  if (::close(fd) != 0) return ErrorStatus("cannot write " + PathToUtf8(path));
   return Status::Ok();
 #endif
 }
@@ -70,12 +75,12 @@ Result<AuthKey> LoadOrCreateUserKey(const fs::path& dir) {
     auto pem = ReadFile(key_path);
     if (!pem.ok()) return pem.status();
     auto key = AuthKey::FromPem(*pem);
-    if (!key.ok()) return ErrorStatus(key_path.string() + ": " + key.status().message());
+    if (!key.ok()) return ErrorStatus(PathToUtf8(key_path) + ": " + key.status().message());
     return key;
   }
   if (!fs::exists(dir, ec)) {
     fs::create_directories(dir, ec);
-    if (ec) return ErrorStatus("cannot create " + dir.string() + ": " + ec.message());
+    if (ec) return ErrorStatus("cannot create " + PathToUtf8(dir) + ": " + ec.message());
 #ifndef _WIN32
     ::chmod(dir.c_str(), 0750);
 #endif
@@ -111,14 +116,14 @@ std::vector<AuthKey> LoadVendorKeys() {
   while (start <= list.size()) {
     size_t end = list.find(sep, start);
     if (end == std::string::npos) end = list.size();
-    fs::path entry = list.substr(start, end - start);
+    fs::path entry = PathFromUtf8(list.substr(start, end - start));
     start = end + 1;
     if (entry.empty()) continue;
     std::error_code ec;
     if (fs::is_directory(entry, ec)) {
       std::vector<fs::path> files;
       for (const auto& f : fs::directory_iterator(entry, ec)) {
-        if (f.path().string().ends_with(".adb_key")) files.push_back(f.path());
+        if (PathToUtf8(f.path()).ends_with(".adb_key")) files.push_back(f.path());
       }
       std::sort(files.begin(), files.end());  // stable order across runs
       for (const auto& f : files) load(f);

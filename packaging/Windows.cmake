@@ -4,12 +4,24 @@
 # a GUI build adds Qt's DLLs through Qt's deploy script (windeployqt), or, cross-built,
 # those that scripts/windows/deploy-qt.sh put in bin/.
 set(CPACK_GENERATOR "NSIS;ZIP")
+# Values reach CPackConfig.cmake escaped: without this the NSIS commands below (quotes,
+# backslashes) came out as `WriteRegStr HKLM ;Software\Classes\Fathom.Trace" ...`, so the
+# file association was never written. (Only the Windows build: the source package's
+# ignore patterns in Packaging.cmake are written for the unescaped form.)
+set(CPACK_VERBATIM_VARIABLES ON)
 set(CPACK_PACKAGE_FILE_NAME "fathom-${PROJECT_VERSION}-win64")
 set(CPACK_NSIS_DISPLAY_NAME Fathom)
 set(CPACK_NSIS_PACKAGE_NAME Fathom)
 set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_SOURCE_DIR}/LICENSE)
 # 64-bit program folder (the default is the 32-bit one).
 set(CPACK_NSIS_INSTALL_ROOT "$PROGRAMFILES64")
+# A 64-bit installer (NSIS's amd64-unicode stubs, shipped by Debian's nsis-common): Fathom
+# is 64-bit only, its registry entries land in the 64-bit view without SetRegView, and
+# the installer runs under wine64 alone (the default x86 stub needs a 32-bit Wine).
+# CPack's NSIS template puts CPACK_NSIS_DEFINES in its header, where Target may still
+# go. (CPACK_NSIS_EXECUTABLE_PRE_ARGUMENTS cannot carry `-XTarget amd64-unicode`: CPack
+# splits it at the space or keeps the quotes.)
+set(CPACK_NSIS_DEFINES "Target amd64-unicode")
 # bin/ on the PATH so fathom-cli works from any console (a page in the installer;
 # the silent install follows CPACK_NSIS_MODIFY_PATH's default, i.e. not added).
 set(CPACK_NSIS_MODIFY_PATH ON)
@@ -35,7 +47,7 @@ else()
 endif()
 # Start menu entry for the window.
 set(CPACK_PACKAGE_EXECUTABLES fathom Fathom)
-set(CPACK_NSIS_INSTALLED_ICON_NAME bin\\\\fathom.exe)
+set(CPACK_NSIS_INSTALLED_ICON_NAME "bin\\fathom.exe")
 # .perfetto-trace and .pftrace open in Fathom (HKLM, as the installer runs elevated).
 set(CPACK_NSIS_EXTRA_INSTALL_COMMANDS [=[
   WriteRegStr HKLM "Software\Classes\Fathom.Trace" "" "Perfetto trace"

@@ -7,6 +7,7 @@
 #include "adb/device_connector.h"
 #include "adb/device_services.h"
 #include "adb/server_client.h"
+#include "base/utf8_path.h"
 #include "record/target_shell.h"
 
 namespace fathom::record {
@@ -14,7 +15,7 @@ namespace {
 
 Status PushFile(adb::SyncClient& sync, const std::string& local, const std::string& remote,
                 uint32_t mode, Deadline d, const CancelToken& c) {
-  std::ifstream in(local, std::ios::binary);
+  std::ifstream in(PathFromUtf8(local), std::ios::binary);
   if (!in) return ErrorStatus(local + ": cannot read");
   // Streamed: a 1 GB file costs a few hundred KiB of memory, not 1 GB.
   return sync.PushFrom(
@@ -28,7 +29,7 @@ Status PushFile(adb::SyncClient& sync, const std::string& local, const std::stri
 
 Status PullFile(adb::SyncClient& sync, const std::string& remote, const std::string& local,
                 const std::function<void(uint64_t)>& progress, Deadline d, const CancelToken& c) {
-  std::ofstream out(local, std::ios::binary | std::ios::trunc);
+  std::ofstream out(PathFromUtf8(local), std::ios::binary | std::ios::trunc);
   if (!out) return ErrorStatus(local + ": cannot write");
   uint64_t got = 0;
   Status st = sync.Pull(

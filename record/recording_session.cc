@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/utf8_path.h"
 #include "record/output_file.h"
 
 namespace fathom::record {
@@ -33,7 +34,7 @@ long LastNumber(const std::string& text) {
 }
 
 std::string Md5OfFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(PathFromUtf8(path), std::ios::binary);
   if (!in) return {};
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   EVP_DigestInit_ex(ctx, EVP_md5(), nullptr);
@@ -93,13 +94,13 @@ uint64_t HeapDumpIntervalMs(const perfetto::protos::HeapprofdConfig& h) {
 
 std::string FindDeviceProgram(const std::string& dir, const std::string& abi,
                               const std::string& name) {
-  const fs::path d(dir);
+  const fs::path d = PathFromUtf8(dir);
   std::error_code ec;
-  if (fs::is_regular_file(d / abi / name, ec)) return (d / abi / name).string();
+  if (fs::is_regular_file(d / abi / name, ec)) return PathToUtf8(d / abi / name);
   // A build tree (build/bin, libraries in build/lib) holds the host ABI only.
   if (abi != HostAbi()) return {};
   for (const fs::path& p : {d / name, d.parent_path() / "lib" / name}) {
-    if (fs::is_regular_file(p, ec)) return p.string();
+    if (fs::is_regular_file(p, ec)) return PathToUtf8(p);
   }
   return {};
 }
@@ -108,11 +109,11 @@ std::string FindDeviceProgramsDir(const std::string& argv0) {
   if (const char* env = std::getenv("FATHOM_DEVICE_DIR")) return env;
   std::error_code ec;
   fs::path exe = fs::canonical("/proc/self/exe", ec);
-  if (ec) exe = fs::absolute(argv0, ec);
+  if (ec) exe = fs::absolute(PathFromUtf8(argv0), ec);
   const fs::path bin = exe.parent_path();
   const fs::path installed = bin.parent_path() / "share" / "fathom" / "device";
-  if (fs::is_directory(installed, ec)) return installed.string();
-  return bin.string();  // build tree: build/bin/fathom-recorder
+  if (fs::is_directory(installed, ec)) return PathToUtf8(installed);
+  return PathToUtf8(bin);  // build tree: build/bin/fathom-recorder
 }
 
 RecordingSession::RecordingSession(TargetShell& shell, TargetInfo info,
@@ -249,7 +250,7 @@ Status RecordingSession::Prepare(const SessionEvents& ev, const CancelToken& can
     if (locals.back().empty()) {
       return ErrorStatus("no " + name + " for " + info_.abi + " in " +
                          options_.device_programs_dir + " (expected " +
-                         (fs::path(options_.device_programs_dir) / info_.abi / name).string() +
+                         PathToUtf8(PathFromUtf8(options_.device_programs_dir) / info_.abi / name) +
                          "; build it with the NDK for that ABI, see device/README.md)");
     }
   }
@@ -294,7 +295,7 @@ Status RecordingSession::PushConfig(const CancelToken& cancel) {
     std::ofstream out(tmp, std::ios::binary);
     out << config_.SerializeAsString();
   }
-  Status st = shell_.Push(tmp.string(), remote_dir_ + "/config.pb", 0644,
+  Status st = shell_.Push(PathToUtf8(tmp), remote_dir_ + "/config.pb", 0644,
                           Deadline::After(Millis(30000)), cancel);
   std::error_code ec;
   fs::remove(tmp, ec);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "adb/server_client.h"
+#include "base/utf8_path.h"
 #if defined(FATHOM_ADB_HAVE_LIBUSB)
 #include "adb/usb_transport.h"
 #endif
@@ -64,7 +65,7 @@ std::vector<TargetEntry> DiscoverTargets(const std::vector<std::string>& tcp_ser
 std::string RememberedTcpTargetsPath() {
   std::filesystem::path dir;
 #if defined(_WIN32)
-  if (const char* app = std::getenv("APPDATA")) dir = app;
+  if (const wchar_t* app = _wgetenv(L"APPDATA")) dir = app;  // UTF-16: any user name
 #else
   if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
     dir = xdg;
@@ -72,12 +73,12 @@ std::string RememberedTcpTargetsPath() {
     dir = std::filesystem::path(home) / ".config";
   }
 #endif
-  return (dir / "fathom" / "tcp-targets").string();
+  return PathToUtf8(dir / "fathom" / "tcp-targets");
 }
 
 std::vector<std::string> LoadRememberedTcpTargets() {
   std::vector<std::string> out;
-  std::ifstream in(RememberedTcpTargetsPath());
+  std::ifstream in(PathFromUtf8(RememberedTcpTargetsPath()));
   for (std::string line; std::getline(in, line);) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
     if (!line.empty() && line[0] != '#' && std::find(out.begin(), out.end(), line) == out.end()) {
@@ -96,18 +97,19 @@ Status SetTcpTargetRemembered(const std::string& serial, bool remembered) {
   } else {
     list.erase(it);
   }
-  const std::filesystem::path path = RememberedTcpTargetsPath();
+  const std::filesystem::path path = PathFromUtf8(RememberedTcpTargetsPath());
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);
   // Whole-file replace so a crash never leaves half a list.
-  const std::filesystem::path tmp = path.string() + ".tmp";
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);
     for (const std::string& s : list) out << s << "\n";
-    if (!out) return ErrorStatus(tmp.string() + ": cannot write");
+    if (!out) return ErrorStatus(PathToUtf8(tmp) + ": cannot write");
   }
   std::filesystem::rename(tmp, path, ec);
-  if (ec) return ErrorStatus(path.string() + ": " + ec.message());
+  if (ec) return ErrorStatus(PathToUtf8(path) + ": " + ec.message());
   return Status::Ok();
 }
 

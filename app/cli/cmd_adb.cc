@@ -31,6 +31,7 @@
 #include "app/cli/adb_options.h"
 #include "app/cli/commands.h"
 #include "app/cli/stop_requests.h"
+#include "base/utf8_path.h"
 #include "record/target_discovery.h"
 #include "record/target_shell.h"
 
@@ -159,17 +160,18 @@ Status PushTree(record::TargetShell& shell, const fs::path& local, const std::st
       if (fs::is_empty(e.path(), ec)) empty_dirs.push_back(remote);
     } else if (fs::is_regular_file(st)) {
       const uint32_t mode = static_cast<uint32_t>(st.permissions() & fs::perms::mask) & 0777;
-      if (Status s = shell.Push(e.path().string(), remote, mode, deadline, cancel); !s.ok()) {
+      if (Status s = shell.Push(PathToUtf8(e.path()), remote, mode, deadline, cancel); !s.ok()) {
         return ErrorStatus(remote + ": " + s.message());
       }
       ++totals->files;
       totals->bytes += fs::file_size(e.path(), ec);
     } else {
       ++totals->skipped;  // symlinks, sockets, devices: adb skips those too
-      std::fprintf(stderr, "fathom-cli: skipping %s (not a regular file)\n", e.path().c_str());
+      std::fprintf(stderr, "fathom-cli: skipping %s (not a regular file)\n",
+                   PathToUtf8(e.path()).c_str());
     }
   }
-  if (ec) return ErrorStatus(local.string() + ": " + ec.message());
+  if (ec) return ErrorStatus(PathToUtf8(local) + ": " + ec.message());
   // A few hundred directories per mkdir keeps each command line short.
   for (size_t i = 0; i < empty_dirs.size();) {
     std::string cmd = "mkdir -p";
@@ -204,7 +206,7 @@ Status PullTree(record::TargetShell& shell, const std::string& remote, const fs:
   const Deadline deadline = Deadline::Never();
   std::error_code ec;
   fs::create_directories(local, ec);
-  if (ec) return ErrorStatus(local.string() + ": " + ec.message());
+  if (ec) return ErrorStatus(PathToUtf8(local) + ": " + ec.message());
   // Directory modes go on last, deepest first, so a read-only directory can still be filled.
   std::vector<std::pair<fs::path, uint32_t>> dir_modes{{local, dir_mode}};
   auto visit = [&](const adb::RemoteTreeEntry& e) -> Status {
@@ -213,23 +215,23 @@ Status PullTree(record::TargetShell& shell, const std::string& remote, const fs:
     const std::string shown = adb::EscapeForTerminal(e.remote);
     if (IsDirMode(e.stat.mode)) {
       fs::create_directory(to, ec);
-      if (ec) return ErrorStatus(to.string() + ": " + ec.message());
+      if (ec) return ErrorStatus(PathToUtf8(to) + ": " + ec.message());
       dir_modes.emplace_back(to, e.stat.mode);
     } else if (IsRegularMode(e.stat.mode)) {
-      const std::string partial = to.string() + ".fathom-partial." + std::to_string(::getpid());
+      const std::string partial = PathToUtf8(to) + ".fathom-partial." + std::to_string(::getpid());
       uint64_t got = 0;
       Status st = shell.Pull(
           e.remote, partial, [&](uint64_t n) { got = n; }, deadline, cancel);
       if (!st.ok()) st = ErrorStatus(shown + ": " + st.message());
       if (Status size = CheckPulledSize(e.stat.size, got); st.ok() && !size.ok()) {
         // One file that does not match its listing is left out, not the rest of the tree.
-        fs::remove(partial, ec);
+        fs::remove(PathFromUtf8(partial), ec);
         report->Drop(shown + ": " + size.message());
         return Status::Ok();
       }
-      if (st.ok()) fs::rename(partial, to, ec);
+      if (st.ok()) fs::rename(PathFromUtf8(partial), to, ec);
       if (!st.ok() || ec) {
-        fs::remove(partial, ec);
+        fs::remove(PathFromUtf8(partial), ec);
         return st.ok() ? ErrorStatus(shown + ": " + ec.message()) : st;
       }
       fs::permissions(to, static_cast<fs::perms>(e.stat.mode & 0777), ec);
@@ -321,13 +323,13 @@ int RunPush(const std::vector<std::string>& args) {
   const std::string& local = paths[0];
   std::string remote = paths[1];
   std::error_code ec;
-  const fs::file_status st = fs::status(local, ec);
+  const fs::file_status st = fs::status(PathFromUtf8(local), ec);
   if (ec || !fs::exists(st)) return Fail(local + ": no such file");
   const bool tree = fs::is_directory(st);
   if (!tree && !fs::is_regular_file(st)) {
     return Fail(local + ": only regular files and directories can be pushed");
   }
-  const uint64_t size = tree ? 0 : fs::file_size(local, ec);
+  const uint64_t size = tree ? 0 : fs::file_size(PathFromUtf8(local), ec);
   // Permission bits travel with the file (a pushed program stays executable).
   const uint32_t mode = static_cast<uint32_t>(st.permissions() & fs::perms::mask) & 0777;
   CancelToken cancel;
@@ -345,7 +347,7 @@ int RunPush(const std::vector<std::string>& args) {
   const auto t0 = std::chrono::steady_clock::now();
   if (tree) {
     TreeTotals totals;
-    Status pushed = PushTree(**shell, local, remote, &totals, cancel);
+    Status pushed = PushTree(**shell, PathFromUtf8(local), remote, &totals, cancel);
     if (!pushed.ok()) return SignalsCancel::ExitCode(Fail(pushed.message()));
     std::fprintf(stderr, "%s -> %s: %llu file%s pushed%s, %s\n", local.c_str(), remote.c_str(),
                  static_cast<unsigned long long>(totals.files), totals.files == 1 ? "" : "s",
@@ -366,7 +368,8 @@ int PullDirectory(record::TargetShell& shell, const AdbOptions& o, const std::st
   const auto t0 = std::chrono::steady_clock::now();
   TreeTotals totals;
   adb::RemoteTreeReport report;
-  Status pulled = PullTree(shell, remote, local, mode, o.tree_limits, &totals, &report, cancel);
+  Status pulled =
+      PullTree(shell, remote, PathFromUtf8(local), mode, o.tree_limits, &totals, &report, cancel);
   PrintDropped(report);
   if (!pulled.ok()) return Fail(pulled.message());
   std::fprintf(stderr, "%s -> %s: %llu file%s pulled%s, %s\n", remote.c_str(), local.c_str(),
@@ -412,11 +415,11 @@ int PullFile(record::TargetShell& shell, const std::string& remote, const std::s
   if (pulled.ok() && IsRegularMode(stat.mode)) pulled = CheckPulledSize(total, got);
   std::error_code ec;
   if (pulled.ok()) {
-    fs::rename(partial, local, ec);
+    fs::rename(PathFromUtf8(partial), PathFromUtf8(local), ec);
     if (ec) pulled = ErrorStatus(local + ": " + ec.message());
   }
   if (!pulled.ok()) {
-    fs::remove(partial, ec);
+    fs::remove(PathFromUtf8(partial), ec);
     return Fail(remote + ": " + pulled.message());
   }
   std::fprintf(stderr, "%s -> %s: 1 file pulled, %s\n", remote.c_str(), local.c_str(),
@@ -438,7 +441,8 @@ int RunPull(const std::vector<std::string>& args) {
   const std::string& remote = paths[0];
   std::string local = paths.size() == 2 ? paths[1] : Basename(remote);
   std::error_code ec;
-  if (fs::is_directory(local, ec)) local = (fs::path(local) / Basename(remote)).string();
+  if (fs::is_directory(PathFromUtf8(local), ec))
+    local = PathToUtf8(PathFromUtf8(local) / PathFromUtf8(Basename(remote)));
   CancelToken cancel;
   SignalsCancel signals(cancel);
   auto shell = Open(o, cancel);

@@ -17,6 +17,7 @@
 #include "app/cli/stop_requests.h"
 #include "app/cli/terminal_text.h"
 #include "base/platform.h"
+#include "base/utf8_path.h"
 #include "core/sql/result_printer.h"
 #include "record/output_file.h"
 #include "record/recording_session.h"
@@ -150,7 +151,7 @@ std::optional<RecordArgs> ParseArgs(const std::vector<std::string>& args) {
 // exit code of a failure (1: unreadable file, 2: bad arguments), else 0.
 int MakeConfig(const RecordArgs& a, perfetto::protos::TraceConfig* config) {
   if (!a.config_path.empty()) {
-    std::ifstream in(a.config_path, std::ios::binary);
+    std::ifstream in(PathFromUtf8(a.config_path), std::ios::binary);
     if (!in) {
       Say("fathom-cli: " + a.config_path + ": cannot read", Newlines::kEscape);
       return 1;

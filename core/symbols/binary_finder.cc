@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/utf8_path.h"
 #include "core/symbols/elf_build_id.h"
 
 namespace fathom::symbols {
@@ -14,7 +15,7 @@ constexpr std::string_view kApkPrefix = "base.apk!";
 
 bool IsRegularFile(const std::string& p) {
   std::error_code ec;
-  return fs::is_regular_file(fs::path(p), ec);
+  return fs::is_regular_file(PathFromUtf8(p), ec);
 }
 
 void SplitInto(const char* value, std::vector<std::string>* out) {
@@ -50,12 +51,12 @@ BinaryFinder::BinaryFinder(std::vector<std::string> roots, std::vector<std::stri
 
 void BinaryFinder::Index(const std::string& dir) {
   std::error_code ec;
-  auto it = fs::recursive_directory_iterator(fs::path(dir),
+  auto it = fs::recursive_directory_iterator(PathFromUtf8(dir),
                                              fs::directory_options::skip_permission_denied, ec);
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     std::error_code ec2;
     if (!it->is_regular_file(ec2)) continue;
-    std::string p = it->path().string();
+    std::string p = PathToUtf8(it->path());
     if (!LooksLikeElf(p)) continue;
     auto id = ReadElfBuildId(p);
     if (id.ok()) by_build_id_.emplace(*id, p);

@@ -132,9 +132,10 @@ main() {
   mkdir -p "$QT_SRC" "$QT_WORK" "$QT_PREFIX"
   timed build_qtbase
   timed build_qcustomplot
-  # The mirror this recipe was written on serves qt6-svg's .dsc but not its
-  # tarballs: without qtsvg fathom.exe still builds and runs, only its SVG icons
-  # stay blank, so the cache is usable but not marked complete.
+  # Debian's archive as reached where this recipe was written serves qt6-svg's .dsc
+  # but answers 404 for both its tarballs, to apt-get source as to anything else
+  # (bookworm has no other qt6-svg): without qtsvg fathom.exe still builds and runs,
+  # only its SVG icons stay blank, so the cache is usable but not marked complete.
   if ! timed build_qtsvg; then
     echo "build-qt-deps: qtsvg not built (apt-get source qt6-svg failed?): SVG icons will be blank" >&2
     echo "$QT_PREFIX"

@@ -72,8 +72,8 @@ if [ "$GUI" = 1 ]; then
   "$HERE/deploy-qt.sh" "$BUILD/bin" "$QT_PREFIX"
   echo "windows: $BUILD/bin/fathom.exe ($(stat -c %s "$BUILD/bin/fathom.exe") bytes)"
 fi
-# FATHOM_WIN_PACKAGE=1: the installer and zip too (makensis from Debian's nsis). Off by
-# default: its test needs a 32-bit Wine (NSIS's stub is 32-bit), which CI does not have.
+# FATHOM_WIN_PACKAGE=1: the installer and zip too (makensis from Debian's nsis): a 64-bit
+# installer (packaging/Windows.cmake), tested under wine64 by tests/windows/installer_test.sh.
 if [ "${FATHOM_WIN_PACKAGE:-0}" = 1 ] && command -v makensis >/dev/null; then
   (cd "$BUILD" && cpack -G NSIS >/dev/null && cpack -G ZIP >/dev/null) &&
     echo "windows: $(ls "$BUILD"/fathom-*-win64.exe) ($(stat -c %s "$BUILD"/fathom-*-win64.exe) bytes)"

@@ -13,4 +13,5 @@ if [ ! -f "$PREFIX/.complete" ] || ! command -v $TRIPLE-g++-posix >/dev/null ||
   echo "windows: skipped (no dependency cache at $PREFIX; scripts/windows/build-deps.sh makes it)"
   exit 0
 fi
-FATHOM_WIN_NO_DEPS_BUILD=1 scripts/windows/build.sh
+# The installer too (a CLI-only one here: seconds to pack, ~20 s to test under Wine).
+FATHOM_WIN_NO_DEPS_BUILD=1 FATHOM_WIN_PACKAGE=1 scripts/windows/build.sh

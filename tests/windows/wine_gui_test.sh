@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fathom.exe (the mingw-w64 build with Qt, FATHOM_WIN_GUI=1 scripts/windows/build.sh)
-# under Wine on Xvfb: --screenshot of a trace's timeline and flamegraph, into a
-# folder whose name has a space and non-ASCII letters. Each image must be a PNG
+# under Wine on Xvfb: --screenshot of a trace's timeline and flamegraph, into (and
+# from) a folder whose name has a space and non-ASCII letters. Each image must be a PNG
 # of the size asked, drawn (many colours, not one background), and close to the
 # Linux build's screenshot of the same view: the same layout, where only the
 # fonts and their rendering differ.
@@ -39,6 +39,8 @@ sleep 1
 
 OUT="$WORK/shots ü ñ"
 mkdir -p "$OUT"
+# fathom.exe opens the trace from there too (non-ASCII path through the loader).
+cp "$TRACE" "$OUT/trace é.pftrace"
 for view in timeline flamegraph; do
   win="$OUT/windows $view.png" lin="$WORK/linux_$view.png"
   # Both start from no remembered settings (panels, recent files): a fresh
@@ -48,7 +50,7 @@ for view in timeline flamegraph; do
     { fail "Linux fathom --screenshot --view $view: $(tail -3 "$WORK/linux.log")"; continue; }
   "$WINE" reg delete 'HKCU\Software\Fathom' /f >/dev/null 2>&1
   start=$(date +%s%N)
-  timeout 300 "$WINE" "$WGUI" --screenshot "$win" --size 1024x700 --view "$view" "$TRACE" \
+  timeout 300 "$WINE" "$WGUI" --screenshot "$win" --size 1024x700 --view "$view" "$OUT/trace é.pftrace" \
     >"$WORK/wine.log" 2>&1 ||
     { fail "fathom.exe --screenshot --view $view: $(tail -3 "$WORK/wine.log")"; continue; }
   took=$((($(date +%s%N) - start) / 1000000))

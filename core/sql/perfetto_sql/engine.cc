@@ -7,6 +7,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "base/utf8_path.h"
 #include "core/sql/perfetto_sql/auto_id.h"
 #include "core/sql/perfetto_sql/functions.h"
 #include "core/sql/perfetto_sql/runtime_table.h"
@@ -229,7 +230,7 @@ Status PerfettoSqlEngine::Include(const std::string& key) {
 }
 
 Status PerfettoSqlEngine::RunModule(const ModuleFile& file) {
-  std::ifstream in(file.path, std::ios::binary);
+  std::ifstream in(PathFromUtf8(file.path), std::ios::binary);
   if (!in) return ErrorStatus("INCLUDE: cannot read " + file.path + " (module " + file.key + ")");
   std::stringstream ss;
   ss << in.rdbuf();

@@ -4,13 +4,15 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/utf8_path.h"
+
 namespace fathom::psql {
 namespace fs = std::filesystem;
 namespace {
 
 bool IsDir(const std::string& path) {
   std::error_code ec;
-  return fs::is_directory(path, ec);
+  return fs::is_directory(PathFromUtf8(path), ec);
 }
 
 // The .sql files under `dir` as module keys prefixed with `prefix`.
@@ -21,8 +23,8 @@ void ListModules(const fs::path& dir, const std::string& prefix, std::vector<Mod
     fs::path rel = fs::relative(it->path(), dir, ec).replace_extension();
     if (ec) continue;
     std::string key = prefix;
-    for (const fs::path& part : rel) key += "." + part.string();
-    out->push_back({key, it->path().string()});
+    for (const fs::path& part : rel) key += "." + PathToUtf8(part);
+    out->push_back({key, PathToUtf8(it->path())});
   }
 }
 
@@ -49,8 +51,8 @@ void SplitPackageFlag(const std::string& value, std::string* path, std::string* 
 Status SqlPackages::Add(const std::string& path, std::string name, bool override) {
   if (!IsDir(path)) return ErrorStatus("SQL package " + path + ": not a folder");
   if (name.empty()) {
-    fs::path p = fs::path(path).lexically_normal();
-    name = (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
+    fs::path p = PathFromUtf8(path).lexically_normal();
+    name = PathToUtf8(p.has_filename() ? p.filename() : p.parent_path().filename());
   }
   if (name.empty() || name.find('.') != std::string::npos)
     return ErrorStatus("SQL package " + path + ": '" + name +
@@ -72,7 +74,7 @@ Status SqlPackages::SetStdlib(const std::string& path) {
 std::string SqlPackages::PackageRoot(const std::string& name) const {
   if (auto it = packages_.find(name); it != packages_.end()) return it->second;
   if (!stdlib_.empty() && !name.empty() && name != "." && name != "..") {
-    std::string dir = (fs::path(stdlib_) / name).string();
+    std::string dir = PathToUtf8(PathFromUtf8(stdlib_) / PathFromUtf8(name));
     if (IsDir(dir)) return dir;
   }
   return "";
@@ -97,24 +99,24 @@ Result<std::vector<ModuleFile>> SqlPackages::Resolve(const std::string& key) con
   for (const std::string& p : parts) {
     if (p.empty() || p == "." || p == ".." || p == "*")
       return ErrorStatus("INCLUDE: '" + key + "' is not a module name");
-    rel /= p;
+    rel /= PathFromUtf8(p);
   }
   std::vector<ModuleFile> out;
   if (wildcard) {
     const std::string prefix = key.substr(0, key.size() - 2);
-    ListModules(fs::path(root) / rel, prefix, &out);
+    ListModules(PathFromUtf8(root) / rel, prefix, &out);
     std::sort(out.begin(), out.end(),
               [](const ModuleFile& a, const ModuleFile& b) { return a.key < b.key; });
     if (out.empty()) return ErrorStatus("INCLUDE: no modules match '" + key + "'");
     return out;
   }
   if (parts.empty()) return ErrorStatus("INCLUDE: '" + key + "' names a package, not a module");
-  fs::path file = fs::path(root) / rel;
+  fs::path file = PathFromUtf8(root) / rel;
   file += ".sql";
   std::error_code ec;
   if (!fs::is_regular_file(file, ec))
-    return ErrorStatus("INCLUDE: unknown module '" + key + "' (no " + file.string() + ")");
-  out.push_back({key, file.string()});
+    return ErrorStatus("INCLUDE: unknown module '" + key + "' (no " + PathToUtf8(file) + ")");
+  out.push_back({key, PathToUtf8(file)});
   return out;
 }
 
@@ -123,11 +125,13 @@ std::vector<std::string> SqlPackages::AllModules() const {
   std::map<std::string, std::string> all;
   if (!stdlib_.empty()) {
     std::error_code ec;
-    for (fs::directory_iterator it(stdlib_, ec), end; !ec && it != end; it.increment(ec))
-      if (it->is_directory(ec)) all.emplace(it->path().filename().string(), it->path().string());
+    for (fs::directory_iterator it(PathFromUtf8(stdlib_), ec), end; !ec && it != end;
+         it.increment(ec))
+      if (it->is_directory(ec))
+        all.emplace(PathToUtf8(it->path().filename()), PathToUtf8(it->path()));
   }
   for (const auto& [name, path] : packages_) all[name] = path;
-  for (const auto& [name, path] : all) ListModules(path, name, &files);
+  for (const auto& [name, path] : all) ListModules(PathFromUtf8(path), name, &files);
   std::vector<std::string> keys;
   for (const ModuleFile& f : files) keys.push_back(f.key);
   std::sort(keys.begin(), keys.end());

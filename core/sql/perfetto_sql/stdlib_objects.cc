@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/utf8_path.h"
 #include "core/sql/functions/table_ptr.h"
 #include "core/sql/perfetto_sql/packages.h"
 #include "core/sql/perfetto_sql/statement.h"
@@ -228,7 +229,7 @@ std::vector<Object> Catalogue(const SqlPackages& packages) {
   for (const std::string& key : packages.AllModules()) {
     auto files = packages.Resolve(key);
     if (!files.ok() || files->empty()) continue;
-    std::ifstream in((*files)[0].path, std::ios::binary);
+    std::ifstream in(PathFromUtf8((*files)[0].path), std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
     const std::string text = ss.str();
