@@ -33,7 +33,9 @@ uint64_t RotMul(uint64_t h, uint64_t v) {
 // (its kWide bit set exactly for values that do not fit the slot, whose whole
 // value joins in) and the differing flat key. Each word is packed without
 // overlap, so different rows never feed the same words.
-ArgsTable::SetDigest ArgsTable::SetHash(uint32_t begin, uint32_t end) const {
+// `wide_next` walks wide_ along with the rows (sets are digested in row
+// order), where a binary search per wide value cost a cache miss per step.
+ArgsTable::SetDigest ArgsTable::SetHash(uint32_t begin, uint32_t end, size_t* wide_next) const {
   uint64_t a = end - begin, b = ~a;
   const bool flat = !flat_key.differing_.empty();
   for (uint32_t r = begin; r < end; ++r) {
@@ -42,7 +44,8 @@ ArgsTable::SetDigest ArgsTable::SetHash(uint32_t begin, uint32_t end) const {
     a = Mix(Mix(a ^ v1) ^ v2);
     b = RotMul(RotMul(b, v1), v2);
     if (type_[r] & kWide) {
-      uint64_t w = static_cast<uint64_t>(Slot(r));
+      while (wide_[*wide_next].row < r) ++*wide_next;
+      uint64_t w = static_cast<uint64_t>(wide_[*wide_next].value);
       a = Mix(a ^ w);
       b = RotMul(b, w);
     }
@@ -116,8 +119,9 @@ std::vector<uint32_t> ArgsTable::ShareEqualSets(const std::vector<SetSpan>& span
   SetTable table(n);
   constexpr size_t kAhead = 16;  // a power of two: digests[] is a ring
   SetDigest digests[kAhead];
+  size_t wide_next = 0;
   auto digest = [&](size_t i) {
-    SetDigest d = SetHash(spans[i].begin, end_of(i));
+    SetDigest d = SetHash(spans[i].begin, end_of(i), &wide_next);
     table.Prefetch(d);
     digests[i % kAhead] = d;
   };

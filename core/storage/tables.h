@@ -664,11 +664,11 @@ struct ArgsTable : Table {
     uint32_t set;  // provisional id
     uint32_t begin;
   };
-  void Materialize();                                             // args_table.cc
+  void Materialize();                                                       // args_table.cc
   std::vector<uint32_t> ShareEqualSets(const std::vector<SetSpan>& spans);  // args_table.cc
   void KeepRows(const std::vector<SetSpan>& spans, const std::vector<uint8_t>& kept);
-  void TruncateTo(uint32_t rows);                                 // args_table.cc
-  SetDigest SetHash(uint32_t begin, uint32_t end) const;          // args_table.cc
+  void TruncateTo(uint32_t rows);                                            // args_table.cc
+  SetDigest SetHash(uint32_t begin, uint32_t end, size_t* wide_next) const;  // args_table.cc
   Kind kind(uint32_t row) const { return types_[type_[row] & kTypeMask].kind; }
   // Most values (ids, pids, small ints) fit 32 bits: rows store the low half
   // and the few wide values (pointers, doubles, big uints) sit in a side
