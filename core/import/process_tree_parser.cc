@@ -175,9 +175,29 @@ void ProcessTreeParser::ParseProcess(proto::Bytes process) {
 }
 
 void ProcessTreeParser::ParseProcessStats(int64_t ts, proto::Bytes payload) {
+  // Chrome's fields (is_peak_rss_resettable, chrome_*_kb) are read in a pass
+  // of their own before the memory counters, so the processes holding them
+  // are numbered first (upstream's upid order).
+  proto::Decoder chrome(payload);
+  for (proto::Field f = chrome.Next(); f.valid(); f = chrome.Next())
+    if (f.id == pp::ProcessStats::kProcessesFieldNumber) CreateProcessWithChromeFields(f.bytes);
   proto::Decoder d(payload);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next())
     if (f.id == pp::ProcessStats::kProcessesFieldNumber) ParseProcessStatsEntry(ts, f.bytes);
+}
+
+void ProcessTreeParser::CreateProcessWithChromeFields(proto::Bytes process) {
+  using P = pp::ProcessStats::Process;
+  int64_t pid = 0;
+  bool chrome = false;
+  proto::Decoder d(process);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == P::kPidFieldNumber) pid = f.as_int32();
+    chrome |= f.id == P::kIsPeakRssResettableFieldNumber ||
+              f.id == P::kChromePrivateFootprintKbFieldNumber ||
+              f.id == P::kChromePeakResidentSetKbFieldNumber;
+  }
+  if (chrome) ctx_->process_tracker->GetOrCreateProcess(pid);
 }
 
 void ProcessTreeParser::ParseProcessStatsEntry(int64_t ts, proto::Bytes process) {

@@ -19,6 +19,8 @@ class ProcessTreeParser {
  private:
   void ParseProcess(proto::Bytes process);
   void ParseProcessStatsEntry(int64_t ts, proto::Bytes process);
+  // Creates the process of an entry holding a Chrome field (first pass).
+  void CreateProcessWithChromeFields(proto::Bytes process);
 
   TraceContext* ctx_;
 };
