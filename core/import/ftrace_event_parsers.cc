@@ -322,10 +322,6 @@ void FtraceParser::ParseTaskRename(proto::Bytes payload) {
   Flat m(payload);
   int64_t tid = m[E::kPidFieldNumber].as_int32();
   ctx_->process_tracker->OnTaskRename(tid, m[E::kNewcommFieldNumber].as_string());
-  if (auto utid = ctx_->process_tracker->GetThreadOrNull(tid)) {
-    if (*utid >= thread_named_by_ftrace_.size()) thread_named_by_ftrace_.resize(*utid + 1, 0);
-    thread_named_by_ftrace_[*utid] = 1;
-  }
 }
 
 void FtraceParser::ParseSchedProcessFree(int64_t ts, proto::Bytes payload) {

@@ -455,15 +455,10 @@ void FtraceParser::OnTextLineTask(int64_t tid, std::string_view comm, std::optio
 
 uint32_t FtraceParser::UpdateThreadFromFtrace(int64_t tid, StringId comm) {
   uint32_t utid = Utid(tid);
-  if (comm == kNullStringId) return utid;
-  if (utid >= thread_named_by_ftrace_.size())
-    thread_named_by_ftrace_.resize(utid + 1 + utid / 2, 0);
-  StringId cur = storage_->thread.name[utid];
-  if (cur == comm) return utid;
-  if (cur == kNullStringId || thread_named_by_ftrace_[utid]) {
-    ctx_->process_tracker->SetThreadName(utid, comm);
-    thread_named_by_ftrace_[utid] = 1;
-  }
+  if (comm == kNullStringId || storage_->thread.name[utid] == comm) return utid;
+  // ftrace priority: a comm never overrides a process-tree or descriptor
+  // name, and the latest comm wins among ftrace names.
+  ctx_->process_tracker->UpdateThreadName(utid, comm, ThreadNamePriority::kFtrace);
   return utid;
 }
 

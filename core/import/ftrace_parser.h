@@ -198,8 +198,7 @@ class FtraceParser {
   std::unique_ptr<FtraceIoEvents> io_events_;          // created on first use
   std::unique_ptr<AdrenoCmdbatchTracker> adreno_;      // created on first use
   std::vector<PendingSched> pending_;
-  std::vector<StringId> task_state_cache_;       // raw prev_state (uint16) -> string + 1
-  std::vector<uint8_t> thread_named_by_ftrace_;  // by utid
+  std::vector<StringId> task_state_cache_;  // raw prev_state (uint16) -> string + 1
   struct UtidCacheEntry {
     uint64_t epoch = ~uint64_t{0};
     uint32_t utid = 0;
