@@ -313,22 +313,15 @@ void TrackEventParser::ParseThreadDescriptor(Bytes thread) {
 }
 
 void TrackEventParser::ParseProcessDescriptor(Bytes process, std::optional<uint32_t> upid) {
-  std::string_view name;
-  std::string cmdline;
-  std::string_view argv0;
+  if (!upid) return;
+  // Only process_name is read, and only names a process nothing named yet:
+  // names from the system (process dumps, ftrace) outrank the app's own,
+  // and a descriptor's cmdline is not kept (as upstream).
   Decoder d(process);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
-    if (f.id == ProcessDescriptor::kProcessNameFieldNumber) name = f.as_string();
-    if (f.id == ProcessDescriptor::kCmdlineFieldNumber) {
-      if (cmdline.empty()) argv0 = f.as_string();
-      if (!cmdline.empty()) cmdline += ' ';
-      cmdline += f.as_string();
-    }
+    if (f.id == ProcessDescriptor::kProcessNameFieldNumber && !f.as_string().empty())
+      ctx_->process_tracker->SetProcessNameIfUnset(*upid, ctx_->storage->Intern(f.as_string()));
   }
-  if (!upid) return;
-  if (name.empty() && cmdline.empty()) return;
-  ctx_->process_tracker->SetProcessMetadata(*upid, std::nullopt, name.empty() ? argv0 : name,
-                                            cmdline);
 }
 
 bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
