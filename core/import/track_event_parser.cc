@@ -453,6 +453,11 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
         upid = res->upid;
       }
     }
+    // An event on a process or global track still looks up the sequence's
+    // thread (from its last thread descriptor), as upstream does: when that
+    // thread's process was replaced since (pid reuse), a new thread row
+    // starts here.
+    if (!utid && gen.pid_tid_valid) ctx_->process_tracker->UpdateThread(gen.tid, gen.pid);
   } else {
     // No explicit track: legacy events (and events overriding pid/tid) go
     // to the thread of the sequence; typed events to the default track.
