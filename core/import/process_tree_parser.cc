@@ -90,9 +90,12 @@ void ProcessTreeParser::ParseProcessTree(int64_t ts, proto::Bytes payload) {
       if (f.id == PT::Thread::kTgidFieldNumber) tgid = f.as_int32();
       if (f.id == PT::Thread::kNameFieldNumber) name = f.as_string();
     }
-    uint32_t utid = pt->UpdateThread(tid, tgid);
+    pt->UpdateThread(tid, tgid);
+    // The name goes to the newest alive thread of the tid, whatever its
+    // process, which is not always the one just matched by tgid (as
+    // upstream: a newer thread of another process takes it).
     if (name) {
-      pt->UpdateThreadName(utid, storage->Intern(StripKworkerQueue(*name)),
+      pt->UpdateThreadName(pt->GetOrCreateThread(tid), storage->Intern(StripKworkerQueue(*name)),
                            ThreadNamePriority::kProcessTree);
     }
   }
