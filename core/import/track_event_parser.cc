@@ -429,6 +429,7 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   std::optional<uint64_t> track_uuid = ev.track_uuid;
   if (!track_uuid) track_uuid = DefaultTrackUuid(gen);
   std::optional<uint32_t> track, utid, upid;
+  std::optional<uint32_t> passthrough_utid;  // the sequence's thread, see below
   bool legacy_thread_track = false;
   const TrackReservation* reservation = nullptr;
   if (track_uuid && *track_uuid != 0) {
@@ -456,8 +457,13 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
     // An event on a process or global track still looks up the sequence's
     // thread (from its last thread descriptor), as upstream does: when that
     // thread's process was replaced since (pid reuse), a new thread row
-    // starts here.
-    if (!utid && gen.pid_tid_valid) ctx_->process_tracker->UpdateThread(gen.tid, gen.pid);
+    // starts here. A thread of the track's process (any, for a global
+    // track) is kept as the event's legacy_event.passthrough_utid arg.
+    if (!utid && gen.pid_tid_valid) {
+      uint32_t candidate = ctx_->process_tracker->UpdateThread(gen.tid, gen.pid);
+      if (!upid || ctx_->process_tracker->GetUpidOfThread(candidate) == upid)
+        passthrough_utid = candidate;
+    }
   } else {
     // No explicit track: legacy events (and events overriding pid/tid) go
     // to the thread of the sequence; typed events to the default track.
@@ -490,7 +496,7 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   auto push_counter = [&](uint64_t uuid, uint32_t counter_track, double value) {
     const TrackReservation* r = tracker_->GetReservation(uuid);
     if (r) value *= static_cast<double>(r->unit_multiplier);
-    ctx_->track_tracker->PushCounter(ts, value, counter_track);
+    return ctx_->track_tracker->PushCounter(ts, value, counter_track);
   };
   if (extras) {
     for (const auto& [uuid, value] : extras->extra_counter_values) {
@@ -525,7 +531,15 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       storage->stats.Increment(Stat::kTrackEventParserErrors);
       return false;
     }
-    push_counter(*track_uuid, *track, *ev.counter_value);
+    uint32_t row = push_counter(*track_uuid, *track, *ev.counter_value);
+    // The event's own args go on its counter row (extra counters get none).
+    auto counter_args = ctx_->args_tracker->NewSet();
+    DebugAnnotationParser annotations(gen, ctx_->limits.max_annotation_key_bytes);
+    for (Bytes a : ev.debug_annotations)
+      if (!annotations.Parse(a, &counter_args))
+        storage->stats.Increment(Stat::kTrackEventParserErrors);
+    if (passthrough_utid) counter_args.AddUint("legacy_event.passthrough_utid", *passthrough_utid);
+    if (auto set = counter_args.Commit()) storage->counter.arg_set_id.Set(row, *set);
     return true;
   }
 
@@ -626,6 +640,9 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
     if (!AddTypedArgs(field, msg, gen, *ctx_->translation_table,
                       ctx_->profile_parser->stack_tracker(), &args))
       storage->stats.Increment(Stat::kTrackEventParserErrors);
+  // After the annotations, as upstream orders the set.
+  if (passthrough_utid && kind != kEnd)
+    args.AddUint("legacy_event.passthrough_utid", *passthrough_utid);
   if (annotations.truncated())
     AddParseProblem(ctx_, "debug_annotations", ts,
                     "debug annotations whose keys pass " +
@@ -633,7 +650,7 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
                         " MiB were cut short (the rest of the annotation was dropped; counted in "
                         "track_event_parser_errors; raise with --max-annotation-key-mb)");
   if (ev.has_legacy && kind != kEnd) {
-    if (async && utid) args.AddInt("legacy_event.passthrough_utid", *utid);
+    if (async && utid) args.AddUint("legacy_event.passthrough_utid", *utid);
     bool native = ev.phase == 'B' || ev.phase == 'E' || ev.phase == 'X' || ev.phase == 'I' ||
                   ev.phase == 'i' || ev.phase == 'b' || ev.phase == 'e' || ev.phase == 'n';
     if (!ev.type && !native && ev.phase)
