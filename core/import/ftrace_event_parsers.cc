@@ -383,11 +383,10 @@ void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, pro
     if (!utid) storage_->stats.Increment(Stat::kRssStatUnknownThreadForMmId);
   }
   if (!utid) return;
-  auto upid = pt->GetUpidOfThread(*utid);
-  if (!upid) return;
-  TrackTracker* tt = ctx_->track_tracker.get();
-  tt->PushCounter(ts, static_cast<double>(size),
-                  tt->InternProcessCounterTrack(*upid, rss_names_[member], process_memory_));
+  // The row is written now, its track when the import ends (the thread's
+  // process may be learnt later): see ResolvePendingRss.
+  uint32_t row = ctx_->track_tracker->PushCounter(ts, static_cast<double>(size), 0);
+  pending_rss_.push_back({row, *utid, member});
 }
 
 void FtraceParser::ParseIonStat(int64_t ts, uint32_t pid, proto::Bytes payload) {

@@ -16,6 +16,7 @@
 #include "core/import/ftrace_pkvm_events.h"
 #include "core/import/generic_kernel_parser.h"
 #include "core/import/process_tracker.h"
+#include "core/import/track_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
 
 namespace fathom {
@@ -79,6 +80,7 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   atrace_counter_ = s->Intern("atrace_counter");
   atrace_async_slice_ = s->Intern("atrace_async_slice");
   process_memory_ = s->Intern("process_memory");
+  process_memory_thread_fallback_ = s->Intern("process_memory_thread_fallback");
   mem_dma_heap_change_ = s->Intern("mem.dma_heap_change");
   inode_key_ = s->Intern("inode");
   const char* rss[] = {"mem.rss.file", "mem.rss.anon", "mem.swap", "mem.rss.shmem",
@@ -630,6 +632,22 @@ void FtraceParser::ParseSchedBlockedReason(proto::Bytes payload) {
 void FtraceParser::OnImportFinished() {
   // Open sched slices and thread states keep dur -1, as upstream.
   if (adreno_) adreno_->Flush();
+  ResolvePendingRss();
+}
+
+void FtraceParser::ResolvePendingRss() {
+  // In sample order, so the tracks are numbered as upstream's. A thread
+  // whose process never became known keeps its samples on a thread track.
+  TrackTracker* tt = ctx_->track_tracker.get();
+  for (const PendingRss& p : pending_rss_) {
+    StringId name = rss_names_[p.member];
+    auto upid = ctx_->process_tracker->GetUpidOfThread(p.utid);
+    uint32_t track =
+        upid ? tt->InternProcessCounterTrack(*upid, name, process_memory_)
+             : tt->InternThreadCounterTrack(p.utid, name, process_memory_thread_fallback_);
+    storage_->counter.track_id.Set(p.row, track);
+  }
+  pending_rss_.clear();
 }
 
 }  // namespace fathom

@@ -232,6 +232,15 @@ class FtraceParser {
 
   // rss_stat mm_id -> owning thread.
   std::unordered_map<uint32_t, uint32_t> mm_id_to_utid_;
+  // rss_stat counter rows whose track is chosen when the import ends, once
+  // the thread's process is as known as it will be (upstream does the same).
+  struct PendingRss {
+    uint32_t row;
+    uint32_t utid;
+    int64_t member;
+  };
+  std::vector<PendingRss> pending_rss_;
+  void ResolvePendingRss();
   BinderTracker binder_;
 
   // Pre-interned strings.
@@ -246,7 +255,7 @@ class FtraceParser {
   StringId suspend_resume_;
   StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;
   // Track types upstream gives atrace counters, atrace async slices and rss_stat tracks.
-  StringId atrace_counter_, atrace_async_slice_, process_memory_;
+  StringId atrace_counter_, atrace_async_slice_, process_memory_, process_memory_thread_fallback_;
   StringId rss_names_[5];
 };
 
