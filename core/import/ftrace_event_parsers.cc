@@ -150,10 +150,12 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
         std::string s(m.name.substr(4));
         long killed = 0, reason = 0, adj = 0;
         if (sscanf(s.c_str(), "%ld,%ld,%ld", &killed, &reason, &adj) >= 1 && killed > 0) {
-          AddLmkInstant(ts, killed);
+          // The counter's track is made before the instant's (upstream's
+          // track order).
           uint32_t upid = pt->GetOrCreateProcess(killed);
           tt->PushCounter(ts, static_cast<double>(adj),
                           tt->InternProcessCounterTrack(upid, oom_score_adj_, oom_score_adj_));
+          AddLmkInstant(ts, killed);
         }
       }
       return;
@@ -383,10 +385,8 @@ void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, pro
     if (!utid) storage_->stats.Increment(Stat::kRssStatUnknownThreadForMmId);
   }
   if (!utid) return;
-  // The row is written now, its track when the import ends (the thread's
-  // process may be learnt later): see ResolvePendingRss.
-  uint32_t row = ctx_->track_tracker->PushCounter(ts, static_cast<double>(size), 0);
-  pending_rss_.push_back({row, *utid, member});
+  PushProcessCounterForThread(ts, static_cast<double>(size), *utid, rss_names_[member],
+                              process_memory_, process_memory_thread_fallback_);
 }
 
 void FtraceParser::ParseIonStat(int64_t ts, uint32_t pid, proto::Bytes payload) {
@@ -428,10 +428,8 @@ void FtraceParser::ParseOomScoreAdj(int64_t ts, proto::Bytes payload) {
   // int16: old tracers mis-encoded negative values (upstream b/120618641).
   auto adj = static_cast<int16_t>(m[E::kOomScoreAdjFieldNumber].as_int32());
   uint32_t utid = ctx_->process_tracker->GetOrCreateThread(m[E::kPidFieldNumber].as_int32());
-  auto upid = ctx_->process_tracker->GetUpidOfThread(utid);
-  if (!upid) upid = ctx_->process_tracker->GetOrCreateProcess(m[E::kPidFieldNumber].as_int32());
-  TrackTracker* tt = ctx_->track_tracker.get();
-  tt->PushCounter(ts, adj, tt->InternProcessCounterTrack(*upid, oom_score_adj_, oom_score_adj_));
+  PushProcessCounterForThread(ts, adj, utid, oom_score_adj_, oom_score_adj_,
+                              oom_score_adj_thread_fallback_);
 }
 
 void FtraceParser::ParseMarkVictim(int64_t ts, proto::Bytes payload) {

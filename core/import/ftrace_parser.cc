@@ -81,6 +81,7 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   atrace_async_slice_ = s->Intern("atrace_async_slice");
   process_memory_ = s->Intern("process_memory");
   process_memory_thread_fallback_ = s->Intern("process_memory_thread_fallback");
+  oom_score_adj_thread_fallback_ = s->Intern("oom_score_adj_thread_fallback");
   mem_dma_heap_change_ = s->Intern("mem.dma_heap_change");
   inode_key_ = s->Intern("inode");
   const char* rss[] = {"mem.rss.file", "mem.rss.anon", "mem.swap", "mem.rss.shmem",
@@ -632,22 +633,27 @@ void FtraceParser::ParseSchedBlockedReason(proto::Bytes payload) {
 void FtraceParser::OnImportFinished() {
   // Open sched slices and thread states keep dur -1, as upstream.
   if (adreno_) adreno_->Flush();
-  ResolvePendingRss();
+  ResolvePendingProcessCounters();
 }
 
-void FtraceParser::ResolvePendingRss() {
+void FtraceParser::PushProcessCounterForThread(int64_t ts, double value, uint32_t utid,
+                                               StringId name, StringId type,
+                                               StringId fallback_type) {
+  uint32_t row = ctx_->track_tracker->PushCounter(ts, value, 0);  // track set at the end
+  pending_process_counters_.push_back({row, utid, name, type, fallback_type});
+}
+
+void FtraceParser::ResolvePendingProcessCounters() {
   // In sample order, so the tracks are numbered as upstream's. A thread
   // whose process never became known keeps its samples on a thread track.
   TrackTracker* tt = ctx_->track_tracker.get();
-  for (const PendingRss& p : pending_rss_) {
-    StringId name = rss_names_[p.member];
+  for (const PendingProcessCounter& p : pending_process_counters_) {
     auto upid = ctx_->process_tracker->GetUpidOfThread(p.utid);
-    uint32_t track =
-        upid ? tt->InternProcessCounterTrack(*upid, name, process_memory_)
-             : tt->InternThreadCounterTrack(p.utid, name, process_memory_thread_fallback_);
+    uint32_t track = upid ? tt->InternProcessCounterTrack(*upid, p.name, p.type)
+                          : tt->InternThreadCounterTrack(p.utid, p.name, p.fallback_type);
     storage_->counter.track_id.Set(p.row, track);
   }
-  pending_rss_.clear();
+  pending_process_counters_.clear();
 }
 
 }  // namespace fathom

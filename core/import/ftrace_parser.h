@@ -232,15 +232,20 @@ class FtraceParser {
 
   // rss_stat mm_id -> owning thread.
   std::unordered_map<uint32_t, uint32_t> mm_id_to_utid_;
-  // rss_stat counter rows whose track is chosen when the import ends, once
-  // the thread's process is as known as it will be (upstream does the same).
-  struct PendingRss {
+  // Process counters written by a thread (rss_stat, oom_score_adj_update):
+  // the row is written when parsed, its track chosen when the import ends,
+  // once the thread's process is as known as it will be (as upstream).
+  struct PendingProcessCounter {
     uint32_t row;
     uint32_t utid;
-    int64_t member;
+    StringId name;
+    StringId type;           // of the process track
+    StringId fallback_type;  // of the thread track when no process is known
   };
-  std::vector<PendingRss> pending_rss_;
-  void ResolvePendingRss();
+  std::vector<PendingProcessCounter> pending_process_counters_;
+  void PushProcessCounterForThread(int64_t ts, double value, uint32_t utid, StringId name,
+                                   StringId type, StringId fallback_type);
+  void ResolvePendingProcessCounters();
   BinderTracker binder_;
 
   // Pre-interned strings.
@@ -256,6 +261,7 @@ class FtraceParser {
   StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;
   // Track types upstream gives atrace counters, atrace async slices and rss_stat tracks.
   StringId atrace_counter_, atrace_async_slice_, process_memory_, process_memory_thread_fallback_;
+  StringId oom_score_adj_thread_fallback_;
   StringId rss_names_[5];
 };
 
