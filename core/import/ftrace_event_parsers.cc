@@ -150,10 +150,12 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
         std::string s(m.name.substr(4));
         long killed = 0, reason = 0, adj = 0;
         if (sscanf(s.c_str(), "%ld,%ld,%ld", &killed, &reason, &adj) >= 1 && killed > 0) {
-          AddLmkInstant(ts, killed);
+          // The counter's track is made before the instant's (upstream's
+          // track order).
           uint32_t upid = pt->GetOrCreateProcess(killed);
           tt->PushCounter(ts, static_cast<double>(adj),
                           tt->InternProcessCounterTrack(upid, oom_score_adj_, oom_score_adj_));
+          AddLmkInstant(ts, killed);
         }
       }
       return;
@@ -322,10 +324,6 @@ void FtraceParser::ParseTaskRename(proto::Bytes payload) {
   Flat m(payload);
   int64_t tid = m[E::kPidFieldNumber].as_int32();
   ctx_->process_tracker->OnTaskRename(tid, m[E::kNewcommFieldNumber].as_string());
-  if (auto utid = ctx_->process_tracker->GetThreadOrNull(tid)) {
-    if (*utid >= thread_named_by_ftrace_.size()) thread_named_by_ftrace_.resize(*utid + 1, 0);
-    thread_named_by_ftrace_[*utid] = 1;
-  }
 }
 
 void FtraceParser::ParseSchedProcessFree(int64_t ts, proto::Bytes payload) {
@@ -387,11 +385,8 @@ void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, pro
     if (!utid) storage_->stats.Increment(Stat::kRssStatUnknownThreadForMmId);
   }
   if (!utid) return;
-  auto upid = pt->GetUpidOfThread(*utid);
-  if (!upid) return;
-  TrackTracker* tt = ctx_->track_tracker.get();
-  tt->PushCounter(ts, static_cast<double>(size),
-                  tt->InternProcessCounterTrack(*upid, rss_names_[member], process_memory_));
+  PushProcessCounterForThread(ts, static_cast<double>(size), *utid, rss_names_[member],
+                              process_memory_, process_memory_thread_fallback_);
 }
 
 void FtraceParser::ParseIonStat(int64_t ts, uint32_t pid, proto::Bytes payload) {
@@ -433,10 +428,8 @@ void FtraceParser::ParseOomScoreAdj(int64_t ts, proto::Bytes payload) {
   // int16: old tracers mis-encoded negative values (upstream b/120618641).
   auto adj = static_cast<int16_t>(m[E::kOomScoreAdjFieldNumber].as_int32());
   uint32_t utid = ctx_->process_tracker->GetOrCreateThread(m[E::kPidFieldNumber].as_int32());
-  auto upid = ctx_->process_tracker->GetUpidOfThread(utid);
-  if (!upid) upid = ctx_->process_tracker->GetOrCreateProcess(m[E::kPidFieldNumber].as_int32());
-  TrackTracker* tt = ctx_->track_tracker.get();
-  tt->PushCounter(ts, adj, tt->InternProcessCounterTrack(*upid, oom_score_adj_, oom_score_adj_));
+  PushProcessCounterForThread(ts, adj, utid, oom_score_adj_, oom_score_adj_,
+                              oom_score_adj_thread_fallback_);
 }
 
 void FtraceParser::ParseMarkVictim(int64_t ts, proto::Bytes payload) {

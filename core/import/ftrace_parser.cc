@@ -16,6 +16,7 @@
 #include "core/import/ftrace_pkvm_events.h"
 #include "core/import/generic_kernel_parser.h"
 #include "core/import/process_tracker.h"
+#include "core/import/track_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
 
 namespace fathom {
@@ -79,6 +80,8 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   atrace_counter_ = s->Intern("atrace_counter");
   atrace_async_slice_ = s->Intern("atrace_async_slice");
   process_memory_ = s->Intern("process_memory");
+  process_memory_thread_fallback_ = s->Intern("process_memory_thread_fallback");
+  oom_score_adj_thread_fallback_ = s->Intern("oom_score_adj_thread_fallback");
   mem_dma_heap_change_ = s->Intern("mem.dma_heap_change");
   inode_key_ = s->Intern("inode");
   const char* rss[] = {"mem.rss.file", "mem.rss.anon", "mem.swap", "mem.rss.shmem",
@@ -455,15 +458,10 @@ void FtraceParser::OnTextLineTask(int64_t tid, std::string_view comm, std::optio
 
 uint32_t FtraceParser::UpdateThreadFromFtrace(int64_t tid, StringId comm) {
   uint32_t utid = Utid(tid);
-  if (comm == kNullStringId) return utid;
-  if (utid >= thread_named_by_ftrace_.size())
-    thread_named_by_ftrace_.resize(utid + 1 + utid / 2, 0);
-  StringId cur = storage_->thread.name[utid];
-  if (cur == comm) return utid;
-  if (cur == kNullStringId || thread_named_by_ftrace_[utid]) {
-    ctx_->process_tracker->SetThreadName(utid, comm);
-    thread_named_by_ftrace_[utid] = 1;
-  }
+  if (comm == kNullStringId || storage_->thread.name[utid] == comm) return utid;
+  // ftrace priority: a comm never overrides a process-tree or descriptor
+  // name, and the latest comm wins among ftrace names.
+  ctx_->process_tracker->UpdateThreadName(utid, comm, ThreadNamePriority::kFtrace);
   return utid;
 }
 
@@ -635,6 +633,27 @@ void FtraceParser::ParseSchedBlockedReason(proto::Bytes payload) {
 void FtraceParser::OnImportFinished() {
   // Open sched slices and thread states keep dur -1, as upstream.
   if (adreno_) adreno_->Flush();
+  ResolvePendingProcessCounters();
+}
+
+void FtraceParser::PushProcessCounterForThread(int64_t ts, double value, uint32_t utid,
+                                               StringId name, StringId type,
+                                               StringId fallback_type) {
+  uint32_t row = ctx_->track_tracker->PushCounter(ts, value, 0);  // track set at the end
+  pending_process_counters_.push_back({row, utid, name, type, fallback_type});
+}
+
+void FtraceParser::ResolvePendingProcessCounters() {
+  // In sample order, so the tracks are numbered as upstream's. A thread
+  // whose process never became known keeps its samples on a thread track.
+  TrackTracker* tt = ctx_->track_tracker.get();
+  for (const PendingProcessCounter& p : pending_process_counters_) {
+    auto upid = ctx_->process_tracker->GetUpidOfThread(p.utid);
+    uint32_t track = upid ? tt->InternProcessCounterTrack(*upid, p.name, p.type)
+                          : tt->InternThreadCounterTrack(p.utid, p.name, p.fallback_type);
+    storage_->counter.track_id.Set(p.row, track);
+  }
+  pending_process_counters_.clear();
 }
 
 }  // namespace fathom

@@ -198,8 +198,7 @@ class FtraceParser {
   std::unique_ptr<FtraceIoEvents> io_events_;          // created on first use
   std::unique_ptr<AdrenoCmdbatchTracker> adreno_;      // created on first use
   std::vector<PendingSched> pending_;
-  std::vector<StringId> task_state_cache_;       // raw prev_state (uint16) -> string + 1
-  std::vector<uint8_t> thread_named_by_ftrace_;  // by utid
+  std::vector<StringId> task_state_cache_;  // raw prev_state (uint16) -> string + 1
   struct UtidCacheEntry {
     uint64_t epoch = ~uint64_t{0};
     uint32_t utid = 0;
@@ -233,6 +232,20 @@ class FtraceParser {
 
   // rss_stat mm_id -> owning thread.
   std::unordered_map<uint32_t, uint32_t> mm_id_to_utid_;
+  // Process counters written by a thread (rss_stat, oom_score_adj_update):
+  // the row is written when parsed, its track chosen when the import ends,
+  // once the thread's process is as known as it will be (as upstream).
+  struct PendingProcessCounter {
+    uint32_t row;
+    uint32_t utid;
+    StringId name;
+    StringId type;           // of the process track
+    StringId fallback_type;  // of the thread track when no process is known
+  };
+  std::vector<PendingProcessCounter> pending_process_counters_;
+  void PushProcessCounterForThread(int64_t ts, double value, uint32_t utid, StringId name,
+                                   StringId type, StringId fallback_type);
+  void ResolvePendingProcessCounters();
   BinderTracker binder_;
 
   // Pre-interned strings.
@@ -247,7 +260,8 @@ class FtraceParser {
   StringId suspend_resume_;
   StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;
   // Track types upstream gives atrace counters, atrace async slices and rss_stat tracks.
-  StringId atrace_counter_, atrace_async_slice_, process_memory_;
+  StringId atrace_counter_, atrace_async_slice_, process_memory_, process_memory_thread_fallback_;
+  StringId oom_score_adj_thread_fallback_;
   StringId rss_names_[5];
 };
 

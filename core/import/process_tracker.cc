@@ -7,7 +7,6 @@ namespace fathom {
 
 namespace {
 constexpr uint64_t kCloneThread = 0x00010000;  // kernel sched.h
-constexpr int64_t kInitPid = 1;
 }  // namespace
 
 ProcessTracker::ProcessTracker(TraceStorage* storage) : storage_(storage) {
@@ -219,12 +218,11 @@ uint32_t ProcessTracker::StartNewProcess(std::optional<int64_t> ts,
 uint32_t ProcessTracker::UpdateProcessWithParent(uint32_t upid, uint32_t pupid) {
   auto prev = storage_->process.parent_upid.Get(upid);
   if (prev && *prev != pupid) {
-    // Orphans are re-parented to init: same process, keep the real parent.
-    if (storage_->process.pid[pupid] == kInitPid) return upid;
-    uint32_t fresh = StartNewProcess(std::nullopt, std::nullopt, storage_->process.pid[upid],
-                                     kNullStringId, ThreadNamePriority::kOther);
-    storage_->process.parent_upid.Set(fresh, pupid);
-    return fresh;
+    // A later dump naming another parent (reparenting to init or a
+    // subreaper, or a recycled parent pid) is counted and the first parent
+    // kept: the process itself is the same, as upstream treats it.
+    storage_->stats.Increment(Stat::kProcessTrackerParentPidChanged);
+    return upid;
   }
   storage_->process.parent_upid.Set(upid, pupid);
   return upid;

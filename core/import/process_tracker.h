@@ -63,9 +63,8 @@ class ProcessTracker {
   // thread's process is not known yet).
   uint32_t StartNewProcess(std::optional<int64_t> ts, std::optional<int64_t> parent_tid,
                            int64_t pid, StringId name, ThreadNamePriority priority);
-  // A process dump says `upid`'s parent is `pupid`. A contradicting parent
-  // means the pid was reused, so a new process is returned; except when the
-  // new parent is init (pid 1), which adopts orphans: the process is the same.
+  // A process dump says `upid`'s parent is `pupid`. The first parent is kept:
+  // a contradicting one is only counted (process_tracker_parent_pid_changed).
   uint32_t UpdateProcessWithParent(uint32_t upid, uint32_t pupid);
   // Name and cmdline (parent_upid is set when given).
   void SetProcessMetadata(uint32_t upid, std::optional<uint32_t> parent_upid, std::string_view name,

@@ -68,7 +68,7 @@ const char* MemoryCounterName(uint32_t field_id) {
 
 }  // namespace
 
-ProcessTreeParser::ProcessTreeParser(TraceContext* ctx) : ctx_(ctx) {}
+ProcessTreeParser::ProcessTreeParser(TraceContext* ctx) : ctx_(ctx), args_(ctx) {}
 
 void ProcessTreeParser::ParseProcessTree(int64_t ts, proto::Bytes payload) {
   using PT = pp::ProcessTree;
@@ -90,9 +90,12 @@ void ProcessTreeParser::ParseProcessTree(int64_t ts, proto::Bytes payload) {
       if (f.id == PT::Thread::kTgidFieldNumber) tgid = f.as_int32();
       if (f.id == PT::Thread::kNameFieldNumber) name = f.as_string();
     }
-    uint32_t utid = pt->UpdateThread(tid, tgid);
+    pt->UpdateThread(tid, tgid);
+    // The name goes to the newest alive thread of the tid, whatever its
+    // process, which is not always the one just matched by tgid (as
+    // upstream: a newer thread of another process takes it).
     if (name) {
-      pt->UpdateThreadName(utid, storage->Intern(StripKworkerQueue(*name)),
+      pt->UpdateThreadName(pt->GetOrCreateThread(tid), storage->Intern(StripKworkerQueue(*name)),
                            ThreadNamePriority::kProcessTree);
     }
   }
@@ -109,6 +112,7 @@ void ProcessTreeParser::ParseProcess(proto::Bytes process) {
   std::optional<int64_t> uid;
   std::optional<uint64_t> start_from_boot;
   bool cmdline_is_comm = false;
+  std::optional<bool> is_kthread;
   proto::Decoder d(process);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
@@ -129,6 +133,9 @@ void ProcessTreeParser::ParseProcess(proto::Bytes process) {
         break;
       case P::kCmdlineIsCommFieldNumber:
         cmdline_is_comm = f.as_bool();
+        break;
+      case P::kIsKthreadFieldNumber:
+        is_kthread = f.as_bool();
         break;
     }
   }
@@ -166,6 +173,7 @@ void ProcessTreeParser::ParseProcess(proto::Bytes process) {
     pt->UpdateThreadName(utid, storage->Intern(joined), ThreadNamePriority::kProcessTree);
   }
   if (uid) pt->SetProcessUid(upid, *uid);
+  if (is_kthread) args_.SetBool(upid, "is_kthread", *is_kthread);
   // Early kernel threads can legitimately start at 0 (tick resolution).
   if (start_from_boot) {
     auto ts =
@@ -175,9 +183,33 @@ void ProcessTreeParser::ParseProcess(proto::Bytes process) {
 }
 
 void ProcessTreeParser::ParseProcessStats(int64_t ts, proto::Bytes payload) {
+  // Chrome's fields (is_peak_rss_resettable, chrome_*_kb) are read in a pass
+  // of their own before the memory counters, so the processes holding them
+  // are numbered first (upstream's upid order).
+  proto::Decoder chrome(payload);
+  for (proto::Field f = chrome.Next(); f.valid(); f = chrome.Next())
+    if (f.id == pp::ProcessStats::kProcessesFieldNumber) CreateProcessWithChromeFields(f.bytes);
   proto::Decoder d(payload);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next())
     if (f.id == pp::ProcessStats::kProcessesFieldNumber) ParseProcessStatsEntry(ts, f.bytes);
+}
+
+void ProcessTreeParser::CreateProcessWithChromeFields(proto::Bytes process) {
+  using P = pp::ProcessStats::Process;
+  int64_t pid = 0;
+  bool chrome = false;
+  std::optional<bool> peak_resettable;
+  proto::Decoder d(process);
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
+    if (f.id == P::kPidFieldNumber) pid = f.as_int32();
+    if (f.id == P::kIsPeakRssResettableFieldNumber) peak_resettable = f.as_bool();
+    chrome |= f.id == P::kIsPeakRssResettableFieldNumber ||
+              f.id == P::kChromePrivateFootprintKbFieldNumber ||
+              f.id == P::kChromePeakResidentSetKbFieldNumber;
+  }
+  if (!chrome) return;
+  uint32_t upid = ctx_->process_tracker->GetOrCreateProcess(pid);
+  if (peak_resettable) args_.SetBool(upid, "is_peak_rss_resettable", *peak_resettable);
 }
 
 void ProcessTreeParser::ParseProcessStatsEntry(int64_t ts, proto::Bytes process) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "core/import/process_args.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
 
@@ -15,12 +16,17 @@ class ProcessTreeParser {
 
   void ParseProcessTree(int64_t ts, proto::Bytes payload);
   void ParseProcessStats(int64_t ts, proto::Bytes payload);
+  // Writes the process args collected over the import.
+  void OnImportFinished() { args_.Flush(); }
 
  private:
   void ParseProcess(proto::Bytes process);
   void ParseProcessStatsEntry(int64_t ts, proto::Bytes process);
+  // Creates the process of an entry holding a Chrome field (first pass).
+  void CreateProcessWithChromeFields(proto::Bytes process);
 
   TraceContext* ctx_;
+  ProcessArgs args_;
 };
 
 }  // namespace fathom

@@ -313,22 +313,15 @@ void TrackEventParser::ParseThreadDescriptor(Bytes thread) {
 }
 
 void TrackEventParser::ParseProcessDescriptor(Bytes process, std::optional<uint32_t> upid) {
-  std::string_view name;
-  std::string cmdline;
-  std::string_view argv0;
+  if (!upid) return;
+  // Only process_name is read, and only names a process nothing named yet:
+  // names from the system (process dumps, ftrace) outrank the app's own,
+  // and a descriptor's cmdline is not kept (as upstream).
   Decoder d(process);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
-    if (f.id == ProcessDescriptor::kProcessNameFieldNumber) name = f.as_string();
-    if (f.id == ProcessDescriptor::kCmdlineFieldNumber) {
-      if (cmdline.empty()) argv0 = f.as_string();
-      if (!cmdline.empty()) cmdline += ' ';
-      cmdline += f.as_string();
-    }
+    if (f.id == ProcessDescriptor::kProcessNameFieldNumber && !f.as_string().empty())
+      ctx_->process_tracker->SetProcessNameIfUnset(*upid, ctx_->storage->Intern(f.as_string()));
   }
-  if (!upid) return;
-  if (name.empty() && cmdline.empty()) return;
-  ctx_->process_tracker->SetProcessMetadata(*upid, std::nullopt, name.empty() ? argv0 : name,
-                                            cmdline);
 }
 
 bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
@@ -436,6 +429,7 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   std::optional<uint64_t> track_uuid = ev.track_uuid;
   if (!track_uuid) track_uuid = DefaultTrackUuid(gen);
   std::optional<uint32_t> track, utid, upid;
+  std::optional<uint32_t> passthrough_utid;  // the sequence's thread, see below
   bool legacy_thread_track = false;
   const TrackReservation* reservation = nullptr;
   if (track_uuid && *track_uuid != 0) {
@@ -459,6 +453,16 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       } else if (res->scope == TrackEventTracker::Resolved::kProcess) {
         upid = res->upid;
       }
+    }
+    // An event on a process or global track still looks up the sequence's
+    // thread (from its last thread descriptor), as upstream does: when that
+    // thread's process was replaced since (pid reuse), a new thread row
+    // starts here. A thread of the track's process (any, for a global
+    // track) is kept as the event's legacy_event.passthrough_utid arg.
+    if (!utid && gen.pid_tid_valid) {
+      uint32_t candidate = ctx_->process_tracker->UpdateThread(gen.tid, gen.pid);
+      if (!upid || ctx_->process_tracker->GetUpidOfThread(candidate) == upid)
+        passthrough_utid = candidate;
     }
   } else {
     // No explicit track: legacy events (and events overriding pid/tid) go
@@ -492,7 +496,7 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
   auto push_counter = [&](uint64_t uuid, uint32_t counter_track, double value) {
     const TrackReservation* r = tracker_->GetReservation(uuid);
     if (r) value *= static_cast<double>(r->unit_multiplier);
-    ctx_->track_tracker->PushCounter(ts, value, counter_track);
+    return ctx_->track_tracker->PushCounter(ts, value, counter_track);
   };
   if (extras) {
     for (const auto& [uuid, value] : extras->extra_counter_values) {
@@ -527,7 +531,15 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       storage->stats.Increment(Stat::kTrackEventParserErrors);
       return false;
     }
-    push_counter(*track_uuid, *track, *ev.counter_value);
+    uint32_t row = push_counter(*track_uuid, *track, *ev.counter_value);
+    // The event's own args go on its counter row (extra counters get none).
+    auto counter_args = ctx_->args_tracker->NewSet();
+    DebugAnnotationParser annotations(gen, ctx_->limits.max_annotation_key_bytes);
+    for (Bytes a : ev.debug_annotations)
+      if (!annotations.Parse(a, &counter_args))
+        storage->stats.Increment(Stat::kTrackEventParserErrors);
+    if (passthrough_utid) counter_args.AddUint("legacy_event.passthrough_utid", *passthrough_utid);
+    if (auto set = counter_args.Commit()) storage->counter.arg_set_id.Set(row, *set);
     return true;
   }
 
@@ -628,6 +640,9 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
     if (!AddTypedArgs(field, msg, gen, *ctx_->translation_table,
                       ctx_->profile_parser->stack_tracker(), &args))
       storage->stats.Increment(Stat::kTrackEventParserErrors);
+  // After the annotations, as upstream orders the set.
+  if (passthrough_utid && kind != kEnd)
+    args.AddUint("legacy_event.passthrough_utid", *passthrough_utid);
   if (annotations.truncated())
     AddParseProblem(ctx_, "debug_annotations", ts,
                     "debug annotations whose keys pass " +
@@ -635,7 +650,7 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
                         " MiB were cut short (the rest of the annotation was dropped; counted in "
                         "track_event_parser_errors; raise with --max-annotation-key-mb)");
   if (ev.has_legacy && kind != kEnd) {
-    if (async && utid) args.AddInt("legacy_event.passthrough_utid", *utid);
+    if (async && utid) args.AddUint("legacy_event.passthrough_utid", *utid);
     bool native = ev.phase == 'B' || ev.phase == 'E' || ev.phase == 'X' || ev.phase == 'I' ||
                   ev.phase == 'i' || ev.phase == 'b' || ev.phase == 'e' || ev.phase == 'n';
     if (!ev.type && !native && ev.phase)

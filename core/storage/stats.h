@@ -65,6 +65,8 @@ namespace fathom {
     "sched_switch events earlier than the previous one on the same CPU (dropped).")                \
   F(kProcessTrackerErrors, "process_tracker_errors", error, analysis,                              \
     "Inconsistent process/thread associations.")                                                   \
+  F(kProcessTrackerParentPidChanged, "process_tracker_parent_pid_changed", info, analysis,         \
+    "A process dump gave a known process another parent (the first parent is kept).")              \
   F(kMisplacedEndEvent, "misplaced_end_event", data_loss, analysis,                                \
     "Slice end events with no matching begin.")                                                    \
   F(kFrameTimelineEventParserErrors, "frame_timeline_event_parser_errors", info, analysis,         \

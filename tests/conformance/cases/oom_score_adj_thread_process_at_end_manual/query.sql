@@ -1,0 +1,1 @@
+SELECT 'counter' AS kind, c.id, c.ts, c.track_id, t.name, t.type, c.value FROM counter c JOIN track t ON c.track_id = t.id UNION ALL SELECT 'thread', utid, tid, upid, NULL, NULL, NULL FROM thread UNION ALL SELECT 'process', upid, pid, NULL, NULL, NULL, NULL FROM process ORDER BY 1, 2;

@@ -1,0 +1,1 @@
+SELECT p.pid, a.key, a.int_value, a.value_type FROM process p JOIN args a USING (arg_set_id) UNION ALL SELECT -1, key, count(*), NULL FROM args WHERE key IN ('is_kthread', 'is_peak_rss_resettable') GROUP BY key ORDER BY 1, 2;

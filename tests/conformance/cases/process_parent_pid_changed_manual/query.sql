@@ -1,0 +1,1 @@
+SELECT 'process' AS kind, upid AS id, pid AS xid, name, start_ts, parent_upid AS owner, cmdline AS extra FROM process UNION ALL SELECT 'thread', utid, tid, name, start_ts, upid, is_main_thread FROM thread UNION ALL SELECT 'stat', NULL, value, name, NULL, NULL, NULL FROM stats WHERE name = 'process_tracker_parent_pid_changed' ORDER BY 1, 2;

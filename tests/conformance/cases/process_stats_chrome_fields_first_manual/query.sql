@@ -1,0 +1,1 @@
+SELECT 'process' AS kind, upid AS id, pid AS xid, name, start_ts, parent_upid AS owner, cmdline AS extra FROM process UNION ALL SELECT 'thread', utid, tid, name, start_ts, upid, is_main_thread FROM thread ORDER BY 1, 2;

@@ -1,0 +1,1 @@
+SELECT key, int_value, value_type FROM args WHERE key LIKE 'legacy%' ORDER BY key;
