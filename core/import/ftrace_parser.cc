@@ -46,6 +46,7 @@ FtraceParser::FtraceParser(TraceContext* ctx)
       task_state_cache_(1u << 16, kNullStringId),
       cma_(std::make_unique<CmaAllocTracker>(ctx)),
       dma_buffers_(std::make_unique<DmaBufferTracker>(ctx)),
+      atrace_async_(std::make_unique<AtraceAsyncTracks>(ctx)),
       binder_(ctx) {
   TraceStorage* s = storage_;
   const FtraceEventInfo* ss = descriptors_.Get(FtraceEvent::kSchedSwitchFieldNumber);
@@ -635,6 +636,7 @@ void FtraceParser::ParseSchedBlockedReason(proto::Bytes payload) {
 void FtraceParser::OnImportFinished() {
   // Open sched slices and thread states keep dur -1, as upstream.
   if (adreno_) adreno_->Flush();
+  ResolveRssTracks();
 }
 
 }  // namespace fathom

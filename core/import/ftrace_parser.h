@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/import/atrace_async_tracks.h"
 #include "core/import/binder_tracker.h"
 #include "core/import/compact_sched.h"
 #include "core/import/ftrace_descriptors.h"
@@ -233,6 +234,18 @@ class FtraceParser {
 
   // rss_stat mm_id -> owning thread.
   std::unordered_map<uint32_t, uint32_t> mm_id_to_utid_;
+  std::unique_ptr<AtraceAsyncTracks> atrace_async_;
+  // rss_stat counter rows whose track waits for the end of the import.
+  struct PendingRss {
+    uint32_t row;
+    uint32_t utid;
+    uint8_t member;
+  };
+  std::vector<PendingRss> pending_rss_;
+  void ResolveRssTracks();
+  // The arg set {utid} of atrace counter values written by `utid`.
+  uint32_t AtraceCounterArgs(uint32_t utid);
+  std::vector<uint32_t> atrace_counter_sets_;  // utid -> set + 1 (0 = none yet)
   BinderTracker binder_;
 
   // Pre-interned strings.

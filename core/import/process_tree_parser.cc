@@ -5,7 +5,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/import/args_tracker.h"
 #include "core/import/clock_tracker.h"
+#include "core/import/process_memory_tracks.h"
 #include "core/import/process_tracker.h"
 #include "core/import/track_tracker.h"
 #include "perfetto/trace/ps/process_stats.pb.h"
@@ -109,6 +111,7 @@ void ProcessTreeParser::ParseProcess(proto::Bytes process) {
   std::optional<int64_t> uid;
   std::optional<uint64_t> start_from_boot;
   bool cmdline_is_comm = false;
+  std::optional<bool> is_kthread;
   proto::Decoder d(process);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
@@ -129,6 +132,9 @@ void ProcessTreeParser::ParseProcess(proto::Bytes process) {
         break;
       case P::kCmdlineIsCommFieldNumber:
         cmdline_is_comm = f.as_bool();
+        break;
+      case P::kIsKthreadFieldNumber:
+        is_kthread = f.as_bool();
         break;
     }
   }
@@ -158,6 +164,8 @@ void ProcessTreeParser::ParseProcess(proto::Bytes process) {
   uint32_t upid = pt->GetOrCreateProcess(pid);
   upid = pt->UpdateProcessWithParent(upid, pupid);
   pt->SetProcessMetadata(upid, std::nullopt, argv0, joined);
+  // Whether the probe saw a kernel thread, when it says (true or false).
+  if (is_kthread) SetProcessArg(upid, "is_kthread", *is_kthread);
 
   // Kernel threads have no /proc cmdline: the "cmdline" is their comm, which
   // is also the main thread's name.
@@ -172,6 +180,29 @@ void ProcessTreeParser::ParseProcess(proto::Bytes process) {
         ctx_->clock_tracker->ToTraceTime(kClockBoottime, static_cast<int64_t>(*start_from_boot));
     if (ts) pt->SetStartTsIfUnset(upid, *ts);
   }
+}
+
+void ProcessTreeParser::SetProcessArg(uint32_t upid, const char* key, bool value) {
+  std::vector<BoolArg>& args = process_args_[upid];
+  for (BoolArg& a : args) {
+    if (a.key == key) {  // the latest value, in the first one's place
+      a.value = value;
+      return;
+    }
+  }
+  args.push_back({key, value});
+}
+
+void ProcessTreeParser::FlushProcessArgs() {
+  // Upstream's order among processes is its own (not pinned down); by upid.
+  TraceStorage* storage = ctx_->storage.get();
+  for (const auto& [upid, args] : process_args_) {
+    auto set = ctx_->args_tracker->NewSet();
+    for (const BoolArg& a : args) set.AddBool(a.key, a.value);
+    if (auto id = set.CommitMerged(storage->process.arg_set_id.Get(upid)))
+      storage->process.arg_set_id.Set(upid, *id);
+  }
+  process_args_.clear();
 }
 
 void ProcessTreeParser::ParseProcessStats(int64_t ts, proto::Bytes payload) {
@@ -197,7 +228,6 @@ void ProcessTreeParser::ParseProcessStatsEntry(int64_t ts, proto::Bytes process)
     switch (f.id) {
       case P::kPidFieldNumber:
       case P::kFdsFieldNumber:
-      case P::kIsPeakRssResettableFieldNumber:
       case P::kChromePrivateFootprintKbFieldNumber:
       case P::kChromePeakResidentSetKbFieldNumber:
         continue;
@@ -210,6 +240,10 @@ void ProcessTreeParser::ParseProcessStatsEntry(int64_t ts, proto::Bytes process)
       }
     }
     uint32_t upid = pt->GetOrCreateProcess(pid);
+    if (f.id == P::kIsPeakRssResettableFieldNumber) {
+      SetProcessArg(upid, "is_peak_rss_resettable", f.as_bool());
+      continue;
+    }
     if (f.id == P::kOomScoreAdjFieldNumber) {
       uint32_t track = tt->InternProcessCounterTrack(upid, storage->Intern("oom_score_adj"),
                                                      storage->Intern("oom_score_adj"));
@@ -218,16 +252,16 @@ void ProcessTreeParser::ParseProcessStatsEntry(int64_t ts, proto::Bytes process)
     }
     if (const char* name = MemoryCounterName(f.id)) {
       // /proc reports kB; the trace processor keeps bytes.
-      uint32_t track = tt->InternProcessCounterTrack(upid, storage->Intern(name),
-                                                     storage->Intern("process_memory"));
+      uint32_t track = InternProcessMemoryTrack(ctx_, upid, storage->Intern(name));
       tt->PushCounter(ts, static_cast<double>(f.as_int64()) * 1024, track);
       continue;
     }
     if (f.id == P::kRuntimeUserModeFieldNumber || f.id == P::kRuntimeKernelModeFieldNumber) {
       const char* name =
           f.id == P::kRuntimeUserModeFieldNumber ? "runtime.user_ns" : "runtime.kernel_ns";
-      uint32_t track = tt->InternProcessCounterTrack(upid, storage->Intern(name),
-                                                     storage->Intern("proc_stat_runtime"));
+      uint32_t track = tt->InternProcessCounterTrack(
+          upid, storage->Intern(name), storage->Intern("proc_stat_runtime"),
+          TrackDims().Str("proc_stat_runtime_key", name + std::string_view("runtime.").size()));
       tt->PushCounter(ts, static_cast<double>(f.as_int64()), track);
       continue;
     }

@@ -140,6 +140,8 @@ class TrackEventTracker {
   void ClassifyTrack(uint32_t id, const TrackReservation& r, const Resolved& res,
                      const std::optional<MergeKey>& key);
   uint32_t TrackGroup(const MergeKey& key);
+  void CommitDimensions(uint32_t id, uint64_t uuid, const Resolved& res,
+                        const std::optional<MergeKey>& key);
   // `name` as shown for the track of `uuid` (after the translation table).
   StringId ShownName(uint64_t uuid, StringId name) const;
 
