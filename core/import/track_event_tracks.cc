@@ -206,9 +206,11 @@ std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, Str
   }
   uint32_t id = it->second;
   if (event_name != kNullStringId && ctx_->storage->track.name[id] == kNullStringId) {
-    // Unnamed plain tracks are named after their first event.
+    // Unnamed plain tracks are named after their first event, except one
+    // merged with no name to merge by (made before any event, e.g. as a
+    // parent): upstream leaves it nameless.
     const TrackReservation& r = reservations_.at(uuid);
-    if (!r.pid && !r.tid && !r.is_counter)
+    if (!r.pid && !r.tid && !r.is_counter && !nameless_merged_.count(uuid))
       ctx_->storage->track.name.Set(id, ShownName(uuid, event_name));
   }
   return id;
@@ -237,6 +239,7 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
   const bool thread_track =
       res.is_root && res.scope == Resolved::kThread && !r.is_counter && !res.use_separate_track;
   if (!thread_track) CommitDimensions(id, uuid, res, key);
+  if (key && std::get<2>(*key) == kNullStringId) nameless_merged_.insert(uuid);
   if (key) group_tracks_[*key].push_back(id);
   TrackTable& tracks = ctx_->storage->track;
   // A child of a thread's or process's own track is tied to it by its

@@ -162,6 +162,7 @@ class TrackEventTracker {
   std::optional<uint32_t> default_track_;
   std::map<MergeKey, uint32_t> groups_;                     // -> track_group_id
   std::map<MergeKey, std::vector<uint32_t>> group_tracks_;  // the group's tracks
+  std::unordered_set<uint64_t> nameless_merged_;  // merged tracks with no name to merge by
   bool explicit_process_order_ = false;
   bool explicit_thread_order_ = false;
   std::vector<uint64_t> scope_descriptors_;  // with a sibling_order_rank, parse order
