@@ -1,5 +1,7 @@
 // ProtoTokenizer's part for AndroidLogPacket (see proto_tokenizer.h).
+#include "core/import/args_tracker.h"
 #include "core/import/clock_tracker.h"
+#include "core/import/import_logs.h"
 #include "core/import/proto_tokenizer.h"
 #include "core/import/sorter.h"
 #include "perfetto/trace/android/android_log.pb.h"
@@ -49,9 +51,19 @@ void ProtoTokenizer::TokenizeAndroidLog(const PacketView& p) {
     ClockTracker* clocks = ctx_->clock_tracker.get();
     auto ts = clocks->ToTraceTime(kClockRealtime, realtime);
     if (!ts) {
-      ctx_->storage->stats.Increment(clocks->Knows(kClockRealtime)
-                                         ? Stat::kClockSyncFailure
-                                         : Stat::kClockSyncFailureUnknownSourceClock);
+      // Logged as upstream does, with the conversion that failed; its target
+      // is the trace clock, TRACE_FILE (11) while no snapshot has set one.
+      constexpr int64_t kClockTraceFile = 11;
+      auto args = ctx_->args_tracker->NewSet()
+                      .AddInt("source_clock_id", kClockRealtime)
+                      .AddInt("source_timestamp", realtime)
+                      .AddInt("target_clock_id", clocks->has_snapshots()
+                                                     ? static_cast<int64_t>(clocks->trace_clock())
+                                                     : kClockTraceFile);
+      LogImportProblem(ctx_->storage.get(),
+                       clocks->Knows(kClockRealtime) ? Stat::kClockSyncFailure
+                                                     : Stat::kClockSyncFailureUnknownSourceClock,
+                       std::nullopt, std::move(args));
       continue;
     }
     if (android_log_queue_ == UINT32_MAX) android_log_queue_ = sorter_->SourceQueue();

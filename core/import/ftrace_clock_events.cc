@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "core/import/args_tracker.h"
 #include "core/import/track_tracker.h"
 
 namespace fathom {
@@ -13,14 +12,11 @@ void ParseClockEvent(TraceContext* ctx, int64_t ts, uint32_t event_id, proto::By
   const std::string clock(m[1].as_string());
   const bool rate = event_id == kClockSetRateFieldNumber;
   TraceStorage* s = ctx->storage.get();
-  const uint32_t tracks_before = s->track.row_count();
+  // Its device is its dimension (the same track as sys_stats devfreq's).
   const uint32_t track = ctx->track_tracker->InternGlobalCounterTrack(
       s->Intern(clock + (rate ? " Frequency" : " State")),
-      s->Intern(rate ? "clock_frequency" : "clock_state"));
-  if (track >= tracks_before) {  // a new track: its dimension
-    auto dims = ctx->args_tracker->NewSet().AddString("linux_device", clock);
-    if (auto set = dims.Commit()) s->track.dimension_arg_set_id.Set(track, *set);
-  }
+      s->Intern(rate ? "clock_frequency" : "clock_state"), kNullStringId,
+      TrackDims().Str("linux_device", clock));
   ctx->track_tracker->PushCounter(ts, static_cast<double>(m[2].as_uint64()), track);
 }
 

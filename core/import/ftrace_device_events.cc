@@ -264,11 +264,13 @@ void FtraceDeviceEvents::ParseThermalTemperature(int64_t ts, proto::Bytes payloa
   Flat m(payload);
   // One global track per thermal zone (upstream's naming); the value is the
   // new reading, temp_prev is only kept in the raw ftrace_event row.
-  std::string name(m[E::kThermalZoneFieldNumber].as_string());
+  std::string_view zone = m[E::kThermalZoneFieldNumber].as_string();
+  std::string name(zone);
   name += " Temperature";
   TrackTracker* tt = ctx_->track_tracker.get();
   tt->PushCounter(ts, m[E::kTempFieldNumber].as_int32(),
-                  tt->InternGlobalCounterTrack(storage_->Intern(name), thermal_type_));
+                  tt->InternGlobalCounterTrack(storage_->Intern(name), thermal_type_, kNullStringId,
+                                               TrackDims().Str("thermal_zone", zone)));
 }
 
 void FtraceDeviceEvents::ParseKprobe(int64_t ts, uint32_t pid, proto::Bytes payload) {

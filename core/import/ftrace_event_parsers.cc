@@ -6,6 +6,7 @@
 #include "core/import/args_tracker.h"
 #include "core/import/dma_buffer_tracker.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/process_memory_tracks.h"
 #include "core/import/process_tracker.h"
 #include "core/import/sequence_state.h"
 #include "core/import/slice_tracker.h"
@@ -128,6 +129,16 @@ void FtraceParser::ParseKernelTracingMark(int64_t ts, uint32_t pid, uint32_t eve
   ApplySystraceMarker(ts, pid, marker);
 }
 
+uint32_t FtraceParser::AtraceCounterArgs(uint32_t utid) {
+  // One set per thread: upstream writes a set per value, but equal sets
+  // share the first one's id, so reusing it gives the same ids without
+  // writing (and interning) the same row again for every value.
+  if (utid >= atrace_counter_sets_.size()) atrace_counter_sets_.resize(utid + 1, 0);
+  uint32_t& set = atrace_counter_sets_[utid];
+  if (!set) set = *ctx_->args_tracker->NewSet().AddUint("utid", utid).Commit() + 1;
+  return set - 1;
+}
+
 void FtraceParser::AddLmkInstant(int64_t ts, int64_t pid) {
   uint32_t upid = ctx_->process_tracker->GetOrCreateProcess(pid);
   // Upstream's per-process "LMK" track (type android_lmk).
@@ -188,28 +199,30 @@ void FtraceParser::ApplySystraceMarker(int64_t ts, uint32_t pid, const SystraceM
         // AndroidParser, so both sources land on one track.
         track = tt->InternGlobalCounterTrack(
             name, storage_->Intern(m.name == "ScreenState" ? "screen_state" : "battery_stats"));
-      } else if (m.tgid == 0) {
-        track = tt->InternThreadCounterTrack(pt->GetOrCreateThread(pid), name, atrace_counter_);
+        tt->PushCounter(ts, m.value, track);
+        return;
+      }
+      if (m.tgid == 0) {
+        track = tt->InternThreadCounterTrack(pt->GetOrCreateThread(pid), name, atrace_counter_,
+                                             TrackDims().Str("name", m.name));
       } else {
         // Per process on purpose: long-lived counters are written from
         // arbitrary threads of the process.
-        track =
-            tt->InternProcessCounterTrack(pt->GetOrCreateProcess(m.tgid), name, atrace_counter_);
+        track = tt->InternProcessCounterTrack(pt->GetOrCreateProcess(m.tgid), name, atrace_counter_,
+                                              TrackDims().Str("name", m.name));
       }
-      tt->PushCounter(ts, m.value, track);
+      uint32_t row = tt->PushCounter(ts, m.value, track);
+      // Upstream notes the writing thread on each atrace counter value.
+      storage_->counter.arg_set_id.Set(row, AtraceCounterArgs(Utid(pid)));
       return;
     }
     case 'S':
     case 'F': {
       uint32_t upid = pt->GetOrCreateProcess(m.tgid);
-      StringId name = storage_->Intern(m.name);
-      uint32_t track = tt->InternProcessTrack(upid, name, atrace_async_slice_, m.cookie);
       if (m.phase == 'S') {
-        // Legacy "unnestable" async slices: a second S while one is open on
-        // the same (name, cookie) is ignored (buggy Android emitters rely on it).
-        if (!st->GetTopmostOpen(track)) st->Begin(ts, track, kNullStringId, name);
+        atrace_async_->Begin(ts, upid, m.name, m.cookie);
       } else {
-        st->End(ts, track);
+        atrace_async_->End(ts, upid, m.name, m.cookie);
       }
       return;
     }
@@ -386,7 +399,7 @@ void FtraceParser::ParseRssStat(int64_t ts, uint32_t pid, uint32_t event_id, pro
   }
   if (!utid) return;
   PushProcessCounterForThread(ts, static_cast<double>(size), *utid, rss_names_[member],
-                              process_memory_, process_memory_thread_fallback_);
+                              process_memory_, process_memory_thread_fallback_, /*memory=*/true);
 }
 
 void FtraceParser::ParseIonStat(int64_t ts, uint32_t pid, proto::Bytes payload) {

@@ -15,6 +15,7 @@
 #include "core/import/ftrace_io_events.h"
 #include "core/import/ftrace_pkvm_events.h"
 #include "core/import/generic_kernel_parser.h"
+#include "core/import/process_memory_tracks.h"
 #include "core/import/process_tracker.h"
 #include "core/import/track_tracker.h"
 #include "perfetto/trace/ftrace/ftrace_event_bundle.pb.h"
@@ -47,6 +48,7 @@ FtraceParser::FtraceParser(TraceContext* ctx)
       task_state_cache_(1u << 16, kNullStringId),
       cma_(std::make_unique<CmaAllocTracker>(ctx)),
       dma_buffers_(std::make_unique<DmaBufferTracker>(ctx)),
+      atrace_async_(std::make_unique<AtraceAsyncTracks>(ctx)),
       binder_(ctx) {
   TraceStorage* s = storage_;
   const FtraceEventInfo* ss = descriptors_.Get(FtraceEvent::kSchedSwitchFieldNumber);
@@ -638,9 +640,9 @@ void FtraceParser::OnImportFinished() {
 
 void FtraceParser::PushProcessCounterForThread(int64_t ts, double value, uint32_t utid,
                                                StringId name, StringId type,
-                                               StringId fallback_type) {
+                                               StringId fallback_type, bool memory) {
   uint32_t row = ctx_->track_tracker->PushCounter(ts, value, 0);  // track set at the end
-  pending_process_counters_.push_back({row, utid, name, type, fallback_type});
+  pending_process_counters_.push_back({row, utid, name, type, fallback_type, memory});
 }
 
 void FtraceParser::ResolvePendingProcessCounters() {
@@ -649,8 +651,17 @@ void FtraceParser::ResolvePendingProcessCounters() {
   TrackTracker* tt = ctx_->track_tracker.get();
   for (const PendingProcessCounter& p : pending_process_counters_) {
     auto upid = ctx_->process_tracker->GetUpidOfThread(p.utid);
-    uint32_t track = upid ? tt->InternProcessCounterTrack(*upid, p.name, p.type)
-                          : tt->InternThreadCounterTrack(p.utid, p.name, p.fallback_type);
+    uint32_t track;
+    if (p.memory) {
+      // Memory tracks carry their key as a dimension ("mem.rss.anon" -> "rss.anon").
+      std::string key(storage_->GetString(p.name).substr(4));
+      track = upid ? InternProcessMemoryTrack(ctx_, *upid, p.name)
+                   : tt->InternThreadCounterTrack(p.utid, p.name, p.fallback_type,
+                                                  TrackDims().Str("process_memory_key", key));
+    } else {
+      track = upid ? tt->InternProcessCounterTrack(*upid, p.name, p.type)
+                   : tt->InternThreadCounterTrack(p.utid, p.name, p.fallback_type);
+    }
     storage_->counter.track_id.Set(p.row, track);
   }
   pending_process_counters_.clear();

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/import/atrace_async_tracks.h"
 #include "core/import/binder_tracker.h"
 #include "core/import/compact_sched.h"
 #include "core/import/ftrace_descriptors.h"
@@ -241,11 +242,16 @@ class FtraceParser {
     StringId name;
     StringId type;           // of the process track
     StringId fallback_type;  // of the thread track when no process is known
+    bool memory;             // a process memory track (rss_stat), with its dimensions
   };
   std::vector<PendingProcessCounter> pending_process_counters_;
   void PushProcessCounterForThread(int64_t ts, double value, uint32_t utid, StringId name,
-                                   StringId type, StringId fallback_type);
+                                   StringId type, StringId fallback_type, bool memory = false);
   void ResolvePendingProcessCounters();
+  std::unique_ptr<AtraceAsyncTracks> atrace_async_;
+  // The arg set {utid} of atrace counter values written by `utid`.
+  uint32_t AtraceCounterArgs(uint32_t utid);
+  std::vector<uint32_t> atrace_counter_sets_;  // utid -> set + 1 (0 = none yet)
   BinderTracker binder_;
 
   // Pre-interned strings.

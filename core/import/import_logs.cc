@@ -2,7 +2,8 @@
 
 namespace fathom {
 
-void LogImportProblem(TraceStorage* storage, Stat stat, int64_t ts, ArgsTracker::Builder args) {
+void LogImportProblem(TraceStorage* storage, Stat stat, std::optional<int64_t> ts,
+                      ArgsTracker::Builder args) {
   storage->stats.Increment(stat);
   const StatInfo& info = GetStatInfo(stat);
   std::optional<uint32_t> set = args.Commit();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "core/import/args_tracker.h"
 #include "core/storage/stats.h"
@@ -12,7 +13,9 @@
 
 namespace fathom {
 
-// Counts `stat` (as Stats::Increment) and adds one _trace_import_logs row.
-void LogImportProblem(TraceStorage* storage, Stat stat, int64_t ts, ArgsTracker::Builder args);
+// Counts `stat` (as Stats::Increment) and adds one _trace_import_logs row
+// (`ts` NULL for a problem met before the event had a trace time).
+void LogImportProblem(TraceStorage* storage, Stat stat, std::optional<int64_t> ts,
+                      ArgsTracker::Builder args);
 
 }  // namespace fathom

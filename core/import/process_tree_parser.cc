@@ -5,7 +5,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/import/args_tracker.h"
 #include "core/import/clock_tracker.h"
+#include "core/import/process_memory_tracks.h"
 #include "core/import/process_tracker.h"
 #include "core/import/track_tracker.h"
 #include "perfetto/trace/ps/process_stats.pb.h"
@@ -229,7 +231,7 @@ void ProcessTreeParser::ParseProcessStatsEntry(int64_t ts, proto::Bytes process)
     switch (f.id) {
       case P::kPidFieldNumber:
       case P::kFdsFieldNumber:
-      case P::kIsPeakRssResettableFieldNumber:
+      case P::kIsPeakRssResettableFieldNumber:  // read by the first pass
       case P::kChromePrivateFootprintKbFieldNumber:
       case P::kChromePeakResidentSetKbFieldNumber:
         continue;
@@ -250,16 +252,16 @@ void ProcessTreeParser::ParseProcessStatsEntry(int64_t ts, proto::Bytes process)
     }
     if (const char* name = MemoryCounterName(f.id)) {
       // /proc reports kB; the trace processor keeps bytes.
-      uint32_t track = tt->InternProcessCounterTrack(upid, storage->Intern(name),
-                                                     storage->Intern("process_memory"));
+      uint32_t track = InternProcessMemoryTrack(ctx_, upid, storage->Intern(name));
       tt->PushCounter(ts, static_cast<double>(f.as_int64()) * 1024, track);
       continue;
     }
     if (f.id == P::kRuntimeUserModeFieldNumber || f.id == P::kRuntimeKernelModeFieldNumber) {
       const char* name =
           f.id == P::kRuntimeUserModeFieldNumber ? "runtime.user_ns" : "runtime.kernel_ns";
-      uint32_t track = tt->InternProcessCounterTrack(upid, storage->Intern(name),
-                                                     storage->Intern("proc_stat_runtime"));
+      uint32_t track = tt->InternProcessCounterTrack(
+          upid, storage->Intern(name), storage->Intern("proc_stat_runtime"),
+          TrackDims().Str("proc_stat_runtime_key", name + std::string_view("runtime.").size()));
       tt->PushCounter(ts, static_cast<double>(f.as_int64()), track);
       continue;
     }

@@ -16,8 +16,11 @@ class ProcessTreeParser {
 
   void ParseProcessTree(int64_t ts, proto::Bytes payload);
   void ParseProcessStats(int64_t ts, proto::Bytes payload);
-  // Writes the process args collected over the import.
-  void OnImportFinished() { args_.Flush(); }
+  // Writes the process args the snapshots gave (is_kthread,
+  // is_peak_rss_resettable): upstream keeps each process's latest value of
+  // each and writes them once the trace is read, before the other sets
+  // written then.
+  void FlushProcessArgs() { args_.Flush(); }
 
  private:
   void ParseProcess(proto::Bytes process);

@@ -109,180 +109,202 @@ SysStatsParser::SysStatsParser(TraceContext* ctx) : ctx_(ctx) {
 }
 
 void SysStatsParser::PushGlobal(int64_t ts, std::string_view name, std::string_view type,
-                                double value) {
+                                double value, const TrackDims& dims) {
   TraceStorage* s = ctx_->storage.get();
-  uint32_t track = ctx_->track_tracker->InternGlobalCounterTrack(s->Intern(name), s->Intern(type));
+  uint32_t track = ctx_->track_tracker->InternGlobalCounterTrack(s->Intern(name), s->Intern(type),
+                                                                 kNullStringId, dims);
   ctx_->track_tracker->PushCounter(ts, value, track);
 }
 
 void SysStatsParser::PushCpu(int64_t ts, uint32_t cpu, std::string_view name, std::string_view type,
-                             double value) {
+                             double value, const TrackDims& dims) {
   TraceStorage* s = ctx_->storage.get();
   uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(cpu, s->Intern(name), s->Intern(type),
-                                                              ctx_->packet_machine_id);
+                                                              ctx_->packet_machine_id, dims);
   ctx_->track_tracker->PushCounter(ts, value, track);
 }
 
 void SysStatsParser::ParseSysStats(int64_t ts, proto::Bytes payload) {
   using SS = pp::SysStats;
-  Stats& stats = ctx_->storage->stats;
-  uint32_t cpufreq_cpu = 0;
+  // Upstream reads a packet's fields kind by kind in this order (not in wire
+  // order), which decides the order its tracks and their dimension sets are
+  // created in.
+  static constexpr uint32_t kOrder[] = {
+      SS::kMeminfoFieldNumber,         SS::kDevfreqFieldNumber,   SS::kCpufreqKhzFieldNumber,
+      SS::kVmstatFieldNumber,          SS::kCpuStatFieldNumber,   SS::kNumIrqFieldNumber,
+      SS::kNumSoftirqFieldNumber,      SS::kNumForksFieldNumber,  SS::kNumIrqTotalFieldNumber,
+      SS::kNumSoftirqTotalFieldNumber, SS::kPsiFieldNumber,       SS::kThermalZoneFieldNumber,
+      SS::kCpuidleStateFieldNumber,    SS::kGpufreqMhzFieldNumber};
+  std::vector<proto::Field> fields;
   proto::Decoder d(payload);
-  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
-    switch (f.id) {
-      case SS::kMeminfoFieldNumber:
-      case SS::kVmstatFieldNumber: {
-        // MeminfoValue and VmstatValue share their layout (key = 1, value = 2).
-        uint64_t key = 0, value = 0;
-        proto::Decoder kv(f.bytes);
-        for (proto::Field g = kv.Next(); g.valid(); g = kv.Next()) {
-          if (g.id == SS::MeminfoValue::kKeyFieldNumber) key = g.as_uint64();
-          if (g.id == SS::MeminfoValue::kValueFieldNumber) value = g.as_uint64();
-        }
-        bool meminfo = f.id == SS::kMeminfoFieldNumber;
-        const auto& names = meminfo ? meminfo_names_ : vmstat_names_;
-        if (key >= names.size() || names[key].empty()) {
-          stats.Increment(meminfo ? Stat::kMeminfoUnknownKeys : Stat::kVmstatUnknownKeys);
-          break;
-        }
-        // meminfo is in kB; the trace processor keeps bytes.
-        PushGlobal(ts, names[key], meminfo ? "meminfo" : "vmstat",
-                   meminfo ? static_cast<double>(value) * 1024 : static_cast<double>(value));
+  for (proto::Field f = d.Next(); f.valid(); f = d.Next()) fields.push_back(f);
+  uint32_t cpufreq_cpu = 0;
+  for (uint32_t id : kOrder)
+    for (const proto::Field& f : fields)
+      if (f.id == id) ParseSysStatsField(ts, f, &cpufreq_cpu);
+}
+
+void SysStatsParser::ParseSysStatsField(int64_t ts, const proto::Field& f, uint32_t* cpufreq_cpu) {
+  using SS = pp::SysStats;
+  Stats& stats = ctx_->storage->stats;
+  switch (f.id) {
+    case SS::kMeminfoFieldNumber:
+    case SS::kVmstatFieldNumber: {
+      // MeminfoValue and VmstatValue share their layout (key = 1, value = 2).
+      uint64_t key = 0, value = 0;
+      proto::Decoder kv(f.bytes);
+      for (proto::Field g = kv.Next(); g.valid(); g = kv.Next()) {
+        if (g.id == SS::MeminfoValue::kKeyFieldNumber) key = g.as_uint64();
+        if (g.id == SS::MeminfoValue::kValueFieldNumber) value = g.as_uint64();
+      }
+      bool meminfo = f.id == SS::kMeminfoFieldNumber;
+      const auto& names = meminfo ? meminfo_names_ : vmstat_names_;
+      if (key >= names.size() || names[key].empty()) {
+        stats.Increment(meminfo ? Stat::kMeminfoUnknownKeys : Stat::kVmstatUnknownKeys);
         break;
       }
-      case SS::kCpuStatFieldNumber: {
-        using CT = SS::CpuTimes;
-        // As upstream, a cpu_stat sample sets all eight times of its cpu (a
-        // field the kernel did not report is 0), in this order.
-        static constexpr std::pair<uint32_t, const char*> kTimes[] = {
-            {CT::kUserNsFieldNumber, "cpu.times.user_ns"},
-            {CT::kUserNiceNsFieldNumber, "cpu.times.user_nice_ns"},
-            {CT::kSystemModeNsFieldNumber, "cpu.times.system_mode_ns"},
-            {CT::kIdleNsFieldNumber, "cpu.times.idle_ns"},
-            {CT::kIoWaitNsFieldNumber, "cpu.times.io_wait_ns"},
-            {CT::kIrqNsFieldNumber, "cpu.times.irq_ns"},
-            {CT::kSoftirqNsFieldNumber, "cpu.times.softirq_ns"},
-            {CT::kStealNsFieldNumber, "cpu.times.steal_ns"},
-        };
-        std::optional<uint32_t> cpu;
-        uint64_t values[std::size(kTimes)] = {};
-        proto::Decoder ct(f.bytes);
-        for (proto::Field g = ct.Next(); g.valid(); g = ct.Next()) {
-          if (g.id == CT::kCpuIdFieldNumber) cpu = g.as_uint32();
-          for (size_t i = 0; i < std::size(kTimes); ++i)
-            if (g.id == kTimes[i].first) values[i] = g.int_value;
-        }
-        if (!cpu) {
-          stats.Increment(Stat::kInvalidCpuTimes);
-          break;
-        }
+      // meminfo is in kB; the trace processor keeps bytes.
+      PushGlobal(ts, names[key], meminfo ? "meminfo" : "vmstat",
+                 meminfo ? static_cast<double>(value) * 1024 : static_cast<double>(value),
+                 TrackDims().Str(meminfo ? "meminfo_key" : "vmstat_key", names[key]));
+      break;
+    }
+    case SS::kCpuStatFieldNumber: {
+      using CT = SS::CpuTimes;
+      // As upstream, a cpu_stat sample sets all eight times of its cpu (a
+      // field the kernel did not report is 0), in this order.
+      static constexpr std::pair<uint32_t, const char*> kTimes[] = {
+          {CT::kUserNsFieldNumber, "cpu.times.user_ns"},
+          {CT::kUserNiceNsFieldNumber, "cpu.times.user_nice_ns"},
+          {CT::kSystemModeNsFieldNumber, "cpu.times.system_mode_ns"},
+          {CT::kIdleNsFieldNumber, "cpu.times.idle_ns"},
+          {CT::kIoWaitNsFieldNumber, "cpu.times.io_wait_ns"},
+          {CT::kIrqNsFieldNumber, "cpu.times.irq_ns"},
+          {CT::kSoftirqNsFieldNumber, "cpu.times.softirq_ns"},
+          {CT::kStealNsFieldNumber, "cpu.times.steal_ns"},
+      };
+      std::optional<uint32_t> cpu;
+      uint64_t values[std::size(kTimes)] = {};
+      proto::Decoder ct(f.bytes);
+      for (proto::Field g = ct.Next(); g.valid(); g = ct.Next()) {
+        if (g.id == CT::kCpuIdFieldNumber) cpu = g.as_uint32();
         for (size_t i = 0; i < std::size(kTimes); ++i)
-          PushCpu(ts, *cpu, kTimes[i].second, "cpustat", static_cast<double>(values[i]));
+          if (g.id == kTimes[i].first) values[i] = g.int_value;
+      }
+      if (!cpu) {
+        stats.Increment(Stat::kInvalidCpuTimes);
         break;
       }
-      case SS::kNumForksFieldNumber:
-        PushGlobal(ts, "num_forks", "num_forks", static_cast<double>(f.int_value));
-        break;
-      case SS::kNumIrqTotalFieldNumber:
-        PushGlobal(ts, "num_irq_total", "num_irq_total", static_cast<double>(f.int_value));
-        break;
-      case SS::kNumSoftirqTotalFieldNumber:
-        PushGlobal(ts, "num_softirq_total", "num_softirq_total", static_cast<double>(f.int_value));
-        break;
-      case SS::kNumIrqFieldNumber:
-      case SS::kNumSoftirqFieldNumber: {
-        int64_t irq = 0;
-        uint64_t count = 0;
-        proto::Decoder ic(f.bytes);
-        for (proto::Field g = ic.Next(); g.valid(); g = ic.Next()) {
-          if (g.id == SS::InterruptCount::kIrqFieldNumber) irq = g.as_int32();
-          if (g.id == SS::InterruptCount::kCountFieldNumber) count = g.as_uint64();
-        }
-        bool soft = f.id == SS::kNumSoftirqFieldNumber;
-        std::string name =
-            std::string(soft ? "num_softirq" : "num_irq") + " (id: " + std::to_string(irq) + ")";
-        PushGlobal(ts, name, soft ? "num_softirq" : "num_irq", static_cast<double>(count));
-        break;
+      for (size_t i = 0; i < std::size(kTimes); ++i)
+        PushCpu(ts, *cpu, kTimes[i].second, "cpustat", static_cast<double>(values[i]),
+                TrackDims().Str("cpustat_key",
+                                kTimes[i].second + std::string_view("cpu.times.").size()));
+      break;
+    }
+    case SS::kNumForksFieldNumber:
+      PushGlobal(ts, "num_forks", "num_forks", static_cast<double>(f.int_value));
+      break;
+    case SS::kNumIrqTotalFieldNumber:
+      PushGlobal(ts, "num_irq_total", "num_irq_total", static_cast<double>(f.int_value));
+      break;
+    case SS::kNumSoftirqTotalFieldNumber:
+      PushGlobal(ts, "num_softirq_total", "num_softirq_total", static_cast<double>(f.int_value));
+      break;
+    case SS::kNumIrqFieldNumber:
+    case SS::kNumSoftirqFieldNumber: {
+      int64_t irq = 0;
+      uint64_t count = 0;
+      proto::Decoder ic(f.bytes);
+      for (proto::Field g = ic.Next(); g.valid(); g = ic.Next()) {
+        if (g.id == SS::InterruptCount::kIrqFieldNumber) irq = g.as_int32();
+        if (g.id == SS::InterruptCount::kCountFieldNumber) count = g.as_uint64();
       }
-      case SS::kDevfreqFieldNumber: {
-        std::string_view key;
-        uint64_t value = 0;
-        proto::Decoder dv(f.bytes);
-        for (proto::Field g = dv.Next(); g.valid(); g = dv.Next()) {
-          if (g.id == SS::DevfreqValue::kKeyFieldNumber) key = g.as_string();
-          if (g.id == SS::DevfreqValue::kValueFieldNumber) value = g.as_uint64();
-        }
-        PushGlobal(ts, key, "clock_frequency", static_cast<double>(value));
-        break;
+      bool soft = f.id == SS::kNumSoftirqFieldNumber;
+      std::string name =
+          std::string(soft ? "num_softirq" : "num_irq") + " (id: " + std::to_string(irq) + ")";
+      PushGlobal(ts, name, soft ? "num_softirq" : "num_irq", static_cast<double>(count),
+                 TrackDims().Int("irq", irq));
+      break;
+    }
+    case SS::kDevfreqFieldNumber: {
+      std::string_view key;
+      uint64_t value = 0;
+      proto::Decoder dv(f.bytes);
+      for (proto::Field g = dv.Next(); g.valid(); g = dv.Next()) {
+        if (g.id == SS::DevfreqValue::kKeyFieldNumber) key = g.as_string();
+        if (g.id == SS::DevfreqValue::kValueFieldNumber) value = g.as_uint64();
       }
-      case SS::kCpufreqKhzFieldNumber:
-        ForEachVarint(f, [&](uint64_t v) {
-          PushCpu(ts, cpufreq_cpu++, "cpufreq", "cpu_frequency", static_cast<double>(v));
-        });
-        break;
-      case SS::kGpufreqMhzFieldNumber:
-        ForEachVarint(f, [&](uint64_t v) {
-          PushGlobal(ts, "gpufreq", "gpu_frequency", static_cast<double>(v));
-        });
-        break;
-      case SS::kPsiFieldNumber: {
-        int64_t resource = 0;
-        uint64_t total = 0;
-        proto::Decoder ps(f.bytes);
-        for (proto::Field g = ps.Next(); g.valid(); g = ps.Next()) {
-          if (g.id == SS::PsiSample::kResourceFieldNumber) resource = g.as_int64();
-          if (g.id == SS::PsiSample::kTotalNsFieldNumber) total = g.as_uint64();
-        }
-        if (const char* key = PsiResourceKey(resource)) {
-          PushGlobal(ts, key, "psi", static_cast<double>(total));
-        } else {
-          stats.Increment(Stat::kPsiUnknownResource);
-        }
-        break;
+      // The same track as the clock_set_rate ftrace event's.
+      PushGlobal(ts, std::string(key) + " Frequency", "clock_frequency", static_cast<double>(value),
+                 TrackDims().Str("linux_device", key));
+      break;
+    }
+    case SS::kCpufreqKhzFieldNumber:
+      ForEachVarint(f, [&](uint64_t v) {
+        PushCpu(ts, (*cpufreq_cpu)++, "cpufreq", "cpu_frequency", static_cast<double>(v));
+      });
+      break;
+    case SS::kGpufreqMhzFieldNumber:
+      ForEachVarint(f, [&](uint64_t v) {
+        PushGlobal(ts, "gpufreq", "gpu_frequency", static_cast<double>(v),
+                   TrackDims().Int("ugpu", 0).Int("gpu", 0));
+      });
+      break;
+    case SS::kPsiFieldNumber: {
+      int64_t resource = 0;
+      uint64_t total = 0;
+      proto::Decoder ps(f.bytes);
+      for (proto::Field g = ps.Next(); g.valid(); g = ps.Next()) {
+        if (g.id == SS::PsiSample::kResourceFieldNumber) resource = g.as_int64();
+        if (g.id == SS::PsiSample::kTotalNsFieldNumber) total = g.as_uint64();
       }
-      case SS::kThermalZoneFieldNumber: {
-        std::string_view type;
-        uint64_t temp = 0;
-        proto::Decoder tz(f.bytes);
-        for (proto::Field g = tz.Next(); g.valid(); g = tz.Next()) {
-          if (g.id == SS::ThermalZone::kTypeFieldNumber) type = g.as_string();
-          if (g.id == SS::ThermalZone::kTempFieldNumber) temp = g.as_uint64();
-        }
-        PushGlobal(ts, type, "thermal_temperature_sys", static_cast<double>(temp));
-        break;
+      if (const char* key = PsiResourceKey(resource)) {
+        PushGlobal(ts, key, "psi", static_cast<double>(total),
+                   TrackDims().Str("psi_resource", key + std::string_view("psi.").size()));
+      } else {
+        stats.Increment(Stat::kPsiUnknownResource);
       }
-      case SS::kCpuidleStateFieldNumber: {
-        uint32_t cpu = 0;
-        std::vector<std::pair<std::string_view, uint64_t>> entries;
-        proto::Decoder cs(f.bytes);
-        for (proto::Field g = cs.Next(); g.valid(); g = cs.Next()) {
-          if (g.id == SS::CpuIdleState::kCpuIdFieldNumber) cpu = g.as_uint32();
-          if (g.id != SS::CpuIdleState::kCpuidleStateEntryFieldNumber) continue;
-          std::string_view state;
-          uint64_t dur = 0;
-          proto::Decoder e(g.bytes);
-          for (proto::Field h = e.Next(); h.valid(); h = e.Next()) {
-            if (h.id == SS::CpuIdleStateEntry::kStateFieldNumber) state = h.as_string();
-            if (h.id == SS::CpuIdleStateEntry::kDurationUsFieldNumber) dur = h.as_uint64();
-          }
-          entries.emplace_back(state, dur);
-        }
-        TraceStorage* s = ctx_->storage.get();
-        for (const auto& [state, dur] : entries) {
-          std::string name = "cpuidle" + std::to_string(cpu) + "." + std::string(state);
-          const uint32_t tracks_before = s->track.row_count();
-          uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(
-              cpu, s->Intern(name), s->Intern("cpu_idle_state"), ctx_->packet_machine_id);
-          // A new track: its cpu and state as dimensions, which
-          // linux.cpu.idle_time_in_state reads (as upstream's).
-          if (track >= tracks_before) {
-            auto dims = ctx_->args_tracker->NewSet().AddInt("cpu", cpu).AddString("state", state);
-            if (auto set = dims.Commit()) s->track.dimension_arg_set_id.Set(track, *set);
-          }
-          ctx_->track_tracker->PushCounter(ts, static_cast<double>(dur), track);
-        }
-        break;
+      break;
+    }
+    case SS::kThermalZoneFieldNumber: {
+      std::string_view type;
+      uint64_t temp = 0;
+      proto::Decoder tz(f.bytes);
+      for (proto::Field g = tz.Next(); g.valid(); g = tz.Next()) {
+        if (g.id == SS::ThermalZone::kTypeFieldNumber) type = g.as_string();
+        if (g.id == SS::ThermalZone::kTempFieldNumber) temp = g.as_uint64();
       }
+      PushGlobal(ts, type, "thermal_temperature_sys", static_cast<double>(temp),
+                 TrackDims().Str("thermal_zone", type));
+      break;
+    }
+    case SS::kCpuidleStateFieldNumber: {
+      uint32_t cpu = 0;
+      std::vector<std::pair<std::string_view, uint64_t>> entries;
+      proto::Decoder cs(f.bytes);
+      for (proto::Field g = cs.Next(); g.valid(); g = cs.Next()) {
+        if (g.id == SS::CpuIdleState::kCpuIdFieldNumber) cpu = g.as_uint32();
+        if (g.id != SS::CpuIdleState::kCpuidleStateEntryFieldNumber) continue;
+        std::string_view state;
+        uint64_t dur = 0;
+        proto::Decoder e(g.bytes);
+        for (proto::Field h = e.Next(); h.valid(); h = e.Next()) {
+          if (h.id == SS::CpuIdleStateEntry::kStateFieldNumber) state = h.as_string();
+          if (h.id == SS::CpuIdleStateEntry::kDurationUsFieldNumber) dur = h.as_uint64();
+        }
+        entries.emplace_back(state, dur);
+      }
+      TraceStorage* s = ctx_->storage.get();
+      for (const auto& [state, dur] : entries) {
+        std::string name = "cpuidle" + std::to_string(cpu) + "." + std::string(state);
+        // Its state is a dimension, which linux.cpu.idle_time_in_state
+        // reads (as upstream's).
+        uint32_t track = ctx_->track_tracker->InternCpuCounterTrack(
+            cpu, s->Intern(name), s->Intern("cpu_idle_state"), ctx_->packet_machine_id,
+            TrackDims().Str("state", state));
+        ctx_->track_tracker->PushCounter(ts, static_cast<double>(dur), track);
+      }
+      break;
     }
   }
 }

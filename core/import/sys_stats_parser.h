@@ -10,6 +10,7 @@
 #include "core/import/args_tracker.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
+#include "core/import/track_tracker.h"
 
 namespace fathom {
 
@@ -23,9 +24,11 @@ class SysStatsParser {
  private:
   void AddArmIdentifierArgs(proto::Bytes id, ArgsTracker::Builder* args);
   void AddCpuFeatureArgs(uint64_t features, ArgsTracker::Builder* args);
-  void PushGlobal(int64_t ts, std::string_view name, std::string_view type, double value);
-  void PushCpu(int64_t ts, uint32_t cpu, std::string_view name, std::string_view type,
-               double value);
+  void ParseSysStatsField(int64_t ts, const proto::Field& f, uint32_t* cpufreq_cpu);
+  void PushGlobal(int64_t ts, std::string_view name, std::string_view type, double value,
+                  const TrackDims& dims = {});
+  void PushCpu(int64_t ts, uint32_t cpu, std::string_view name, std::string_view type, double value,
+               const TrackDims& dims = {});
 
   TraceContext* ctx_;
   std::vector<std::string> meminfo_names_;  // by MeminfoCounters value

@@ -101,8 +101,9 @@ bool SystemParser::ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes paylo
 
 void SystemParser::OnImportFinished() {
   metadata_->OnImportFinished();
-  process_tree_->OnImportFinished();
 }
+
+void SystemParser::FlushProcessArgs() { process_tree_->FlushProcessArgs(); }
 
 void SystemParser::ParseAndroidLogEvent(int64_t ts, proto::Bytes event) {
   android_->ParseLogEvent(ts, event);

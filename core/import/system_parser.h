@@ -33,6 +33,8 @@ class SystemParser {
   bool ParsePacket(int64_t ts, uint32_t field_id, proto::Bytes payload, proto::Bytes packet,
                    const SequenceGeneration& gen);
   void OnImportFinished();
+  // The process args of /proc snapshots (ProcessTreeParser::FlushProcessArgs).
+  void FlushProcessArgs();
   // One Android log line, at its trace time (the tokenizer split it out and sorted it).
   void ParseAndroidLogEvent(int64_t ts, proto::Bytes event);
 

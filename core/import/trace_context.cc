@@ -22,7 +22,7 @@ TraceContext::TraceContext()
       args_tracker(new ArgsTracker(storage.get())),
       clock_tracker(new ClockTracker()),
       process_tracker(new ProcessTracker(storage.get())),
-      track_tracker(new TrackTracker(storage.get())),
+      track_tracker(new TrackTracker(storage.get(), args_tracker.get())),
       // `problems` is declared later: only its address is taken here.
       slice_tracker(new SliceTracker(storage.get(), &problems)) {
   ftrace_parser.reset(new FtraceParser(this));
@@ -38,6 +38,9 @@ TraceContext::TraceContext()
 TraceContext::~TraceContext() = default;
 
 void TraceContext::OnImportFinished() {
+  // Upstream's end-of-trace arg sets come in this order: process args, then
+  // the rss_stat tracks' dimensions, then the args of slices still open.
+  system_parser->FlushProcessArgs();
   ftrace_parser->OnImportFinished();
   system_parser->OnImportFinished();
   track_event_parser->OnImportFinished();

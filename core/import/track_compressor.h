@@ -30,6 +30,15 @@ class TrackCompressor {
   // The track holding `cookie`'s open slices, one of which ends now;
   // nullopt when the cookie has none open.
   std::optional<uint32_t> EndTrack(int64_t cookie);
+  // Unnestable begin/end (atrace async slices), as pinned on the reference:
+  // a slot remembers the last cookie that used it. A begin takes the slot of
+  // its cookie (open or not), else the lowest free one, else a new one; a
+  // begin of an open cookie does not count as another open slice. An end
+  // closes its cookie's open slot; with none open it still names a slot the
+  // same way (its cookie's, the lowest free, or a new one) and marks it as
+  // that cookie's, opening nothing.
+  uint32_t BeginUnnestable(int64_t cookie, const Factory& create);
+  uint32_t EndUnnestable(int64_t cookie, const Factory& create);
   // The track for a complete slice [ts, ts + dur).
   uint32_t CompleteTrack(int64_t ts, int64_t dur, const Factory& create);
 
@@ -41,6 +50,9 @@ class TrackCompressor {
     int64_t end = INT64_MIN;  // complete: end of the latest slice
   };
   uint32_t NewSlot(const Factory& create);
+  // The slot of `cookie`, else the lowest free one, else a new one; it is
+  // `cookie`'s now.
+  Slot& UnnestableSlot(int64_t cookie, const Factory& create);
   std::vector<Slot> slots_;
 };
 

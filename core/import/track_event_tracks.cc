@@ -179,7 +179,8 @@ uint32_t TrackEventTracker::CreateTrack(uint64_t uuid, const TrackReservation& r
       separate_thread_tracks_[res.utid] = id;
       return id;
     }
-    return tt->InternProcessTrack(res.upid, kNullStringId);
+    // Its own track, told apart by its uuid (a dimension).
+    return tt->CreateTrack(false, kNullStringId, kNullStringId, std::nullopt, upid, std::nullopt);
   }
   uint32_t id =
       tt->CreateTrack(r.is_counter, kNullStringId, kNullStringId, utid, upid, std::nullopt);
@@ -205,9 +206,11 @@ std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, Str
   }
   uint32_t id = it->second;
   if (event_name != kNullStringId && ctx_->storage->track.name[id] == kNullStringId) {
-    // Unnamed plain tracks are named after their first event.
+    // Unnamed plain tracks are named after their first event, except one
+    // merged with no name to merge by (made before any event, e.g. as a
+    // parent): upstream leaves it nameless.
     const TrackReservation& r = reservations_.at(uuid);
-    if (!r.pid && !r.tid && !r.is_counter)
+    if (!r.pid && !r.tid && !r.is_counter && !nameless_merged_.count(uuid))
       ctx_->storage->track.name.Set(id, ShownName(uuid, event_name));
   }
   return id;
@@ -231,6 +234,12 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
   uint32_t id = CreateTrack(uuid, r, res);
   tracks_.emplace(uuid, id);
   ClassifyTrack(id, r, res, key);
+  // A thread's own descriptor track is the thread's track, shared with other
+  // sources: it has the thread's dimension only, and no descriptor args.
+  const bool thread_track =
+      res.is_root && res.scope == Resolved::kThread && !r.is_counter && !res.use_separate_track;
+  if (!thread_track) CommitDimensions(id, uuid, res, key);
+  if (key && std::get<2>(*key) == kNullStringId) nameless_merged_.insert(uuid);
   if (key) group_tracks_[*key].push_back(id);
   TrackTable& tracks = ctx_->storage->track;
   // A child of a thread's or process's own track is tied to it by its
@@ -238,10 +247,7 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
   if (r.parent_uuid && !resolved_.at(r.parent_uuid).is_root)
     tracks.parent_id.Set(id, tracks_.at(r.parent_uuid));
   if (r.name != kNullStringId) tracks.name.Set(id, ShownName(uuid, r.name));
-  // A thread's own descriptor track is the thread's track, shared with other
-  // sources: upstream gives it no descriptor source args.
-  if (res.is_root && res.scope == Resolved::kThread && !r.is_counter && !res.use_separate_track)
-    return;
+  if (thread_track) return;
   auto args = ctx_->args_tracker->NewSet();
   args.AddString("source", "descriptor");
   args.AddInt("trace_id", static_cast<int64_t>(uuid));
@@ -258,6 +264,26 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
   }
   if (r.sibling_order_rank) args.AddInt("sibling_order_rank", *r.sibling_order_rank);
   if (auto set = args.Commit()) tracks.source_arg_set_id.Set(id, *set);
+}
+
+// Upstream's dimensions of a descriptor track, written before its source
+// args: its scope's owner, then either its uuid or, for a track merged with
+// its siblings, the merge key and its index among the group's tracks.
+void TrackEventTracker::CommitDimensions(uint32_t id, uint64_t uuid, const Resolved& res,
+                                         const std::optional<MergeKey>& key) {
+  auto dims = ctx_->args_tracker->NewSet();
+  if (res.scope == Resolved::kThread) dims.AddInt("utid", res.utid);
+  if (res.scope == Resolved::kProcess) dims.AddInt("upid", res.upid);
+  const auto& [parent, type, value, own] = key ? *key : MergeKey{};
+  if (key) {
+    dims.AddInt("parent_track_uuid", static_cast<int64_t>(parent));
+    dims.AddInt("merge_key_type", type);
+    dims.AddString("merge_key_value", value);  // NULL for a nameless track, as upstream
+    dims.AddInt("track_compressor_idx", static_cast<int64_t>(group_tracks_[*key].size()));
+  } else {
+    dims.AddInt("track_uuid", static_cast<int64_t>(uuid));
+  }
+  if (auto set = dims.Commit()) ctx_->storage->track.dimension_arg_set_id.Set(id, *set);
 }
 
 std::optional<TrackEventTracker::MergeKey> TrackEventTracker::MergeKeyOf(
@@ -305,21 +331,14 @@ void TrackEventTracker::ClassifyTrack(uint32_t id, const TrackReservation& r, co
 
 uint32_t TrackEventTracker::TrackGroup(const MergeKey& key) {
   // Upstream numbers groups densely in the order their first track appears.
-  auto [it, inserted] = groups_.emplace(key, static_cast<uint32_t>(groups_.size()));
+  auto it = groups_.find(key);
+  if (it == groups_.end()) it = groups_.emplace(key, ctx_->track_tracker->NewTrackGroup()).first;
   return it->second;
 }
 
 uint32_t TrackEventTracker::ThreadTrack(uint32_t utid) {
-  uint32_t id = ctx_->track_tracker->InternThreadTrack(utid);
-  // Upstream identifies a thread's track by its utid, which it shows as the
-  // track's dimension args.
-  TrackTable& tracks = ctx_->storage->track;
-  if (!tracks.dimension_arg_set_id.Get(id)) {
-    auto dims = ctx_->args_tracker->NewSet();
-    dims.AddInt("utid", utid);
-    if (auto set = dims.Commit()) tracks.dimension_arg_set_id.Set(id, *set);
-  }
-  return id;
+  // Its utid dimension comes with it (TrackTracker).
+  return ctx_->track_tracker->InternThreadTrack(utid);
 }
 
 StringId TrackEventTracker::ShownName(uint64_t uuid, StringId name) const {

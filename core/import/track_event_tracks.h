@@ -140,6 +140,8 @@ class TrackEventTracker {
   void ClassifyTrack(uint32_t id, const TrackReservation& r, const Resolved& res,
                      const std::optional<MergeKey>& key);
   uint32_t TrackGroup(const MergeKey& key);
+  void CommitDimensions(uint32_t id, uint64_t uuid, const Resolved& res,
+                        const std::optional<MergeKey>& key);
   // `name` as shown for the track of `uuid` (after the translation table).
   StringId ShownName(uint64_t uuid, StringId name) const;
 
@@ -160,6 +162,7 @@ class TrackEventTracker {
   std::optional<uint32_t> default_track_;
   std::map<MergeKey, uint32_t> groups_;                     // -> track_group_id
   std::map<MergeKey, std::vector<uint32_t>> group_tracks_;  // the group's tracks
+  std::unordered_set<uint64_t> nameless_merged_;  // merged tracks with no name to merge by
   bool explicit_process_order_ = false;
   bool explicit_thread_order_ = false;
   std::vector<uint64_t> scope_descriptors_;  // with a sibling_order_rank, parse order

@@ -53,22 +53,26 @@ CREATE VIEW cpu_track AS
   FROM __intrinsic_track WHERE event_type = 'slice' AND cpu IS NOT NULL;
 CREATE VIEW counter_track AS
   SELECT id, name, parent_id, type, dimension_arg_set_id, source_arg_set_id, machine_id,
-         counter_unit AS unit, NULL AS description
+         counter_unit AS unit, extract_arg(source_arg_set_id, 'description') AS description
   FROM __intrinsic_track WHERE event_type = 'counter';
 CREATE VIEW gpu_counter_track AS
   SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
-         NULL AS description, extract_arg(dimension_arg_set_id, 'ugpu') AS ugpu,
+         extract_arg(source_arg_set_id, 'description') AS description,
+         extract_arg(dimension_arg_set_id, 'ugpu') AS ugpu,
          extract_arg(dimension_arg_set_id, 'gpu') AS gpu_id
   FROM __intrinsic_track
   WHERE event_type = 'counter' AND extract_arg(dimension_arg_set_id, 'ugpu') IS NOT NULL;
 CREATE VIEW cpu_counter_track AS
-  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit, cpu
+  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
+         extract_arg(source_arg_set_id, 'description') AS description, cpu
   FROM __intrinsic_track WHERE event_type = 'counter' AND cpu IS NOT NULL;
 CREATE VIEW process_counter_track AS
-  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit, upid
+  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
+         extract_arg(source_arg_set_id, 'description') AS description, upid
   FROM __intrinsic_track WHERE event_type = 'counter' AND upid IS NOT NULL;
 CREATE VIEW thread_counter_track AS
-  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit, utid
+  SELECT id, name, type, parent_id, source_arg_set_id, machine_id, counter_unit AS unit,
+         extract_arg(source_arg_set_id, 'description') AS description, utid
   FROM __intrinsic_track WHERE event_type = 'counter' AND utid IS NOT NULL;
 CREATE VIEW counters AS
   SELECT counter.*, counter_track.name AS name, counter_track.unit AS unit

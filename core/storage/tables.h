@@ -901,13 +901,14 @@ struct TraceImportLogsTable : Table {
   TraceImportLogsTable() : Table("_trace_import_logs") {}
   IdColumn id{this, "id"};
   UInt32Column trace_id{this, "trace_id"};
-  Int64Column ts{this, "ts"};
+  Int64Column ts{this, "ts", kNullable};  // NULL: a problem met before the event had a time
   Int64Column byte_offset{this, "byte_offset", kNullable};
   StringColumn severity{this, "severity"};
   StringColumn name{this, "name"};
   UInt32Column arg_set_id{this, "arg_set_id", kNullable};
 
-  uint32_t Insert(uint32_t trace, int64_t t, StringId sev, StringId n, optional<uint32_t> args) {
+  uint32_t Insert(uint32_t trace, optional<int64_t> t, StringId sev, StringId n,
+                  optional<uint32_t> args) {
     trace_id.Append(trace);
     ts.Append(t);
     byte_offset.AppendNull();

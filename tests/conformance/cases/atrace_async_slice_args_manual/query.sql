@@ -1,0 +1,1 @@
+SELECT s.id, s.ts, s.dur, s.name, s.track_id, s.arg_set_id, (SELECT group_concat(a.key || '=' || a.display_value, ' ') FROM args a WHERE a.arg_set_id = s.arg_set_id) AS args FROM slice s ORDER BY s.id;

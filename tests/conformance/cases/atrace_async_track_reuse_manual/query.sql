@@ -1,0 +1,1 @@
+select s.id, s.ts, (select display_value from args a where a.arg_set_id=s.arg_set_id and key='cookie') cookie, (select display_value from args a where a.arg_set_id=t.dimension_arg_set_id and key='track_compressor_idx') idx from slice s join track t on t.id=s.track_id order by s.id;
