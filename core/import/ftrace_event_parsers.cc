@@ -327,9 +327,14 @@ void FtraceParser::ParseThermalExynosBulk(proto::Bytes payload) {
 void FtraceParser::ParseTaskNewtask(int64_t ts, uint32_t pid, proto::Bytes payload) {
   using E = pb::TaskNewtaskFtraceEvent;
   Flat m(payload);
-  ctx_->process_tracker->OnTaskNewtask(ts, pid, m[E::kPidFieldNumber].as_int32(),
-                                       m[E::kCommFieldNumber].as_string(),
+  const int64_t new_tid = m[E::kPidFieldNumber].as_int32();
+  const uint32_t creator = Utid(pid);
+  ctx_->process_tracker->OnTaskNewtask(ts, pid, new_tid, m[E::kCommFieldNumber].as_string(),
                                        m[E::kCloneFlagsFieldNumber].as_uint64());
+  // A new task is runnable from birth, woken by its creator, never from
+  // interrupt context: upstream opens its R row here (sched_wakeup_new adds
+  // nothing, and a later sched_waking finds it already runnable).
+  if (new_tid != 0) tables_.PushWaking(ts, Utid(new_tid), creator, /*irq_context=*/0);
 }
 
 void FtraceParser::ParseTaskRename(proto::Bytes payload) {

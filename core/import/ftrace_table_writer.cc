@@ -22,7 +22,7 @@ struct FtraceTableWriter::Command {
   // Which optionals below are set.
   bool has_set = false, has_flags = false, has_cpu = false, has_other = false;
   bool io_wait_known = false, io_wait = false;
-  int8_t irq_context = -1;  // a compact waking's: 1 in hard/soft irq, 0 not, -1 unknown
+  int8_t irq_context = -1;  // a waking's: 1 in hard/soft irq, 0 not, -1 unknown
   int64_t ts = 0;
   uint32_t cpu = 0;
   uint32_t utid = 0;   // the raw row's utid, or the thread whose state changes
@@ -115,7 +115,7 @@ void FtraceTableWriter::Apply(const Command& c) {
       if (c.has_other) thread_state_.PushWaking(c.ts, c.other, c.utid, c.irq_context);
       break;
     case Op::kWaking:
-      thread_state_.PushWaking(c.ts, c.utid, c.other, -1);
+      thread_state_.PushWaking(c.ts, c.utid, c.other, c.irq_context);
       break;
     case Op::kBlockedReason:
       thread_state_.PushBlockedReason(
@@ -200,8 +200,11 @@ void FtraceTableWriter::CompactWaking(int64_t ts, uint32_t cpu, StringId name, u
   Submit(c);
 }
 
-void FtraceTableWriter::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid) {
-  Submit(StateOf(Command::Op::kWaking, ts, utid, waker_utid, kNullStringId));
+void FtraceTableWriter::PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid,
+                                   int irq_context) {
+  Command c = StateOf(Command::Op::kWaking, ts, utid, waker_utid, kNullStringId);
+  c.irq_context = static_cast<int8_t>(irq_context);
+  Submit(c);
 }
 
 void FtraceTableWriter::PushBlockedReason(uint32_t utid, std::optional<bool> io_wait,

@@ -50,7 +50,8 @@ class FtraceTableWriter {
                      std::optional<uint32_t> common_flags, std::optional<uint32_t> wakee);
 
   // thread_state only (see FtraceThreadStateTracker).
-  void PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid);
+  // `irq_context` as FtraceThreadStateTracker::PushWaking takes it (-1 NULL).
+  void PushWaking(int64_t ts, uint32_t utid, uint32_t waker_utid, int irq_context = -1);
   void PushBlockedReason(uint32_t utid, std::optional<bool> io_wait, StringId blocked_function);
   void PushState(int64_t ts, uint32_t utid, StringId state, std::optional<uint32_t> cpu);
   void UpdateOpenState(uint32_t utid, StringId state);

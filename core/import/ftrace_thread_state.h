@@ -4,7 +4,8 @@
 //   "Running" (with cpu) for next and the end_state ("S", "D", "R+"...) for prev;
 // - a sched_waking of a blocked thread, or of a thread with no state yet,
 //   opens "R" with waker_utid, waker_id (the waker's current row) and, from
-//   compact_sched flags, irq_context; wakings of threads that are running or
+//   compact_sched flags, irq_context; task_newtask counts as the creator
+//   waking the new thread (irq_context 0); wakings of threads that are running or
 //   already runnable are ignored (sched_wakeup and sched_wakeup_new make none);
 // - sched_blocked_reason annotates the thread's last blocked row;
 // - utid 0 (swapper/idle) never gets rows; rows still open keep dur -1.
