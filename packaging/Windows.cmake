@@ -48,6 +48,13 @@ endif()
 # Start menu entry for the window.
 set(CPACK_PACKAGE_EXECUTABLES fathom Fathom)
 set(CPACK_NSIS_INSTALLED_ICON_NAME "bin\\fathom.exe")
+# The installer and uninstaller wear the app's icon, when the build rendered one
+# (resources/icon_pngs.cmake; fathom.exe carries it as its own resource too).
+get_property(_fathom_ico GLOBAL PROPERTY FATHOM_APP_ICO)
+if(_fathom_ico)
+  set(CPACK_NSIS_MUI_ICON ${_fathom_ico})
+  set(CPACK_NSIS_MUI_UNIICON ${_fathom_ico})
+endif()
 # .perfetto-trace and .pftrace open in Fathom (HKLM, as the installer runs elevated).
 set(CPACK_NSIS_EXTRA_INSTALL_COMMANDS [=[
   WriteRegStr HKLM "Software\Classes\Fathom.Trace" "" "Perfetto trace"

@@ -28,6 +28,7 @@
 #include "app/gui/trace_workspace.h"
 #include "app/gui/welcome_page.h"
 #include "widgets/common/format.h"
+#include "widgets/common/resource_icon.h"
 #include "widgets/common/sql_package_settings.h"
 #include "widgets/common/theme.h"
 #include "widgets/common/trace_session.h"
@@ -45,7 +46,7 @@ const char* kRecentKey = "recentFiles";
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(QStringLiteral("Fathom"));
-  setWindowIcon(QIcon(QStringLiteral(":/icons/fathom.svg")));
+  setWindowIcon(resourceIcon("fathom"));
   setAcceptDrops(true);
 
   stack_ = new QStackedWidget(this);
@@ -108,12 +109,12 @@ void MainWindow::showSqlPackages(bool focus_stdlib) {
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open = file->addAction(QIcon(QStringLiteral(":/icons/open.svg")), tr("&Open…"), this,
-                                  &MainWindow::showOpenDialog);
+  QAction* open =
+      file->addAction(resourceIcon("open"), tr("&Open…"), this, &MainWindow::showOpenDialog);
   open->setShortcut(QKeySequence::Open);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
-  QAction* record = file->addAction(QIcon(QStringLiteral(":/icons/record.svg")), tr("&Record…"),
-                                    this, &MainWindow::showRecordPage);
+  QAction* record =
+      file->addAction(resourceIcon("record"), tr("&Record…"), this, &MainWindow::showRecordPage);
   record->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
 #if !defined(FATHOM_GUI_HAVE_RECORD)
   record->setEnabled(false);

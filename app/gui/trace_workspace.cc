@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/bottom_panel.h"
+#include "widgets/common/resource_icon.h"
 #include "widgets/common/trace_session.h"
 #include "widgets/flamegraph/flamegraph_panel.h"
 #include "widgets/heap/heap_explorer_panel.h"
@@ -50,12 +51,12 @@ TraceWorkspace::TraceWorkspace(TraceSession* session, QWidget* parent)
   details_ = timeline_->takeDetailsPanel();
 
   panels_ = new BottomPanel;
-  panels_->addTab(details_, QIcon(QStringLiteral(":/icons/timeline.svg")), tr("Details"));
-  panels_->addTab(flamegraph_, QIcon(QStringLiteral(":/icons/flamegraph.svg")), tr("Flamegraph"));
-  panels_->addTab(heap_, QIcon(QStringLiteral(":/icons/flamegraph.svg")), tr("Heap explorer"));
-  panels_->addTab(logs_, QIcon(QStringLiteral(":/icons/logs.svg")), tr("Logs"));
+  panels_->addTab(details_, resourceIcon("timeline"), tr("Details"));
+  panels_->addTab(flamegraph_, resourceIcon("flamegraph"), tr("Flamegraph"));
+  panels_->addTab(heap_, resourceIcon("flamegraph"), tr("Heap explorer"));
+  panels_->addTab(logs_, resourceIcon("logs"), tr("Logs"));
   results_ = new QueryResultsPanel(session, this);
-  panels_->addTab(results_, QIcon(QStringLiteral(":/icons/query.svg")), tr("Query results"));
+  panels_->addTab(results_, resourceIcon("query"), tr("Query results"));
 
   split_ = new QSplitter(Qt::Vertical);
   split_->addWidget(timeline_);
@@ -67,8 +68,8 @@ TraceWorkspace::TraceWorkspace(TraceSession* session, QWidget* parent)
 
   pages_ = new QTabWidget;
   pages_->setDocumentMode(true);
-  pages_->addTab(split_, QIcon(QStringLiteral(":/icons/timeline.svg")), tr("Timeline"));
-  pages_->addTab(query_, QIcon(QStringLiteral(":/icons/query.svg")), tr("Query"));
+  pages_->addTab(split_, resourceIcon("timeline"), tr("Timeline"));
+  pages_->addTab(query_, resourceIcon("query"), tr("Query"));
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);

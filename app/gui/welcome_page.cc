@@ -6,6 +6,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "widgets/common/resource_icon.h"
+
 namespace fathom::gui {
 
 WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
@@ -14,8 +16,8 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
                     "zstd), Chrome JSON, ftrace/atrace text or a systrace HTML page. "
                     "Or drop one anywhere on this window.</p>"));
   title->setWordWrap(true);
-  auto* open = new QPushButton(QIcon(QStringLiteral(":/icons/open.svg")), tr("&Open trace…"));
-  record_ = new QPushButton(QIcon(QStringLiteral(":/icons/record.svg")), tr("&Record…"));
+  auto* open = new QPushButton(resourceIcon("open"), tr("&Open trace…"));
+  record_ = new QPushButton(resourceIcon("record"), tr("&Record…"));
   record_->setToolTip(tr("Record a new trace from a device or this computer"));
   open->setMinimumHeight(36);
   record_->setMinimumHeight(36);

@@ -2,7 +2,12 @@
 // rsvg-convert is not a build dependency and Qt (already needed) can do it.
 //   fathom-icon-render png IN.svg OUT.png SIZE
 //   fathom-icon-render sheet OUT.png IN.svg...   (contact sheet, light and dark)
+//   fathom-icon-render ico IN.svg OUT.ico SIZE... (a Windows icon, one image per size)
 // The contact sheet is how a person checks the set reads on both palettes.
+// The Windows cross build runs this host build of the tool too: its Qt has no
+// QtSvg (packaging/README.md), so the icons ship as PNGs and the .exe's ICO.
+#include <QBuffer>
+#include <QFile>
 #include <QImage>
 #include <QPainter>
 #include <QSvgRenderer>
@@ -30,6 +35,46 @@ int Png(const QString& in, const QString& out, int size) {
   if (image.isNull() || !image.save(out, "PNG")) {
     std::fprintf(stderr, "fathom-icon-render: cannot render %s to %s\n", qPrintable(in),
                  qPrintable(out));
+    return 1;
+  }
+  return 0;
+}
+
+// An ICO whose images are PNGs (read by Windows since Vista, and by windres as
+// any other ICO): 6-byte header, a 16-byte entry per image, then the images.
+int Ico(const QString& in, const QString& out, const QList<int>& sizes) {
+  QList<QByteArray> pngs;
+  for (int size : sizes) {
+    if (size <= 0 || size > 256) {
+      std::fprintf(stderr, "fathom-icon-render: bad ICO size %d\n", size);
+      return 2;
+    }
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    const QImage image = Render(in, size);
+    if (image.isNull() || !image.save(&buffer, "PNG")) {
+      std::fprintf(stderr, "fathom-icon-render: cannot render %s\n", qPrintable(in));
+      return 1;
+    }
+    pngs << png;
+  }
+  QByteArray ico;
+  auto u8 = [&ico](int v) { ico.append(char(v & 0xff)); };
+  auto u16 = [&u8](int v) { u8(v), u8(v >> 8); };
+  auto u32 = [&u16](qint64 v) { u16(int(v & 0xffff)), u16(int(v >> 16)); };
+  u16(0), u16(1), u16(int(sizes.size()));  // reserved, type 1 = icon, count
+  qint64 offset = 6 + 16 * sizes.size();
+  for (int i = 0; i < sizes.size(); ++i) {
+    u8(sizes[i] % 256), u8(sizes[i] % 256);  // 0 means 256
+    u8(0), u8(0), u16(1), u16(32);           // no palette, reserved, planes, bits
+    u32(pngs[i].size()), u32(offset);
+    offset += pngs[i].size();
+  }
+  for (const QByteArray& png : pngs) ico += png;
+  QFile file(out);
+  if (!file.open(QIODevice::WriteOnly) || file.write(ico) != ico.size()) {
+    std::fprintf(stderr, "fathom-icon-render: cannot write %s\n", qPrintable(out));
     return 1;
   }
   return 0;
@@ -74,8 +119,14 @@ int main(int argc, char** argv) {
   if (args.size() >= 4 && args[1] == QLatin1String("sheet")) {
     return Sheet(args[2], args.mid(3));
   }
+  if (args.size() >= 5 && args[1] == QLatin1String("ico")) {
+    QList<int> sizes;
+    for (const QString& size : args.mid(4)) sizes << size.toInt();
+    return Ico(args[2], args[3], sizes);
+  }
   std::fprintf(stderr,
                "usage: fathom-icon-render png IN.svg OUT.png SIZE\n"
-               "       fathom-icon-render sheet OUT.png IN.svg...\n");
+               "       fathom-icon-render sheet OUT.png IN.svg...\n"
+               "       fathom-icon-render ico IN.svg OUT.ico SIZE...\n");
   return 2;
 }

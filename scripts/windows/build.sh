@@ -27,6 +27,8 @@ fi
 # shellcheck source=qt-common.sh
 source "$HERE/qt-common.sh"
 GUI=${FATHOM_WIN_GUI:-0}
+BUILD=${FATHOM_WIN_BUILD_DIR:-$ROOT/build-win}
+ICON_RENDER=
 gui_args=(-DFATHOM_BUILD_GUI=OFF)
 if [ "$GUI" = 1 ]; then
   if [ ! -f "$QT_PREFIX/lib/cmake/QCustomPlotQt6/QCustomPlotQt6Config.cmake" ]; then
@@ -39,12 +41,23 @@ if [ "$GUI" = 1 ]; then
   # Qt's host tools (moc, rcc, uic) are Debian's own Qt 6 of the same version.
   gui_args=(-DFATHOM_BUILD_GUI=ON -DFATHOM_WIN_QT="$QT_PREFIX" -DQT_HOST_PATH=/usr
             -DQT_HOST_PATH_CMAKE_DIR="$QT_HOST_CMAKE_DIR")
+  # The cached Qt has no QtSvg (packaging/README.md): the icons go in as PNGs, and
+  # fathom.exe gets its .ico, rendered by fathom-icon-render built for this machine
+  # with Debian's qt6-svg-dev (resources/icon_pngs.cmake). Without it they stay blank.
+  if [ -f "$QT_HOST_CMAKE_DIR/Qt6Svg/Qt6SvgConfig.cmake" ]; then
+    cmake -S "$ROOT/packaging/tools" -B "$BUILD/host-tools" -G Ninja \
+      -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$BUILD/host-tools" >/dev/null
+    ICON_RENDER=$BUILD/host-tools/fathom-icon-render
+    gui_args+=(-DFATHOM_ICON_RENDER="$ICON_RENDER")
+  else
+    echo "windows: no qt6-svg-dev on this machine: fathom.exe's icons stay blank" >&2
+  fi
 fi
 export CCACHE_BASEDIR="$ROOT"
 # The target's pkg-config files only (libzstd, libusb-1.0), never the build machine's.
 export PKG_CONFIG_LIBDIR="$PREFIX/lib/pkgconfig"
 unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
-BUILD=${FATHOM_WIN_BUILD_DIR:-$ROOT/build-win}
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   # The protos are generated with the build machine's protoc (same 3.21 as the
   # cross-built libprotobuf); everything else is found in the cache's prefix.
@@ -63,6 +76,9 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     "$@"
 elif [ "$GUI" = 1 ] && ! grep -q '^FATHOM_BUILD_GUI:BOOL=ON' "$BUILD/CMakeCache.txt"; then
   cmake -S "$ROOT" -B "$BUILD" "${gui_args[@]}"    # a CLI-only build dir gains the GUI
+elif [ -n "$ICON_RENDER" ] && ! grep -qF "FATHOM_ICON_RENDER:FILEPATH=$ICON_RENDER" \
+       "$BUILD/CMakeCache.txt"; then
+  cmake -S "$ROOT" -B "$BUILD" "${gui_args[@]}"    # a GUI build dir from before the PNG icons
 fi
 start=$(date +%s)
 targets=(fathom-cli)

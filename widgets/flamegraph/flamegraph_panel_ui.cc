@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include "core/export/flamegraph_export.h"
+#include "widgets/common/resource_icon.h"
 #include "widgets/flamegraph/caller_model.h"
 #include "widgets/flamegraph/caller_tables.h"
 #include "widgets/flamegraph/flame_view.h"
@@ -30,12 +31,6 @@
 
 namespace fathom::gui {
 namespace {
-
-// Icons come from the app's resources; tests and tools without them get none.
-QIcon icon(const char* name) {
-  const QString path = QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name));
-  return QFile::exists(path) ? QIcon(path) : QIcon();
-}
 
 // A line edit that reports its text after the user paused typing.
 QLineEdit* debouncedEdit(QWidget* owner, const QString& placeholder,
@@ -61,13 +56,14 @@ void FlamegraphPanel::buildUi() {
   auto* bar = new QToolBar;
   bar->setIconSize(QSize(16, 16));
   bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-  back_ = bar->addAction(icon("back"), tr("Back"), this, [this] { back(); });
+  back_ = bar->addAction(resourceIcon("back"), tr("Back"), this, [this] { back(); });
   back_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
   back_->setToolTip(tr("Previous zoom (Alt+Left)"));
-  forward_ = bar->addAction(icon("forward"), tr("Forward"), this, [this] { forward(); });
+  forward_ = bar->addAction(resourceIcon("forward"), tr("Forward"), this, [this] { forward(); });
   forward_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
   forward_->setToolTip(tr("Next zoom (Alt+Right)"));
-  QAction* fit = bar->addAction(icon("zoom-fit"), tr("Reset"), this, [this] { resetZoom(); });
+  QAction* fit =
+      bar->addAction(resourceIcon("zoom-fit"), tr("Reset"), this, [this] { resetZoom(); });
   fit->setShortcut(QKeySequence(Qt::Key_Escape));
   fit->setToolTip(tr("Show the whole profile (Esc)"));
   for (QAction* a : {back_, forward_, fit}) a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -95,11 +91,11 @@ void FlamegraphPanel::buildUi() {
   auto* toggles = new QToolBar;
   toggles->setIconSize(QSize(16, 16));
   toggles->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-  bottom_up_action_ = toggles->addAction(icon("bottom-up"), tr("Bottom-up"));
+  bottom_up_action_ = toggles->addAction(resourceIcon("bottom-up"), tr("Bottom-up"));
   bottom_up_action_->setCheckable(true);
   bottom_up_action_->setToolTip(tr("Invert the tree: allocating / sampled frames first"));
   connect(bottom_up_action_, &QAction::toggled, this, [this](bool on) { setBottomUp(on); });
-  flame_action_ = toggles->addAction(icon("flame"), tr("Root at bottom"));
+  flame_action_ = toggles->addAction(resourceIcon("flame"), tr("Root at bottom"));
   flame_action_->setCheckable(true);
   flame_action_->setToolTip(tr("Flame orientation (root at the bottom) instead of icicle"));
   connect(flame_action_, &QAction::toggled, this, [this](bool on) {
@@ -107,7 +103,8 @@ void FlamegraphPanel::buildUi() {
     scrollToRoot();
   });
 
-  recursion_action_ = toggles->addAction(icon("collapse-recursion"), tr("Collapse recursion"));
+  recursion_action_ =
+      toggles->addAction(resourceIcon("collapse-recursion"), tr("Collapse recursion"));
   recursion_action_->setCheckable(true);
   recursion_action_->setToolTip(tr("Fold directly recursive calls (f → f → f) into one frame"));
   connect(recursion_action_, &QAction::toggled, this,
@@ -144,7 +141,7 @@ void FlamegraphPanel::buildUi() {
 
   auto* exportButton = new QToolButton;
   exportButton->setText(tr("Export"));
-  exportButton->setIcon(icon("export"));
+  exportButton->setIcon(resourceIcon("export"));
   exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   exportButton->setPopupMode(QToolButton::InstantPopup);
   auto* exportMenu = new QMenu(exportButton);
@@ -167,7 +164,7 @@ void FlamegraphPanel::buildUi() {
   auto* symbolsButton = new QToolButton;
   symbolsButton->setText(tr("Symbols"));
   // Icon only: the first toolbar row has to fit a 1024-pixel window.
-  symbolsButton->setIcon(icon("symbols"));
+  symbolsButton->setIcon(resourceIcon("symbols"));
   symbolsButton->setToolButtonStyle(symbolsButton->icon().isNull() ? Qt::ToolButtonTextOnly
                                                                    : Qt::ToolButtonIconOnly);
   symbolsButton->setPopupMode(QToolButton::InstantPopup);
@@ -183,7 +180,7 @@ void FlamegraphPanel::buildUi() {
   bar->addWidget(spacer);
   bar->addWidget(symbolsButton);
   bar->addWidget(exportButton);
-  QAction* copy = bar->addAction(icon("copy"), tr("Copy stack"), this, [this] {
+  QAction* copy = bar->addAction(resourceIcon("copy"), tr("Copy stack"), this, [this] {
     QApplication::clipboard()->setText(stackText(view_->selectedNode()));
   });
   copy->setToolTip(tr("Copy the selected frame's stack, leaf first"));
@@ -194,7 +191,7 @@ void FlamegraphPanel::buildUi() {
   filters->addWidget(toggles);
   search_edit_ =
       debouncedEdit(this, tr("Search (regex, Ctrl+F)"), [this](const QString& t) { setSearch(t); });
-  if (const QIcon i = icon("search"); !i.isNull())
+  if (const QIcon i = resourceIcon("search"); !i.isNull())
     search_edit_->addAction(i, QLineEdit::LeadingPosition);
   auto* findAction = new QAction(this);
   findAction->setShortcut(QKeySequence::Find);

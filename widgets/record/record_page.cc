@@ -27,6 +27,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/common/format.h"
+#include "widgets/common/resource_icon.h"
 #include "widgets/record/record_options_form.h"
 #include "widgets/record/recording_runner.h"
 #include "widgets/record/target_list_model.h"
@@ -56,7 +57,7 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
   target_info_->setWordWrap(true);
   target_info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   auto* add_tcp = new QPushButton(tr("Add TCP device…"));
-  auto* refresh = new QPushButton(QIcon(QStringLiteral(":/icons/refresh.svg")), tr("Refresh"));
+  auto* refresh = new QPushButton(resourceIcon("refresh"), tr("Refresh"));
   connect(add_tcp, &QPushButton::clicked, this, &RecordPage::addTcpTarget);
   connect(refresh, &QPushButton::clicked, targets_, &TargetListModel::refresh);
   auto* targets_box = new QGroupBox(tr("Target"));
@@ -116,7 +117,7 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
   command_->setWordWrap(true);
   command_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   command_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  auto* copy_config = new QPushButton(QIcon(QStringLiteral(":/icons/copy.svg")), tr("Copy config"));
+  auto* copy_config = new QPushButton(resourceIcon("copy"), tr("Copy config"));
   auto* copy_command = new QPushButton(tr("Copy command"));
   auto* save = new QPushButton(tr("Save config…"));
   auto* load = new QPushButton(tr("Load config…"));
@@ -135,15 +136,15 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
     if (!dir.isEmpty()) setOutputFolder(dir);
   });
 
-  record_ = new QPushButton(QIcon(QStringLiteral(":/icons/record.svg")), tr("Record"));
+  record_ = new QPushButton(resourceIcon("record"), tr("Record"));
   record_->setObjectName(QStringLiteral("recordButton"));
   record_->setDefault(true);
   record_->setMinimumHeight(34);
-  stop_ = new QPushButton(QIcon(QStringLiteral(":/icons/stop.svg")), tr("Stop"));
+  stop_ = new QPushButton(resourceIcon("stop"), tr("Stop"));
   stop_->setToolTip(tr("End the recording now and open what was recorded"));
   cancel_ = new QPushButton(tr("Cancel"));
   cancel_->setToolTip(tr("Abandon the recording"));
-  dump_heap_ = new QPushButton(QIcon(QStringLiteral(":/icons/diamond.svg")), tr("Dump heap now"));
+  dump_heap_ = new QPushButton(resourceIcon("diamond"), tr("Dump heap now"));
   dump_heap_->setToolTip(tr("Ask the heap profiler for a dump now (SIGUSR1)"));
   connect(record_, &QPushButton::clicked, this, &RecordPage::startRecording);
   connect(stop_, &QPushButton::clicked, this, &RecordPage::stopRecording);
@@ -184,7 +185,7 @@ RecordPage::RecordPage(QWidget* parent) : QWidget(parent) {
 
   // The page is a place to visit, not a trap: a visible way back (and Esc)
   // to the trace or the welcome page; a running recording carries on.
-  back_ = new QPushButton(QIcon(QStringLiteral(":/icons/back.svg")), tr("Back"));
+  back_ = new QPushButton(resourceIcon("back"), tr("Back"));
   back_->setObjectName(QStringLiteral("recordBack"));
   back_->setToolTip(tr("Back to the open trace (Esc); a recording in progress continues"));
   connect(back_, &QPushButton::clicked, this, &RecordPage::backRequested);

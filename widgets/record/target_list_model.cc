@@ -3,6 +3,8 @@
 #include <QIcon>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "widgets/common/resource_icon.h"
+
 namespace fathom::gui {
 
 TargetListModel::TargetListModel(QObject* parent) : QAbstractListModel(parent) {
@@ -25,9 +27,9 @@ QVariant TargetListModel::data(const QModelIndex& index, int role) const {
       return e.problem.empty() ? QString::fromStdString(e.label)
                                : QString::fromStdString(e.problem);
     case Qt::DecorationRole:
-      return QIcon(e.kind == record::TargetEntry::kLocal ? QStringLiteral(":/icons/computer.svg")
-                   : e.kind == record::TargetEntry::kUsb ? QStringLiteral(":/icons/usb.svg")
-                                                         : QStringLiteral(":/icons/device.svg"));
+      return resourceIcon(e.kind == record::TargetEntry::kLocal ? "computer"
+                          : e.kind == record::TargetEntry::kUsb ? "usb"
+                                                                : "device");
     case kSerialRole:
       return QString::fromStdString(e.serial);
     case kKindRole:
