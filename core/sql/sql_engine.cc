@@ -148,12 +148,6 @@ Status SqlEngine::Init() {
   constexpr int kOpenFlags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(":memory:", &db_, kOpenFlags, nullptr) != SQLITE_OK)
     return ErrorStatus("cannot open SQLite");
-  // A sort keeps its rows in memory up to the page cache's size and spills to
-  // temporary files beyond it. Standard-library modules sort millions of rows
-  // (intervals_overlap_count's GROUP BY and window): with the default 2 MB
-  // they went through files, 10 % of sched.thread_level_parallelism's time.
-  // Memory is only taken when a sort needs it and freed after.
-  (void)sqlite3_exec(db_, "PRAGMA cache_size = -65536", nullptr, nullptr, nullptr);
   if (Status st = RegisterRuntimeTableModule(db_, &runtime_tables_); !st.ok()) return st;
   perfetto_sql_ = std::make_unique<psql::PerfettoSqlEngine>(db_, &packages_, &runtime_tables_);
   // The standard library from the environment; one that is not a folder is
