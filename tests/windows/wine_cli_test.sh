@@ -15,13 +15,8 @@ WINE=${WINE:-$(command -v wine64 || command -v wine || echo /usr/lib/wine/wine64
 [ -f "$WCLI" ] || { echo "skipped: $WCLI not built (scripts/windows/build.sh)"; exit 77; }
 [ -x "$WINE" ] || { echo "skipped: no Wine (apt-get install wine64)"; exit 77; }
 
-mkdir -p "$STATE"
-STATE=$(cd "$STATE" && pwd)  # Wine wants an absolute WINEPREFIX
-export WINEPREFIX=$STATE/wineprefix WINEDEBUG=-all
-export WINEDLLOVERRIDES="mscoree,mshtml="  # no Mono/Gecko install prompts
-export LC_ALL=C.UTF-8                        # Wine decodes arguments with the locale
-unset ANDROID_SERIAL ANDROID_USER_HOME ADB_SERVER_SOCKET
-export ANDROID_ADB_SERVER_PORT=$((20000 + RANDOM % 20000))  # never a developer's server
+# shellcheck source=wine_adb_env.sh
+source "$(dirname "$0")/wine_adb_env.sh"
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
