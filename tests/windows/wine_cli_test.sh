@@ -11,21 +11,8 @@
 # Exits 77 (skipped) when the .exe or Wine is missing.
 set -uo pipefail
 LCLI=$1 WCLI=$2 ADBD=$3 DATA=$4 STATE=$5
-WINE=${WINE:-$(command -v wine64 || command -v wine || echo /usr/lib/wine/wine64)}
-[ -f "$WCLI" ] || { echo "skipped: $WCLI not built (scripts/windows/build.sh)"; exit 77; }
-[ -x "$WINE" ] || { echo "skipped: no Wine (apt-get install wine64)"; exit 77; }
-
 # shellcheck source=wine_adb_env.sh
 source "$(dirname "$0")/wine_adb_env.sh"
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  rm -rf "$WORK" "${WIN_DIR:-/nonexistent}"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
-FAILED=0 PASSED=0
 ok() { PASSED=$((PASSED + 1)); }
 
 mkdir -p "$STATE"

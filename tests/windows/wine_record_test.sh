@@ -14,22 +14,9 @@
 # STATE_DIR keeps the Wine prefix between runs. Exits 77 (skipped) without the .exe or Wine.
 set -uo pipefail
 LCLI=$1 WCLI=$2 ADBD=$3 DEVICE_DIR=$4 STATE=$5
-WINE=${WINE:-$(command -v wine64 || command -v wine || echo /usr/lib/wine/wine64)}
-[ -f "$WCLI" ] || { echo "skipped: $WCLI not built (scripts/windows/build.sh)"; exit 77; }
-[ -x "$WINE" ] || { echo "skipped: no Wine (apt-get install wine64)"; exit 77; }
 [ -x "$DEVICE_DIR/fathom-recorder" ] || { echo "skipped: no $DEVICE_DIR/fathom-recorder"; exit 77; }
-
 # shellcheck source=wine_adb_env.sh
 source "$(dirname "$0")/wine_adb_env.sh"
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  rm -rf "$WORK" "${WIN_DIR:-/nonexistent}"
-}
-trap cleanup EXIT
-FAILED=0 PASSED=0
-fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
 ok() { PASSED=$((PASSED + 1)); }
 
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
