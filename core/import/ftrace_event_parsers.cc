@@ -6,7 +6,6 @@
 #include "core/import/args_tracker.h"
 #include "core/import/dma_buffer_tracker.h"
 #include "core/import/ftrace_parser.h"
-#include "core/import/process_memory_tracks.h"
 #include "core/import/process_tracker.h"
 #include "core/import/sequence_state.h"
 #include "core/import/slice_tracker.h"

@@ -639,8 +639,8 @@ void FtraceParser::OnImportFinished() {
 }
 
 void FtraceParser::PushProcessCounterForThread(int64_t ts, double value, uint32_t utid,
-                                               StringId name, StringId type,
-                                               StringId fallback_type, bool memory) {
+                                               StringId name, StringId type, StringId fallback_type,
+                                               bool memory) {
   uint32_t row = ctx_->track_tracker->PushCounter(ts, value, 0);  // track set at the end
   pending_process_counters_.push_back({row, utid, name, type, fallback_type, memory});
 }
@@ -653,11 +653,8 @@ void FtraceParser::ResolvePendingProcessCounters() {
     auto upid = ctx_->process_tracker->GetUpidOfThread(p.utid);
     uint32_t track;
     if (p.memory) {
-      // Memory tracks carry their key as a dimension ("mem.rss.anon" -> "rss.anon").
-      std::string key(storage_->GetString(p.name).substr(4));
       track = upid ? InternProcessMemoryTrack(ctx_, *upid, p.name)
-                   : tt->InternThreadCounterTrack(p.utid, p.name, p.fallback_type,
-                                                  TrackDims().Str("process_memory_key", key));
+                   : InternThreadMemoryFallbackTrack(ctx_, p.utid, p.name);
     } else {
       track = upid ? tt->InternProcessCounterTrack(*upid, p.name, p.type)
                    : tt->InternThreadCounterTrack(p.utid, p.name, p.fallback_type);

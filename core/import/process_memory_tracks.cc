@@ -85,6 +85,11 @@ constexpr Description kDescriptions[] = {
      "information."},
 };
 
+// "mem.rss.anon" -> "rss.anon".
+std::string_view MemoryKey(std::string_view name) {
+  return name.substr(name.rfind("mem.", 0) == 0 ? 4 : 0);
+}
+
 const char* DescriptionOf(std::string_view key) {
   for (const Description& d : kDescriptions)
     if (key == d.key) return d.text;
@@ -96,7 +101,7 @@ const char* DescriptionOf(std::string_view key) {
 uint32_t InternProcessMemoryTrack(TraceContext* ctx, uint32_t upid, StringId name) {
   TraceStorage* s = ctx->storage.get();
   const std::string full(s->GetString(name));  // the pool may grow below
-  std::string_view key = std::string_view(full).substr(full.rfind("mem.", 0) == 0 ? 4 : 0);
+  std::string_view key = MemoryKey(full);
   const bool smaps = key.rfind("smaps.", 0) == 0;
   const uint32_t before = s->track.row_count();
   uint32_t track;
@@ -114,6 +119,14 @@ uint32_t InternProcessMemoryTrack(TraceContext* ctx, uint32_t upid, StringId nam
     if (auto set = source.Commit()) s->track.source_arg_set_id.Set(track, *set);
   }
   return track;
+}
+
+uint32_t InternThreadMemoryFallbackTrack(TraceContext* ctx, uint32_t utid, StringId name) {
+  TraceStorage* s = ctx->storage.get();
+  const std::string full(s->GetString(name));  // the pool may grow below
+  return ctx->track_tracker->InternThreadCounterTrack(
+      utid, name, s->Intern("process_memory_thread_fallback"),
+      TrackDims().Str("process_memory_key", MemoryKey(full)));
 }
 
 }  // namespace fathom

@@ -5,7 +5,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/import/args_tracker.h"
 #include "core/import/clock_tracker.h"
 #include "core/import/process_memory_tracks.h"
 #include "core/import/process_tracker.h"
