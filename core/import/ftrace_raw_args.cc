@@ -156,6 +156,77 @@ bool FtraceRawArgs::NextSet(uint32_t* set) {
   return true;
 }
 
+// Content is what AppendRows reads: an event's id and payload bytes, or a
+// compact record's values (its bytes after the set id: the records have no
+// padding). The rare record whose values sit whole in a side list is not
+// compared (it is simply written).
+bool FtraceRawArgs::ContentHash(Current which, size_t index,
+                                RepeatedContentTable::Digest* d) const {
+  switch (which) {
+    case Current::kEntry: {
+      const Entry& e = entries_[index];
+      *d = RepeatedContentTable::Hash(e.data, e.tag >> kIdBits, e.tag);
+      return true;
+    }
+    case Current::kSwitch: {
+      const SwitchRow& r = switches_[index];
+      if (r.prev_state == kWide) return false;
+      *d = RepeatedContentTable::Hash(&r.prev_comm, sizeof r - sizeof r.set, uint64_t{1} << 40);
+      return true;
+    }
+    case Current::kWaking: {
+      const WakingRow& r = wakings_[index];
+      if (r.target_cpu == kWide16) return false;
+      *d = RepeatedContentTable::Hash(&r.comm, sizeof r - sizeof r.set, uint64_t{2} << 40);
+      return true;
+    }
+    case Current::kNone:
+      break;
+  }
+  return false;
+}
+
+bool FtraceRawArgs::RepeatsEarlierSet(uint32_t* earlier) {
+  if (!repeats_.enabled() || current_ == Current::kNone) return false;
+  // Each probe is a random access into a table far bigger than the caches,
+  // and an event's payload one into the trace (sets are walked in time order,
+  // payloads lie in CPU bundles): the element kAheadSets further along the
+  // same list has its digest taken (kept in the list's ring until its turn)
+  // and its probe prefetched now, and the payload twice as far is fetched.
+  const size_t i = current_index_, slot = i % kAheadSets;
+  size_t list_size = entries_.size();
+  uint32_t set = 0;
+  switch (current_) {
+    case Current::kEntry:
+      set = entries_[i].set;
+      if (i + 2 * kAheadSets < list_size) __builtin_prefetch(entries_[i + 2 * kAheadSets].data);
+      break;
+    case Current::kSwitch:
+      list_size = switches_.size();
+      set = switches_[i].set;
+      break;
+    case Current::kWaking:
+      list_size = wakings_.size();
+      set = wakings_[i].set;
+      break;
+    case Current::kNone:
+      return false;
+  }
+  AheadRing& ring = rings_[static_cast<size_t>(current_) - 1];
+  RepeatedContentTable::Digest d;
+  bool comparable = i >= kAheadSets ? ring.comparable[slot] : ContentHash(current_, i, &d);
+  if (i >= kAheadSets) d = ring.digest[slot];
+  if (i + kAheadSets < list_size) {
+    ring.comparable[slot] = ContentHash(current_, i + kAheadSets, &ring.digest[slot]);
+    if (ring.comparable[slot]) repeats_.Prefetch(ring.digest[slot]);
+  }
+  if (!comparable) return false;
+  std::optional<uint32_t> first = repeats_.FindOrInsert(d, set);
+  if (!first) return false;
+  *earlier = *first;
+  return true;
+}
+
 void FtraceRawArgs::AppendRows(ArgsTable* t) {
   if (current_ == Current::kSwitch) {
     // In proto field order, every field, as the sched parser wrote them.
@@ -204,6 +275,8 @@ void FtraceRawArgs::Clear() {
   next_entry_ = next_switch_ = next_waking_ = next_wide_switch_ = next_wide_waking_ = 0;
   current_ = Current::kNone;
   blobs_.clear();
+  repeats_ = RepeatedContentTable();
+  for (AheadRing& r : rings_) r = AheadRing{};
 }
 
 }  // namespace fathom

@@ -19,6 +19,7 @@
 #include "core/base/column_vector.h"
 #include "core/import/ftrace_descriptors.h"
 #include "core/import/proto_decoder.h"
+#include "core/import/repeated_content_table.h"
 #include "core/import/trace_blob.h"
 #include "core/storage/trace_storage.h"
 
@@ -72,10 +73,13 @@ class FtraceRawArgs final : public DeferredArgSets {
   // DeferredArgSets.
   size_t count() const override { return entries_.size() + switches_.size() + wakings_.size(); }
   bool NextSet(uint32_t* set) override;
+  bool RepeatsEarlierSet(uint32_t* earlier) override;
   void AppendRows(ArgsTable* table) override;
   void Clear() override;
 
  private:
+  // NextSet's walk: the next unread position of each list, and the current set.
+  enum class Current : uint8_t { kNone, kEntry, kSwitch, kWaking };
   // `tag` holds the event id (low 11 bits) and the payload size above it.
   struct Entry {
     const uint8_t* data;
@@ -117,6 +121,9 @@ class FtraceRawArgs final : public DeferredArgSets {
   static constexpr uint32_t kIdMask = (1u << kIdBits) - 1;
   static constexpr uint32_t kMaxPayload = (1u << (32 - kIdBits)) - 1;
 
+  // The content hash of element `index` of list `which`; false when that
+  // element is not compared by content (its values are in a wide side list).
+  bool ContentHash(Current which, size_t index, RepeatedContentTable::Digest* d) const;
   // A string arg; NULL strings get their own value type, as the sched parser wrote them.
   void AppendString(uint32_t set, StringId key, StringId v, ArgsTable* t) const;
 
@@ -128,8 +135,16 @@ class FtraceRawArgs final : public DeferredArgSets {
   std::vector<WideSwitch> wide_switches_;
   std::vector<WideWaking> wide_wakings_;
   size_t next_wide_switch_ = 0, next_wide_waking_ = 0;
-  // NextSet's walk: the next unread position of each list, and the current set.
-  enum class Current : uint8_t { kNone, kEntry, kSwitch, kWaking };
+  // RepeatsEarlierSet: the first of each content, and per list (entries,
+  // switches, wakings) the digests taken ahead of their turn. It sees every
+  // element of a walk in order, so element i's digest is in slot i % size.
+  RepeatedContentTable repeats_;
+  static constexpr size_t kAheadSets = 32;
+  struct AheadRing {
+    RepeatedContentTable::Digest digest[kAheadSets] = {};
+    bool comparable[kAheadSets] = {};
+  };
+  AheadRing rings_[3];
   size_t next_entry_ = 0, next_switch_ = 0, next_waking_ = 0;
   Current current_ = Current::kNone;
   size_t current_index_ = 0;

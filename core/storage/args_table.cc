@@ -240,6 +240,9 @@ void ArgsTable::Materialize() {
     CommitRow();
   };
   std::vector<SetSpan> spans;  // when finalizing: every set's rows, to share equal ones
+  // Deferred sets that repeat an earlier one's content: not written, they
+  // take that set's final id (set, earlier set).
+  std::vector<std::pair<uint32_t, uint32_t>> repeats;
   uint32_t r = 0, rows = static_cast<uint32_t>(sets.size());
   auto copy_set = [&] {
     uint32_t set = sets[r], begin = row_count();
@@ -249,6 +252,10 @@ void ArgsTable::Materialize() {
   if (d) {
     for (uint32_t set = 0; d->NextSet(&set);) {
       while (r < rows && sets[r] < set) copy_set();
+      if (uint32_t earlier; finalize && d->RepeatsEarlierSet(&earlier)) {
+        repeats.emplace_back(set, earlier);
+        continue;
+      }
       uint32_t begin = row_count();
       d->AppendRows(this);
       if (finalize) spans.push_back({set, begin});
@@ -258,6 +265,9 @@ void ArgsTable::Materialize() {
   if (d) d->Clear();
   if (!finalize) return;
   std::vector<uint32_t> remap = ShareEqualSets(spans);
+  if (!repeats.empty() && remap.size() <= repeats.back().first)
+    remap.resize(repeats.back().first + 1, kNoSet);
+  for (auto [set, earlier] : repeats) remap[set] = remap[earlier];
   finalized_ = true;
   if (remap_hook_) remap_hook_(remap);
   finalize_pending_.store(false, std::memory_order_release);

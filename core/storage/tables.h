@@ -399,6 +399,14 @@ class DeferredArgSets {
   // Walks them once by increasing set id: each call makes the next set current
   // and gives its id (false after the last).
   virtual bool NextSet(uint32_t* set) = 0;
+  // Whether the current set's rows would repeat exactly those of an earlier
+  // set of this walk; then `earlier` is that set's id and the caller may skip
+  // the rows (ArgsTable shares equal sets anyway). Only asked when the final
+  // ids are given; the default never says so.
+  virtual bool RepeatsEarlierSet(uint32_t* earlier) {
+    (void)earlier;
+    return false;
+  }
   // Appends the rows of the current set (ArgsTable::AppendResolved).
   virtual void AppendRows(ArgsTable* table) = 0;
   // Forgets every set (all were written) and frees what they needed.
