@@ -1,0 +1,1 @@
+SELECT s.id, s.ts, s.dur, s.name, s.depth, s.parent_id, t.name AS track, t.type, (SELECT count(*) FROM ftrace_event f JOIN args a USING (arg_set_id) WHERE f.name = 'suspend_resume_minimal' AND a.key = 'start') AS start_args FROM slice s JOIN track t ON s.track_id = t.id ORDER BY s.id;
