@@ -328,23 +328,17 @@ class Sorter {
   // Tie groups, as upstream's trace_processor_shell orders events with
   // equal timestamps (pinned on crafted traces): every packet sequence and
   // other source is group 0; per CPU its compact switches, its compact
-  // wakings and its full ftrace events are groups of their own, ranked in
-  // that order and by CPU inside each. Not everything is pinned: when both
-  // kinds of compact events and full events of several CPUs tie, upstream's
-  // order also depends on the order of the bundles in the file in a way
-  // this does not follow.
+  // wakings and its full ftrace events are groups of their own, ranked by
+  // CPU and in that order inside a CPU. Not everything is pinned:
+  // upstream's rank also depends on the order of the CPUs' bundles in the
+  // file (e.g. with a higher CPU's bundle first it ranks every CPU's
+  // switches, then wakings, then full events); this follows the usual
+  // layout, CPUs in ascending order.
   static uint16_t GroupOf(uint32_t cpu, FtraceFamily family) {
-    switch (family) {
-      case kCompactSwitches:
-      case kCompactSwitchRuns:
-        return static_cast<uint16_t>(1 + cpu);
-      case kCompactWakings:
-      case kCompactWakingRuns:
-        return static_cast<uint16_t>(1 + kMaxCpus + cpu);
-      case kFullEvents:
-        break;
-    }
-    return static_cast<uint16_t>(1 + 2 * kMaxCpus + cpu);
+    uint32_t kind = 2;  // full events
+    if (family == kCompactSwitches || family == kCompactSwitchRuns) kind = 0;
+    if (family == kCompactWakings || family == kCompactWakingRuns) kind = 1;
+    return static_cast<uint16_t>(1 + 3 * cpu + kind);
   }
   // Decodes the front run of a run queue.
   static void DecodeFrontRun(Queue& q);
