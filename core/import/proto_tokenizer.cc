@@ -820,11 +820,11 @@ void ProtoTokenizer::TokenizeCompactSched(uint32_t cpu, Bytes compact) {
   std::vector<StringId>& intern = compact_interns_;
   intern.clear();
   for (std::string_view s : c.intern) intern.push_back(ctx_->storage->Intern(s));
-  // Switches, then wakings (the push order decides ties at equal ts). The
-  // bundle goes to the sorter as one run of its bytes when it continues the
-  // CPU's earlier runs in time, else event by event.
+  // Switches, then wakings (push order: it decides ties between events of
+  // one kind on one CPU). The bundle goes to the sorter as one run of its
+  // bytes when it continues the CPU's earlier runs in time, else event by
+  // event.
   if (ns + nw == 0) return;
-  int64_t first = ns && nw ? std::min(sw.first, wk.first) : ns ? sw.first : wk.first;
   int64_t last = ns && nw ? std::max(sw.ts, wk.ts) : ns ? sw.ts : wk.ts;
   if (last > latest_ts_) latest_ts_ = last;
   if (sw.monotonic && wk.monotonic && compact.size <= UINT32_MAX) {
@@ -835,8 +835,10 @@ void ProtoTokenizer::TokenizeCompactSched(uint32_t cpu, Bytes compact) {
                            0,
                            static_cast<uint32_t>(intern.size()),
                            0,
-                           first,
-                           last};
+                           sw.first,
+                           sw.ts,
+                           wk.first,
+                           wk.ts};
     if (sorter_->TryPushCompactRun(cpu, run, intern.data())) return;
   }
   // Rare (a bundle behind its CPU's earlier ones): decode it all now. It

@@ -37,6 +37,7 @@ void Sorter::SplitLateRuns(uint32_t queue) {
     }
     uint32_t q = NewQueue();  // may move queues_: index, not reference
     queues_[q].cpu = queues_[queue].cpu;
+    queues_[q].group = queues_[queue].group;
     queues_[q].entries = std::move(run);
   }
 }
@@ -47,6 +48,8 @@ uint32_t Sorter::FtraceQueue(uint32_t cpu, FtraceFamily family) {
   if (!cpu_queues_[slot]) {
     cpu_queues_[slot] = NewQueue() + 1;
     queues_.back().cpu = static_cast<uint16_t>(cpu);
+    queues_.back().group = GroupOf(cpu, family);
+    queues_.back().waking_runs = family == kCompactWakingRuns;
   }
   return cpu_queues_[slot] - 1;
 }
@@ -61,17 +64,19 @@ uint32_t Sorter::SequenceQueue(uint32_t seq_id) {
 
 void Sorter::DecodeFrontRun(Queue& q) {
   CompactRun& r = q.runs.front();
+  uint32_t part = q.waking_runs ? kCompactWakingPart : kCompactSwitchPart;
   // The tokenizer decoded the same bytes without error, so this cannot fail
   // or come out shorter; the guard only keeps a broken invariant from
   // reading past the columns.
-  if (!DecodeCompactSched(r.data, r.size, kCompactSwitchPart | kCompactWakingPart, &q.cols) ||
-      q.cols.sw_ts.size() < r.switches || q.cols.wk_ts.size() < r.wakings) {
+  bool ok = DecodeCompactSched(r.data, r.size, part, &q.cols);
+  const auto& ts = q.waking_runs ? q.cols.wk_ts : q.cols.sw_ts;
+  uint32_t& n = q.waking_runs ? r.wakings : r.switches;
+  if (!ok || ts.size() < n) {
     q.cols.Clear();
-    r.switches = r.wakings = 0;
+    n = 0;
   }
-  q.sw_pos = q.wk_pos = 0;
-  q.sw_ts = r.switches ? static_cast<int64_t>(q.cols.sw_ts[0]) : 0;
-  q.wk_ts = r.wakings ? static_cast<int64_t>(q.cols.wk_ts[0]) : 0;
+  q.pos = 0;
+  q.next_ts = n ? static_cast<int64_t>(ts[0]) : 0;
 }
 
 size_t Sorter::memory_bytes() const {

@@ -1,7 +1,8 @@
 // Puts events from every CPU and every packet sequence into one timestamp
 // order before parsing. Each source is its own queue (already in order in a
-// well-formed trace), and the queues are merged with a heap: O(n log k)
-// instead of sorting everything. Entries are 32-byte references into the
+// well-formed trace), and the queues are merged with heaps: O(n log k)
+// instead of sorting everything. Events with equal timestamps come out in
+// upstream's order: see DrainSorted. Entries are 32-byte references into the
 // retained file chunks, never copies of the events. compact_sched events are
 // the exception: they are decoded by the tokenizer anyway, so their records
 // (with ts and push order inside) are the queue elements themselves, which
@@ -124,17 +125,19 @@ class ChunkedFifo {
 
 class Sorter {
  public:
-  // Queue ids: per ftrace CPU one for full events, one for compact bundle
-  // runs, and for compact events that arrived out of order one for switches
-  // and one for wakings (each is in order on its own, but a bundle holds
-  // them one after the other); and one per packet sequence.
+  // Queue ids: per ftrace CPU one for full events, one each for the
+  // switches and the wakings of compact bundle runs, and for compact events
+  // that arrived out of order one for switches and one for wakings (each is
+  // in order on its own, but a bundle holds them one after the other); and
+  // one per packet sequence.
   enum FtraceFamily : uint32_t {
     kFullEvents = 0,
     kCompactSwitches = 1,
     kCompactWakings = 2,
-    kCompactRuns = 3,
+    kCompactSwitchRuns = 3,
+    kCompactWakingRuns = 4,
   };
-  static constexpr uint32_t kFtraceFamilies = 4;
+  static constexpr uint32_t kFtraceFamilies = 5;
   uint32_t FtraceQueue(uint32_t cpu, FtraceFamily family = kFullEvents);
   uint32_t SequenceQueue(uint32_t seq_id);
   // A queue of its own, for events a tokenizer splits out of packets with their own
@@ -185,28 +188,35 @@ class Sorter {
   // A bundle's compact_sched events as one run. `data`/`size`: the
   // CompactSched message (must outlive DrainSorted); `interns`: its intern
   // table, copied by TryPushCompactRun. The caller checked that the message
-  // decodes and that neither column's ts decreases. Push order (ties at
-  // equal ts): the switches, then the wakings.
+  // decodes and that neither column's ts decreases. Push order: the
+  // switches, then the wakings. The run is queued twice, its switches in
+  // one queue and its wakings in another (upstream's tie groups).
   struct CompactRun {
     const uint8_t* data;
     uint32_t size;
     uint32_t switches, wakings;  // events in the run
     uint32_t intern_begin;       // into compact_interns_ (set by the Sorter)
     uint32_t intern_count;
-    uint32_t order_base;  // push order of the first switch (set by the Sorter)
-    int64_t first_ts, last_ts;
+    uint32_t order_base;        // push order of the first switch (set by the Sorter)
+    int64_t sw_first, sw_last;  // ts of the first and last switch
+    int64_t wk_first, wk_last;  // and waking
   };
-  // Queues `run` for `cpu` unless it starts before that CPU's previous run
-  // ends; then false, and the caller pushes the events one by one.
-  // `interns`: run.intern_count ids.
+  // Queues `run` for `cpu` unless its switches or wakings start before those
+  // of that CPU's previous run end; then false, and the caller pushes the
+  // events one by one. `interns`: run.intern_count ids.
   bool TryPushCompactRun(uint32_t cpu, CompactRun run, const StringId* interns) {
-    auto& q = queues_[FtraceQueue(cpu, kCompactRuns)];
-    if (!q.runs.empty() && run.first_ts < q.runs.back().last_ts) return false;
+    uint32_t sw_queue = FtraceQueue(cpu, kCompactSwitchRuns);  // may move queues_
+    uint32_t wk_queue = FtraceQueue(cpu, kCompactWakingRuns);
+    auto& sq = queues_[sw_queue];
+    auto& wq = queues_[wk_queue];
+    if (run.switches && !sq.runs.empty() && run.sw_first < sq.runs.back().sw_last) return false;
+    if (run.wakings && !wq.runs.empty() && run.wk_first < wq.runs.back().wk_last) return false;
     run.intern_begin = static_cast<uint32_t>(compact_interns_.size());
     compact_interns_.insert(compact_interns_.end(), interns, interns + run.intern_count);
     run.order_base = next_order_;
     next_order_ += run.switches + run.wakings;
-    q.runs.push_back(run);
+    if (run.switches) sq.runs.push_back(run);
+    if (run.wakings) wq.runs.push_back(run);
     size_ += run.switches + run.wakings;
     kind_counts_[static_cast<size_t>(SortKind::kCompactSwitch)] += run.switches;
     kind_counts_[static_cast<size_t>(SortKind::kCompactWaking)] += run.wakings;
@@ -220,8 +230,9 @@ class Sorter {
   size_t size() const { return size_; }
   size_t memory_bytes() const;
 
-  // Emits every entry in (ts, order) order, then clears. Returns the number
-  // of queues that needed sorting (a well-formed trace has none).
+  // Emits every entry in ts order, then clears. Ties keep push order inside
+  // a tie group (Queue::group); across groups see the merge. Returns the
+  // number of queues that needed sorting (a well-formed trace has none).
   template <typename Sink>
   size_t DrainSorted(Sink&& sink);
 
@@ -232,12 +243,15 @@ class Sorter {
     ChunkedFifo<CompactSwitchRecord> switches;
     ChunkedFifo<CompactWakingRecord> wakings;
     ChunkedFifo<CompactRun> runs;
-    // The front run, always decoded: its columns, the next switch and
-    // waking and their ts.
+    // A run queue's front run, always decoded (only the part this queue
+    // holds): its columns, the next event and its ts.
     CompactSchedColumns cols;
-    uint32_t sw_pos = 0, wk_pos = 0;
-    int64_t sw_ts = 0, wk_ts = 0;
+    uint32_t pos = 0;
+    int64_t next_ts = 0;
+    bool waking_runs = false;  // the runs' wakings, not their switches
     uint16_t cpu = 0;
+    // The tie group (see GroupOf).
+    uint16_t group = 0;
     bool out_of_order = false;
     // Entries too far behind `entries` to insert (e.g. Chrome JSON metadata
     // events with ts 0 at the end of the file): up to kMaxLateRuns runs, each
@@ -245,26 +259,94 @@ class Sorter {
     std::vector<ChunkedFifo<SortEntry>> late;
   };
   static constexpr size_t kMaxLateRuns = 8;
+
+  // The merge's heap elements: a queue's next event, and a tie group's.
+  struct Head {
+    int64_t ts;
+    uint32_t order;
+    uint32_t queue;
+  };
+  struct GroupHead {
+    int64_t ts;
+    uint32_t group;  // the group id: the tie break between groups
+    uint32_t slot;   // into the merge's groups
+  };
+  struct TieGroup {
+    std::vector<Head> heap;  // its queues' heads
+    uint32_t id = 0;
+  };
+  static bool Before(const Head& a, const Head& b) {
+    return a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
+  }
+  static bool Before(const GroupHead& a, const GroupHead& b) {
+    return a.ts != b.ts ? a.ts < b.ts : a.group < b.group;
+  }
+  template <typename T>
+  static void SiftDown(std::vector<T>& heap, size_t i) {
+    size_t n = heap.size();
+    T v = heap[i];
+    for (;;) {
+      size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && Before(heap[c + 1], heap[c])) ++c;
+      if (!Before(heap[c], v)) break;
+      heap[i] = heap[c];
+      i = c;
+    }
+    heap[i] = v;
+  }
+  template <typename T>
+  static void MakeHeap(std::vector<T>& heap) {
+    for (size_t i = heap.size() / 2; i-- > 0;) SiftDown(heap, i);
+  }
+  // The next event of `queue`; false when it is empty.
+  bool HeadOf(uint32_t queue, Head* h) {
+    Queue& q = queues_[queue];
+    if (!q.entries.empty()) {
+      *h = {q.entries.front().ts, q.entries.front().order, queue};
+    } else if (!q.switches.empty()) {
+      *h = {q.switches.front().ts, q.switches.front().order, queue};
+    } else if (!q.wakings.empty()) {
+      *h = {q.wakings.front().ts, q.wakings.front().order, queue};
+    } else if (!q.runs.empty()) {
+      NextOfRun(q, &h->ts, &h->order);
+      h->queue = queue;
+    } else {
+      return false;
+    }
+    return true;
+  }
+  // Emits the front events of `queue` while they stay before (next_ts,
+  // next_order) (all of them without next_ts); returns whether it has more.
+  template <typename Sink>
+  bool EmitFront(uint32_t queue, const int64_t* next_ts, uint32_t next_order, Sink& sink);
   uint32_t NewQueue();
   void PushLate(Queue& q, const SortEntry& e);
   // Before the merge: a queue's late runs become queues of their own, or
   // join its entries when the queue is sorted anyway.
   void SplitLateRuns(uint32_t queue);
+  // Tie groups, as upstream's trace_processor_shell orders events with
+  // equal timestamps (pinned on crafted traces): every packet sequence and
+  // other source is group 0; per CPU its compact switches, its compact
+  // wakings and its full ftrace events are groups of their own, ranked by
+  // CPU and in that order inside a CPU. Not everything is pinned:
+  // upstream's rank also depends on the order of the CPUs' bundles in the
+  // file (e.g. with a higher CPU's bundle first it ranks every CPU's
+  // switches, then wakings, then full events); this follows the usual
+  // layout, CPUs in ascending order.
+  static uint16_t GroupOf(uint32_t cpu, FtraceFamily family) {
+    uint32_t kind = 2;  // full events
+    if (family == kCompactSwitches || family == kCompactSwitchRuns) kind = 0;
+    if (family == kCompactWakings || family == kCompactWakingRuns) kind = 1;
+    return static_cast<uint16_t>(1 + 3 * cpu + kind);
+  }
   // Decodes the front run of a run queue.
   static void DecodeFrontRun(Queue& q);
-  // The next event of a run queue's front run: its (ts, order); true when
-  // it is a waking.
-  static bool NextOfRun(const Queue& q, int64_t* ts, uint32_t* order) {
+  // The next event of a run queue's front run: its (ts, order).
+  static void NextOfRun(const Queue& q, int64_t* ts, uint32_t* order) {
     const CompactRun& r = q.runs.front();
-    bool sw = q.sw_pos < r.switches, wk = q.wk_pos < r.wakings;
-    if (sw && (!wk || q.sw_ts <= q.wk_ts)) {
-      *ts = q.sw_ts;
-      *order = r.order_base + q.sw_pos;
-      return false;
-    }
-    *ts = q.wk_ts;
-    *order = r.order_base + r.switches + q.wk_pos;
-    return true;
+    *ts = q.next_ts;
+    *order = r.order_base + (q.waking_runs ? r.switches : 0) + q.pos;
   }
   // Emits the front runs of a run queue while they stay before (next_ts,
   // next_order); returns whether the queue still has runs.
@@ -322,106 +404,71 @@ size_t Sorter::DrainSorted(Sink&& sink) {
       ++resorted;
     }
   }
-  // k-way merge over a binary min-heap of queue heads. After a queue's run
-  // the root is replaced in place and sifted down once (not a pop plus a
-  // push); the run bound is the smaller of the root's two children.
-  struct Head {
-    int64_t ts;
-    uint32_t order;
-    uint32_t queue;
-  };
-  auto before = [](const Head& a, const Head& b) {
-    return a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
-  };
-  auto head_of = [&](uint32_t i, Head* h) {
-    Queue& q = queues_[i];
-    if (!q.entries.empty()) {
-      *h = {q.entries.front().ts, q.entries.front().order, i};
-    } else if (!q.switches.empty()) {
-      *h = {q.switches.front().ts, q.switches.front().order, i};
-    } else if (!q.wakings.empty()) {
-      *h = {q.wakings.front().ts, q.wakings.front().order, i};
-    } else if (!q.runs.empty()) {
-      NextOfRun(q, &h->ts, &h->order);
-      h->queue = i;
-    } else {
-      return false;
-    }
-    return true;
-  };
-  std::vector<Head> heap;
+  // Two-level merge. Inside a tie group the queues merge by (ts, order)
+  // over a binary min-heap of their heads. Across groups, upstream's rule:
+  // the group with the earliest head (the lowest group id on a tie) emits
+  // every event up to and including the earliest head of the other groups,
+  // so at equal ts the group that emitted last goes on first.
+  std::vector<TieGroup> groups;
+  std::vector<uint32_t> slot_of;  // group id -> slot + 1
   for (auto& q : queues_)
     if (!q.runs.empty()) DecodeFrontRun(q);
   for (uint32_t i = 0; i < queues_.size(); ++i) {
     Head h;
-    if (head_of(i, &h)) heap.push_back(h);
+    if (!HeadOf(i, &h)) continue;
+    uint16_t g = queues_[i].group;
+    if (g >= slot_of.size()) slot_of.resize(g + 1, 0);
+    if (!slot_of[g]) {
+      groups.emplace_back().id = g;
+      slot_of[g] = static_cast<uint32_t>(groups.size());
+    }
+    groups[slot_of[g] - 1].heap.push_back(h);
   }
-  auto sift_down = [&](size_t i) {
-    size_t n = heap.size();
-    Head v = heap[i];
+  std::vector<GroupHead> top;
+  for (uint32_t s = 0; s < groups.size(); ++s) {
+    MakeHeap(groups[s].heap);
+    top.push_back({groups[s].heap[0].ts, groups[s].id, s});
+  }
+  MakeHeap(top);
+  while (!top.empty()) {
+    TieGroup& g = groups[top[0].slot];
+    // The earliest head of the other groups: this group emits up to it.
+    const GroupHead* other = nullptr;
+    if (top.size() > 1) other = &top[1];
+    if (top.size() > 2 && Before(top[2], top[1])) other = &top[2];
     for (;;) {
-      size_t c = 2 * i + 1;
-      if (c >= n) break;
-      if (c + 1 < n && before(heap[c + 1], heap[c])) ++c;
-      if (!before(heap[c], v)) break;
-      heap[i] = heap[c];
-      i = c;
+      std::vector<Head>& heap = g.heap;
+      const Head* next = nullptr;
+      if (heap.size() > 1) next = &heap[1];
+      if (heap.size() > 2 && Before(heap[2], heap[1])) next = &heap[2];
+      // Stop before the group's next queue head, or after the other groups'
+      // earliest ts, whichever comes first.
+      int64_t limit_ts = 0;
+      uint32_t limit_order = 0;
+      const int64_t* limit = nullptr;
+      if (next && (!other || next->ts <= other->ts)) {
+        limit_ts = next->ts, limit_order = next->order, limit = &limit_ts;
+      } else if (other) {
+        limit_ts = other->ts, limit_order = UINT32_MAX, limit = &limit_ts;
+      }
+      if (EmitFront(heap[0].queue, limit, limit_order, sink)) {
+        HeadOf(heap[0].queue, &heap[0]);
+      } else {
+        heap[0] = heap.back();
+        heap.pop_back();
+        if (heap.empty()) break;
+      }
+      SiftDown(heap, 0);
+      if (other && heap[0].ts > other->ts) break;
     }
-    heap[i] = v;
-  };
-  for (size_t i = heap.size() / 2; i-- > 0;) sift_down(i);
-  while (!heap.empty()) {
-    Queue& q = queues_[heap[0].queue];
-    // Emit the run of this queue that stays before the next queue's head.
-    const Head* next = nullptr;
-    if (heap.size() > 1) next = &heap[1];
-    if (heap.size() > 2 && before(heap[2], heap[1])) next = &heap[2];
-    const int64_t* next_ts = next ? &next->ts : nullptr;
-    uint32_t next_order = next ? next->order : 0;
-    bool more;
-    if (!q.entries.empty()) {
-      more = EmitRun(
-          q.entries, next_ts, next_order, [](const SortEntry& e) -> const SortEntry& { return e; },
-          sink);
-    } else if (!q.switches.empty()) {
-      uint16_t cpu = q.cpu;
-      more = EmitRun(
-          q.switches, next_ts, next_order,
-          [cpu](const CompactSwitchRecord& r) {
-            return SortEntry{r.ts,
-                             reinterpret_cast<const uint8_t*>(&r),
-                             0,
-                             0,
-                             r.order,
-                             cpu,
-                             SortKind::kCompactSwitch};
-          },
-          sink);
-    } else if (!q.runs.empty()) {
-      more = EmitCompactRuns(q, next_ts, next_order, sink);
+    if (g.heap.empty()) {
+      top[0] = top.back();
+      top.pop_back();
+      if (top.empty()) break;
     } else {
-      uint16_t cpu = q.cpu;
-      more = EmitRun(
-          q.wakings, next_ts, next_order,
-          [cpu](const CompactWakingRecord& r) {
-            return SortEntry{r.ts,
-                             reinterpret_cast<const uint8_t*>(&r),
-                             0,
-                             0,
-                             r.order,
-                             cpu,
-                             SortKind::kCompactWaking};
-          },
-          sink);
+      top[0].ts = g.heap[0].ts;
     }
-    if (more) {
-      head_of(heap[0].queue, &heap[0]);
-    } else {
-      heap[0] = heap.back();
-      heap.pop_back();
-      if (heap.empty()) break;
-    }
-    sift_down(0);
+    SiftDown(top, 0);
   }
   queues_.clear();
   compact_interns_.clear();
@@ -433,33 +480,72 @@ size_t Sorter::DrainSorted(Sink&& sink) {
 }
 
 template <typename Sink>
+bool Sorter::EmitFront(uint32_t queue, const int64_t* next_ts, uint32_t next_order, Sink& sink) {
+  Queue& q = queues_[queue];
+  if (!q.entries.empty()) {
+    return EmitRun(
+        q.entries, next_ts, next_order, [](const SortEntry& e) -> const SortEntry& { return e; },
+        sink);
+  }
+  if (!q.switches.empty()) {
+    uint16_t cpu = q.cpu;
+    return EmitRun(
+        q.switches, next_ts, next_order,
+        [cpu](const CompactSwitchRecord& r) {
+          return SortEntry{r.ts,
+                           reinterpret_cast<const uint8_t*>(&r),
+                           0,
+                           0,
+                           r.order,
+                           cpu,
+                           SortKind::kCompactSwitch};
+        },
+        sink);
+  }
+  if (!q.runs.empty()) return EmitCompactRuns(q, next_ts, next_order, sink);
+  uint16_t cpu = q.cpu;
+  return EmitRun(
+      q.wakings, next_ts, next_order,
+      [cpu](const CompactWakingRecord& r) {
+        return SortEntry{r.ts,
+                         reinterpret_cast<const uint8_t*>(&r),
+                         0,
+                         0,
+                         r.order,
+                         cpu,
+                         SortKind::kCompactWaking};
+      },
+      sink);
+}
+
+template <typename Sink>
 bool Sorter::EmitCompactRuns(Queue& q, const int64_t* next_ts, uint32_t next_order, Sink& sink) {
   const CompactSchedColumns& c = q.cols;
   for (;;) {
     const CompactRun& r = q.runs.front();
     const StringId* interns = compact_interns_.data() + r.intern_begin;
+    uint32_t n = q.waking_runs ? r.wakings : r.switches;
+    uint32_t order_base = r.order_base + (q.waking_runs ? r.switches : 0);
     bool has_flags = !c.wk_flags.empty();
-    while (q.sw_pos < r.switches || q.wk_pos < r.wakings) {
-      int64_t ts;
-      uint32_t order;
-      bool waking = NextOfRun(q, &ts, &order);
+    while (q.pos < n) {
+      int64_t ts = q.next_ts;
+      uint32_t order = order_base + q.pos;
       if (next_ts && (ts > *next_ts || (ts == *next_ts && order > next_order))) return true;
-      if (waking) {
-        size_t i = q.wk_pos;
+      size_t i = q.pos;
+      if (q.waking_runs) {
         StringId comm = c.wk_comm[i] < r.intern_count ? interns[c.wk_comm[i]] : kNullStringId;
         CompactWakingRecord w{
             c.wk_pid[i], c.wk_cpu[i], c.wk_prio[i], comm, has_flags ? c.wk_flags[i] : 0, has_flags,
             order,       ts};
         sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&w), 0, 0, order, q.cpu,
                        SortKind::kCompactWaking});
-        if (++q.wk_pos < r.wakings) q.wk_ts += static_cast<int64_t>(c.wk_ts[q.wk_pos]);
+        if (++q.pos < n) q.next_ts += static_cast<int64_t>(c.wk_ts[q.pos]);
       } else {
-        size_t i = q.sw_pos;
         StringId comm = c.sw_comm[i] < r.intern_count ? interns[c.sw_comm[i]] : kNullStringId;
-        CompactSwitchRecord s{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm, order, ts};
-        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&s), 0, 0, order, q.cpu,
+        CompactSwitchRecord sw{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm, order, ts};
+        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&sw), 0, 0, order, q.cpu,
                        SortKind::kCompactSwitch});
-        if (++q.sw_pos < r.switches) q.sw_ts += static_cast<int64_t>(c.sw_ts[q.sw_pos]);
+        if (++q.pos < n) q.next_ts += static_cast<int64_t>(c.sw_ts[q.pos]);
       }
     }
     q.runs.pop_front();

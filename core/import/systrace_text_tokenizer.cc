@@ -501,7 +501,8 @@ void SystraceTextTokenizer::TokenizeLine(std::string_view line, uint64_t offset)
   e.cpu = static_cast<uint16_t>(cpu);
   e.kind = SortKind::kFtraceEvent;
   e.aux = generic ? kGenericTextEventAux : kTextEventAux;
-  sorter_->Push(sorter_->FtraceQueue(cpu), e);
+  if (queue_ == UINT32_MAX) queue_ = sorter_->SourceQueue();
+  sorter_->Push(queue_, e);
   ++events_;
 }
 

@@ -57,6 +57,9 @@ class SystraceTextTokenizer : public ChunkedTokenizer {
   std::unique_ptr<TraceBlob> last_blob_;
   uint64_t events_ = 0;
   size_t retained_bytes_ = 0;
+  // Every line goes to one sorter queue (upstream's order for ties across
+  // CPUs is the file's order, as for any non-ftrace source).
+  uint32_t queue_ = UINT32_MAX;
 };
 
 // Parses one text event line into serialized FtraceEvent bytes and its CPU.

@@ -1,7 +1,10 @@
 // compact_sched bundles reach the parser in timestamp order whichever way
 // the sorter stages them: a bundle that continues its CPU's earlier ones is
 // queued as one run of its bytes, one that starts earlier goes event by
-// event. Ties keep file order (in a bundle: switches, then wakings).
+// event. Ties follow upstream's order (as its trace_processor_shell gives
+// it for this trace): a CPU's compact switches and its compact wakings are
+// separate sources, and at equal ts the source that emitted the event
+// before goes on first.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -70,8 +73,8 @@ TEST(CompactSched, BundleRunsMergeInTimestampOrder) {
   }
   // The first switch per CPU only tells who runs (no row).
   std::vector<std::string> expected = {
-      "1000 sched_waking 0 20 comm_a", "1200 sched_switch 0 13 comm_b",
-      "1200 sched_waking 0 23 comm_b", "1500 sched_waking 0 21 comm_b",
+      "1000 sched_waking 0 20 comm_a", "1200 sched_waking 0 23 comm_b",
+      "1200 sched_switch 0 13 comm_b", "1500 sched_waking 0 21 comm_b",
       "1500 sched_waking 1 31 comm_b", "2000 sched_switch 0 11 comm_b",
       "2500 sched_waking 0 22 comm_a", "3000 sched_switch 0 12 comm_a",
   };

@@ -1,0 +1,1 @@
+select id, ts, cpu, name, utid from ftrace_event order by id

@@ -1,0 +1,1 @@
+select utid, tid, upid from thread order by utid
