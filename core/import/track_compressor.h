@@ -39,6 +39,13 @@ class TrackCompressor {
   // that cookie's, opening nothing.
   uint32_t BeginUnnestable(int64_t cookie, const Factory& create);
   uint32_t EndUnnestable(int64_t cookie, const Factory& create);
+  // Nestable begin/end (legacy JSON async slices): the slot is found as for
+  // unnestable ones (the cookie's own, else the lowest free, else a new
+  // one), but each begin opens one more slice and an end closes one (none
+  // when the slot has none open), so a slot frees only when its cookie's
+  // slices have all ended.
+  uint32_t BeginNestable(int64_t cookie, const Factory& create);
+  uint32_t EndNestable(int64_t cookie, const Factory& create);
   // The track for a complete slice [ts, ts + dur).
   uint32_t CompleteTrack(int64_t ts, int64_t dur, const Factory& create);
 
