@@ -49,6 +49,14 @@ class TrackCompressor {
   // The track for a complete slice [ts, ts + dur).
   uint32_t CompleteTrack(int64_t ts, int64_t dur, const Factory& create);
 
+  // The group's track_group_id: the tracks of a group share one, numbered
+  // (by `next`, called once) when the group's first track is made.
+  template <typename Next>
+  uint32_t GroupId(Next next) {
+    if (!group_id_) group_id_ = next();
+    return *group_id_;
+  }
+
  private:
   struct Slot {
     uint32_t track;
@@ -61,6 +69,7 @@ class TrackCompressor {
   // `cookie`'s now.
   Slot& UnnestableSlot(int64_t cookie, const Factory& create);
   std::vector<Slot> slots_;
+  std::optional<uint32_t> group_id_;
 };
 
 }  // namespace fathom
