@@ -440,6 +440,15 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       storage->stats.Increment(Stat::kTrackEventParserErrors);
       return false;
     }
+    // A state event needs a state track; upstream rejects it before
+    // making the track it names.
+    if (ev.type && *ev.type == TrackEvent::TYPE_STATE) {
+      const TrackReservation* r = tracker_->GetReservation(*track_uuid);
+      if (!r || !r->is_state) {
+        storage->stats.Increment(Stat::kTrackEventParserErrors);
+        return false;
+      }
+    }
     track = tracker_->GetDescriptorTrack(*track_uuid, ev.name, ts, gen.sequence_id);
     if (!track) {
       storage->stats.Increment(Stat::kTrackEventParserErrors);

@@ -289,7 +289,9 @@ void TrackEventTracker::CommitDimensions(uint32_t id, uint64_t uuid, const Resol
 std::optional<TrackEventTracker::MergeKey> TrackEventTracker::MergeKeyOf(
     uint64_t uuid, const TrackReservation& r, const Resolved& res, StringId event_name) const {
   constexpr int64_t kMergeNone = 2, kMergeByKey = 3;  // TrackDescriptor.SiblingMergeBehavior
-  if (res.is_root || r.is_counter || r.merge_behavior == kMergeNone) return std::nullopt;
+  // Counter and state tracks are never merged with their siblings.
+  if (res.is_root || r.is_counter || r.is_state || r.merge_behavior == kMergeNone)
+    return std::nullopt;
   // By name: the first named descriptor's, else the first event's.
   const bool by_key = r.merge_behavior == kMergeByKey;
   const StringId value = by_key ? r.merge_key : r.name != kNullStringId ? r.name : event_name;
@@ -320,6 +322,8 @@ void TrackEventTracker::ClassifyTrack(uint32_t id, const TrackReservation& r, co
                                                        : "global";
   if (r.is_counter) {
     type += "_counter_track_event";
+  } else if (r.is_state) {
+    type += "_state_track_event";
   } else if (!key) {
     type += "_track_event";
   } else {
