@@ -577,7 +577,7 @@ void JsonTraceParser::ParseMetadataEvent(const JsonEventFields& e, uint32_t upid
 void JsonTraceParser::ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint32_t upid,
                                       StringId cat, StringId name) {
   // An event needs a pid and an id; the trace id is the category with the
-  // id (a "local" one also with the process, see JsonAsyncTracks).
+  // id (a "local" one also with the process, see LegacyAsyncTracks).
   bool local = false;
   std::string id_key;
   if (e.pid.empty() || !AsyncIdKey(e, &id_key, &local)) {
@@ -588,10 +588,10 @@ void JsonTraceParser::ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint
   trace_id += '\0';
   trace_id += id_key;
   char ph = e.ph[1];
-  JsonAsyncTracks::Kind kind = ph == 'b'   ? JsonAsyncTracks::Kind::kBegin
-                               : ph == 'e' ? JsonAsyncTracks::Kind::kEnd
-                                           : JsonAsyncTracks::Kind::kInstant;
-  uint32_t track = async_tracks_.Track(kind, upid, name, trace_id, local);
+  LegacyAsyncTracks::Kind kind = ph == 'b'   ? LegacyAsyncTracks::Kind::kBegin
+                                 : ph == 'e' ? LegacyAsyncTracks::Kind::kEnd
+                                             : LegacyAsyncTracks::Kind::kInstant;
+  uint32_t track = async_tracks_.Track({kind, upid, name, kNullStringId, trace_id, local});
   SliceTracker* slices = ctx_->slice_tracker.get();
   if (ph == 'b')
     slices->Begin(ts, track, cat, name, SliceArgs(e.args));

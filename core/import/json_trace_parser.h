@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/import/args_tracker.h"
-#include "core/import/json_async_tracks.h"
+#include "core/import/legacy_async_tracks.h"
 #include "core/import/json_value.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
@@ -70,7 +70,7 @@ class JsonTraceParser {
   // An event the reference rejects (json_parser_failure), logged with its
   // name and phase.
   void LogFailure(int64_t ts, const JsonEventFields& e);
-  // "b"/"e"/"n" events: legacy async slices (see JsonAsyncTracks).
+  // "b"/"e"/"n" events: legacy async slices (see LegacyAsyncTracks).
   void ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint32_t upid, StringId cat,
                        StringId name);
   // "I"/"i"/"R" events: instants on the thread, process ("s": "p") or
@@ -151,7 +151,7 @@ class JsonTraceParser {
     uint32_t track_group_id = 0;
   };
   std::unordered_map<uint32_t, SpillTracks> spill_tracks_;
-  JsonAsyncTracks async_tracks_;
+  LegacyAsyncTracks async_tracks_;
   struct PendingCounter {
     int64_t ts;
     double value;

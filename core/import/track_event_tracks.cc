@@ -9,7 +9,7 @@
 
 namespace fathom {
 
-TrackEventTracker::TrackEventTracker(TraceContext* ctx) : ctx_(ctx) {}
+TrackEventTracker::TrackEventTracker(TraceContext* ctx) : ctx_(ctx), async_tracks_(ctx) {}
 
 void TrackEventTracker::Reserve(uint64_t uuid, const TrackReservation& r) {
   auto [it, inserted] = reservations_.emplace(uuid, r);
@@ -379,15 +379,19 @@ uint32_t TrackEventTracker::DefaultTrack() {
   return *default_track_;
 }
 
-uint32_t TrackEventTracker::LegacyAsyncTrack(StringId name, std::optional<uint32_t> upid,
-                                             uint64_t source_id, StringId id_scope) {
-  auto key = std::make_tuple(name, upid ? int64_t{*upid} : int64_t{-1}, source_id, id_scope);
-  auto it = async_tracks_.find(key);
-  if (it != async_tracks_.end()) return it->second;
-  uint32_t id = ctx_->track_tracker->CreateTrack(false, name, ctx_->storage->Intern("legacy_async"),
-                                                 std::nullopt, upid, std::nullopt);
-  async_tracks_.emplace(key, id);
-  return id;
+uint32_t TrackEventTracker::LegacyAsyncTrack(LegacyAsyncTracks::Kind kind, StringId name,
+                                             uint32_t upid, bool process_scoped, uint64_t source_id,
+                                             StringId category, StringId id_scope) {
+  TraceStorage* s = ctx_->storage.get();
+  StringId scope = category;
+  if (id_scope != kNullStringId) {
+    std::string text(category != kNullStringId ? s->GetString(category) : "");
+    text += ':';
+    text += s->GetString(id_scope);
+    scope = s->Intern(text);
+  }
+  const std::string trace_id = std::to_string(source_id);
+  return async_tracks_.Track({kind, upid, name, scope, trace_id, process_scoped});
 }
 
 // Upstream types this track chrome_process_instant (its global sibling is
