@@ -8,6 +8,7 @@
 #include "core/import/import_logs.h"
 #include "core/import/json_scanner.h"
 #include "core/import/json_tokenizer.h"
+#include "core/import/legacy_instant_tracks.h"
 #include "core/import/process_tracker.h"
 #include "core/import/profile_parser.h"
 #include "core/import/profile_stack_tracker.h"
@@ -605,8 +606,6 @@ void JsonTraceParser::ParseInstantEvent(int64_t ts, const JsonEventFields& e, ui
                                         uint32_t utid, StringId cat, StringId name) {
   // "g" and "p" instants need no thread ("p" needs a pid); any other scope
   // (or none) is a thread instant, which needs a tid.
-  TraceStorage* s = ctx_->storage.get();
-  TrackTracker* tracks = ctx_->track_tracker.get();
   std::string_view scope = Str(e.s, &tmp_buf_, "t");
   uint32_t track;
   if (scope == "g" || scope == "p") {
@@ -614,20 +613,13 @@ void JsonTraceParser::ParseInstantEvent(int64_t ts, const JsonEventFields& e, ui
       LogFailure(ts, e);
       return;
     }
-    StringId type =
-        s->Intern(scope == "g" ? "legacy_chrome_global_instants" : "chrome_process_instant");
-    track = scope == "g" ? tracks->InternGlobalTrack(kNullStringId, type, 0, TrackDims().NoOwner())
-                         : tracks->InternProcessTrack(upid, kNullStringId, type);
-    if (s->track.source_arg_set_id.IsNull(track)) {
-      if (auto set = ctx_->args_tracker->NewSet().AddString("source", "chrome").Commit())
-        s->track.source_arg_set_id.Set(track, *set);
-    }
+    track = scope == "g" ? LegacyGlobalInstantTrack(ctx_) : LegacyProcessInstantTrack(ctx_, upid);
   } else {
     if (e.tid.empty()) {
       LogFailure(ts, e);
       return;
     }
-    track = tracks->InternThreadTrack(utid);
+    track = ctx_->track_tracker->InternThreadTrack(utid);
   }
   std::optional<uint32_t> slice =
       ctx_->slice_tracker->Scoped(ts, track, cat, name, 0, SliceArgs(e.args));

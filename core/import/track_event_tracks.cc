@@ -1,6 +1,7 @@
 #include "core/import/track_event_tracks.h"
 
 #include "core/import/args_tracker.h"
+#include "core/import/legacy_instant_tracks.h"
 #include "core/import/parse_problems.h"
 #include "core/import/process_tracker.h"
 #include "core/import/slice_tracker.h"
@@ -394,16 +395,12 @@ uint32_t TrackEventTracker::LegacyAsyncTrack(LegacyAsyncTracks::Kind kind, Strin
   return async_tracks_.Track({kind, upid, name, scope, trace_id, process_scoped});
 }
 
-// Upstream types this track chrome_process_instant (its global sibling is
-// legacy_chrome_global_instants).
 uint32_t TrackEventTracker::LegacyProcessInstantTrack(uint32_t upid) {
-  return ctx_->track_tracker->InternProcessTrack(upid, kNullStringId,
-                                                 ctx_->storage->Intern("chrome_process_instant"));
+  return fathom::LegacyProcessInstantTrack(ctx_, upid);
 }
 
 uint32_t TrackEventTracker::LegacyGlobalInstantTrack() {
-  return ctx_->track_tracker->InternGlobalTrack(
-      kNullStringId, ctx_->storage->Intern("legacy_chrome_global_instants"));
+  return fathom::LegacyGlobalInstantTrack(ctx_);
 }
 
 }  // namespace fathom
