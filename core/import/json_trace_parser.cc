@@ -14,6 +14,7 @@
 #include "core/import/profile_stack_tracker.h"
 #include "core/import/slice_tracker.h"
 #include "core/import/track_tracker.h"
+#include "core/import/upstream_map_order.h"
 
 namespace fathom {
 namespace {
@@ -453,6 +454,7 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes, uint32_t aux) {
 
 void JsonTraceParser::Flush() {
   FlushSameTs();
+  FlushSortHints();
   FlushCounters();
 }
 
@@ -560,19 +562,33 @@ void JsonTraceParser::ParseMetadataEvent(const JsonEventFields& e, uint32_t upid
       ctx_->process_tracker->SetThreadName(utid, s->Intern(n));
     return;
   }
-  // Sort-order hints for UIs, kept as an arg of the process or thread.
+  // Sort-order hints for UIs, kept as an arg of the process or thread when
+  // the trace ends (the first hint of each wins).
   std::optional<int64_t> hint = json::AsInt(value);
   if (!hint) return;
-  auto b = ctx_->args_tracker->NewSet();
-  if (meta == "process_sort_index") {
-    b.AddInt("process_sort_index_hint", *hint);
+  SortHints& hints = meta == "process_sort_index" ? process_hints_ : thread_hints_;
+  uint32_t id = meta == "process_sort_index" ? upid : utid;
+  if (hints.value.emplace(id, *hint).second) hints.order.push_back(id);
+}
+
+void JsonTraceParser::FlushSortHints() {
+  // Processes, then threads, each in the order of the reference's hash map
+  // of them.
+  TraceStorage* s = ctx_->storage.get();
+  for (uint32_t upid : UpstreamMapOrder(process_hints_.order, UpstreamKey::kInteger)) {
+    auto b = ctx_->args_tracker->NewSet();
+    b.AddInt("process_sort_index_hint", process_hints_.value[upid]);
     if (auto set = b.CommitMerged(s->process.arg_set_id.Get(upid)))
       s->process.arg_set_id.Set(upid, *set);
-  } else {
-    b.AddInt("thread_sort_index_hint", *hint);
+  }
+  for (uint32_t utid : UpstreamMapOrder(thread_hints_.order, UpstreamKey::kInteger)) {
+    auto b = ctx_->args_tracker->NewSet();
+    b.AddInt("thread_sort_index_hint", thread_hints_.value[utid]);
     if (auto set = b.CommitMerged(s->thread.arg_set_id.Get(utid)))
       s->thread.arg_set_id.Set(utid, *set);
   }
+  process_hints_ = {};
+  thread_hints_ = {};
 }
 
 void JsonTraceParser::ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint32_t upid,
@@ -596,8 +612,9 @@ void JsonTraceParser::ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint
   SliceTracker* slices = ctx_->slice_tracker.get();
   if (ph == 'b')
     slices->Begin(ts, track, cat, name, SliceArgs(e.args));
-  else if (ph == 'e')
-    slices->End(ts, track, kNullStringId, kNullStringId, SliceArgs(e.args));
+  else if (ph == 'e')  // closes the innermost open slice of its name and category (as E)
+    slices->End(ts, track, Str(e.cat, &cat_buf_, "").empty() ? kNullStringId : cat,
+                Str(e.name, &name_buf_, "").empty() ? kNullStringId : name, SliceArgs(e.args));
   else
     slices->Scoped(ts, track, cat, name, 0, SliceArgs(e.args));
 }
@@ -758,8 +775,12 @@ void JsonTraceParser::HandleEvent(int64_t ts, const JsonEventFields& e,
       break;
     }
     case 'X': {
-      // A complete event needs a valid duration.
-      if (!x_dur) break;
+      // A complete event needs a valid duration (one with no "dur" at all is
+      // a parser failure; an unreadable one the tokenizer counted).
+      if (!x_dur) {
+        if (e.dur.empty()) LogFailure(ts, e);
+        break;
+      }
       uint32_t track = tracks->InternThreadTrack(utid);
       std::optional<uint32_t> slice = slices->Scoped(ts, track, cat, name, *x_dur, SliceArgs(args));
       if (!slice && slices->last_start_overlapped())

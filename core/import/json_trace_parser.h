@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "core/import/args_tracker.h"
-#include "core/import/legacy_async_tracks.h"
 #include "core/import/json_value.h"
+#include "core/import/legacy_async_tracks.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
 
@@ -67,6 +67,8 @@ class JsonTraceParser {
   // process only once the trace has ended, the counter tracks come after
   // every other track, in the order of their first value.
   void FlushCounters();
+  // Writes the held sort-index hints (see ParseMetadataEvent).
+  void FlushSortHints();
   // An event the reference rejects (json_parser_failure), logged with its
   // name and phase.
   void LogFailure(int64_t ts, const JsonEventFields& e);
@@ -159,6 +161,12 @@ class JsonTraceParser {
     uint32_t utid;
   };
   std::vector<PendingCounter> pending_counters_;
+  // "M" sort-index hints by upid / utid (first wins), in first-seen order.
+  struct SortHints {
+    std::unordered_map<uint32_t, int64_t> value;
+    std::vector<uint32_t> order;
+  };
+  SortHints process_hints_, thread_hints_;
   // Reused buffers: no allocation per event once they have grown.
   std::string key_;  // the args key being built ("args.a.b[2]")
   std::string name_buf_, cat_buf_, ph_buf_, tmp_buf_, key_buf_, num_buf_;

@@ -198,7 +198,7 @@ std::optional<uint32_t> SliceTracker::GetTopmostOpen(uint32_t track) const {
 void SliceTracker::FlushPendingSlices() {
   // In the order the reference's map of stacks visits them (it shows in
   // the ids of these arg sets), each stack from the bottom.
-  for (uint32_t track : UpstreamMapOrder(stack_tracks_))
+  for (uint32_t track : UpstreamMapOrder(stack_tracks_, UpstreamKey::kTrackId))
     for (StackEntry& e : stacks_[track]) CommitArgs(e);
   stacks_.clear();
   stack_tracks_.clear();

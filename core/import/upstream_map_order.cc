@@ -15,8 +15,9 @@ uint64_t Mix(uint64_t h) {
   return h;
 }
 
-// A track id's hash: the mix of its value folded into a fixed seed.
-uint64_t HashOf(uint32_t key) {
+uint64_t HashOf(uint32_t key, UpstreamKey kind) {
+  if (kind == UpstreamKey::kInteger) return Mix(key);
+  // A track id: the mix of its value folded into a fixed seed.
   uint64_t h = 0xe17a1465U;
   h ^= Mix(key) + 0x9e3779b9 + (h << 6) + (h >> 2);
   return h;
@@ -24,9 +25,10 @@ uint64_t HashOf(uint32_t key) {
 
 class Table {
  public:
+  explicit Table(UpstreamKey kind) : kind_(kind) {}
   void Insert(uint32_t key) {
     if (size_ >= capacity_ * 3 / 4) Grow();
-    const uint64_t hash = HashOf(key);
+    const uint64_t hash = HashOf(key, kind_);
     for (size_t step = 0;; ++step) {
       size_t idx = (hash + 2 * step * step + step) & (capacity_ - 1);
       if (!slots_[idx]) {
@@ -56,6 +58,7 @@ class Table {
     for (uint32_t k : old) Insert(k);
   }
 
+  UpstreamKey kind_;
   size_t capacity_ = 0;
   size_t size_ = 0;
   std::vector<std::optional<uint32_t>> slots_;
@@ -63,8 +66,8 @@ class Table {
 
 }  // namespace
 
-std::vector<uint32_t> UpstreamMapOrder(const std::vector<uint32_t>& keys) {
-  Table t;
+std::vector<uint32_t> UpstreamMapOrder(const std::vector<uint32_t>& keys, UpstreamKey kind) {
+  Table t(kind);
   for (uint32_t k : keys) t.Insert(k);
   return t.Keys();
 }
