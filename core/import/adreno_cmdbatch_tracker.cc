@@ -87,6 +87,7 @@ void AdrenoCmdbatchTracker::Flush() {
   StringId gpu = storage_->Intern("GPU");
   StringId type = storage_->Intern("adreno_gpu_cmdbatch");
   for (const Batch& b : batches_) {
+    TrackCompressor& group = tracks_[{b.context, b.prio}];
     auto create = [&](uint32_t idx) {
       std::string name = "GPU";
       if (!b.process.empty()) name += " " + b.process;
@@ -98,9 +99,11 @@ void AdrenoCmdbatchTracker::Flush() {
                       .AddInt("prio", b.prio)
                       .AddInt("track_compressor_idx", idx);
       if (auto set = dims.Commit()) storage_->track.dimension_arg_set_id.Set(track, *set);
+      storage_->track.track_group_id.Set(
+          track, group.GroupId([this] { return ctx_->track_tracker->NewTrackGroup(); }));
       return track;
     };
-    uint32_t track = tracks_[{b.context, b.prio}].CompleteTrack(b.ts, b.dur, create);
+    uint32_t track = group.CompleteTrack(b.ts, b.dur, create);
     ctx_->slice_tracker->Scoped(b.ts, track, kNullStringId, gpu, b.dur);
   }
   batches_.clear();

@@ -14,7 +14,17 @@ DmaBufferTracker::DmaBufferTracker(TraceContext* ctx)
       track_type_(ctx->storage->Intern("android_dma_allocations")) {}
 
 uint32_t DmaBufferTracker::TrackAt(uint32_t index) {
-  return ctx_->track_tracker->InternGlobalTrack(track_name_, track_type_, index);
+  // Upstream compresses these tracks: each has its index as a dimension and
+  // all are one track group, numbered when the first is made.
+  TrackTracker* tt = ctx_->track_tracker.get();
+  uint32_t track = tt->InternGlobalTrack(track_name_, track_type_, index,
+                                         TrackDims().Int("track_compressor_idx", index));
+  TraceStorage* s = ctx_->storage.get();
+  if (s->track.track_group_id.IsNull(track)) {
+    if (!track_group_id_) track_group_id_ = tt->NewTrackGroup();
+    s->track.track_group_id.Set(track, *track_group_id_);
+  }
+  return track;
 }
 
 void DmaBufferTracker::OnHeapStat(int64_t ts, uint64_t inode, int64_t len) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -36,6 +37,7 @@ class DmaBufferTracker {
   StringId track_name_, track_type_;
   std::unordered_map<uint64_t, OpenBuffer> open_;  // by inode
   std::vector<bool> track_busy_;                   // by track index
+  std::optional<uint32_t> track_group_id_;         // of all the allocation tracks
 };
 
 }  // namespace fathom

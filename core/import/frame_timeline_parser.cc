@@ -218,6 +218,11 @@ std::pair<uint32_t, uint32_t> FrameTimelineParser::AcquireTrack(bool expected, u
     dims.AddInt("upid", upid);
     dims.AddInt("track_compressor_idx", static_cast<int64_t>(idx));
     if (auto set = dims.Commit()) storage_->track.dimension_arg_set_id.Set(track, *set);
+    // The tracks of one (kind, process) are one track group, numbered when
+    // its first track is made.
+    uint32_t group = slots.empty() ? ctx_->track_tracker->NewTrackGroup()
+                                   : *storage_->track.track_group_id.Get(slots[0].track);
+    storage_->track.track_group_id.Set(track, group);
     slots.push_back({track, std::nullopt});
   }
   slots[idx].open_cookie = cookie;

@@ -101,6 +101,8 @@ void FtraceIoEvents::ParseAndroidFsStart(int64_t ts, uint32_t pid, proto::Bytes 
                                                   std::nullopt, std::nullopt);
     auto dims = ctx_->args_tracker->NewSet().AddInt("track_compressor_idx", idx);
     if (auto set = dims.Commit()) storage_->track.dimension_arg_set_id.Set(t, *set);
+    storage_->track.track_group_id.Set(
+        t, android_fs_tracks_.GroupId([this] { return ctx_->track_tracker->NewTrackGroup(); }));
     return t;
   });
   auto args = ctx_->args_tracker->NewSet()

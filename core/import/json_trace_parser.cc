@@ -8,11 +8,13 @@
 #include "core/import/import_logs.h"
 #include "core/import/json_scanner.h"
 #include "core/import/json_tokenizer.h"
+#include "core/import/legacy_instant_tracks.h"
 #include "core/import/process_tracker.h"
 #include "core/import/profile_parser.h"
 #include "core/import/profile_stack_tracker.h"
 #include "core/import/slice_tracker.h"
 #include "core/import/track_tracker.h"
+#include "core/import/upstream_map_order.h"
 
 namespace fathom {
 namespace {
@@ -96,7 +98,7 @@ std::string FrameId(std::string_view raw, std::string* scratch) {
 
 }  // namespace
 
-JsonTraceParser::JsonTraceParser(TraceContext* ctx) : ctx_(ctx) {}
+JsonTraceParser::JsonTraceParser(TraceContext* ctx) : ctx_(ctx), async_tracks_(ctx) {}
 
 uint32_t JsonTraceParser::UpdateThreadCached(int64_t tid, int64_t pid) {
   ProcessTracker* pt = ctx_->process_tracker.get();
@@ -139,21 +141,28 @@ std::string_view JsonTraceParser::Str(std::string_view raw, std::string* scratch
 }
 
 bool JsonTraceParser::AsyncIdKey(const JsonEventFields& e, std::string* key, bool* local) {
-  std::string_view raw = !e.id.empty() ? e.id : e.id2;  // empty when absent
-  if (raw.empty()) return false;
-  if (json::TypeOf(raw) == json::RawType::kObject) {
-    json::ObjectReader r(raw, 1);
-    std::string_view k, inner;
-    if (!r.Next(&k, &inner, &key_buf_)) return false;
-    *local = k == "local";
-    raw = inner;
+  // "id" wins; else id2's "global", else its "local". The id is a string or
+  // an integer (the string "7" and the number 7 are different ids).
+  std::string_view raw = e.id;
+  *local = false;
+  if (raw.empty()) {
+    if (json::TypeOf(e.id2) != json::RawType::kObject) return false;
+    std::string_view global, local_id;
+    json::ObjectReader r(e.id2, 1);
+    for (std::string_view k, inner; r.Next(&k, &inner, &key_buf_);) {
+      if (k == "global" && global.empty()) global = inner;
+      if (k == "local" && local_id.empty()) local_id = inner;
+    }
+    raw = !global.empty() ? global : local_id;
+    *local = global.empty();
+    if (raw.empty()) return false;
   }
   switch (json::TypeOf(raw)) {
     case json::RawType::kString:
       *key = "s:" + std::string(Str(raw, &tmp_buf_, ""));
       return true;
     case json::RawType::kNumber:
-      if (raw.empty()) return false;  // absent
+      if (json::HasFractionOrExponent(raw)) return false;
       *key = "n:" + std::string(raw);
       return true;
     default:
@@ -260,18 +269,17 @@ void JsonTraceParser::AddArgsRecursive(ArgsTracker::Builder* b, std::string_view
   }
 }
 
-std::optional<uint32_t> JsonTraceParser::AddArgs(std::string_view args) {
-  if (json::TypeOf(args) != json::RawType::kObject) return std::nullopt;
+ArgsTracker::Builder JsonTraceParser::SliceArgs(std::string_view args) {
+  auto b = ctx_->args_tracker->NewSet();
+  if (json::TypeOf(args) != json::RawType::kObject) return b;
   json::ObjectReader r(args, 1);
   std::string_view k, v;
-  if (!r.Next(&k, &v, &key_buf_)) return std::nullopt;  // {}
-  auto b = ctx_->args_tracker->NewSet();
-  do {
+  while (r.Next(&k, &v, &key_buf_)) {
     key_.assign("args.");
     key_ += k;
     AddArgsRecursive(&b, v, 2);
-  } while (r.Next(&k, &v, &key_buf_));
-  return b.Commit();
+  }
+  return b;
 }
 
 void JsonTraceParser::BindFlowsV1(char phase, const JsonEventFields& e, uint32_t track) {
@@ -444,7 +452,11 @@ void JsonTraceParser::ParseEvent(int64_t ts, proto::Bytes bytes, uint32_t aux) {
   }
 }
 
-void JsonTraceParser::Flush() { FlushSameTs(); }
+void JsonTraceParser::Flush() {
+  FlushSameTs();
+  FlushSortHints();
+  FlushCounters();
+}
 
 void JsonTraceParser::FlushSameTs() {
   if (held_.size() > 1) {
@@ -470,25 +482,53 @@ std::optional<double> JsonTraceParser::CounterValue(std::string_view raw) {
   return v;
 }
 
-void JsonTraceParser::ParseCounterEvent(int64_t ts, const JsonEventFields& e, uint32_t upid) {
-  if (json::TypeOf(e.args) != json::RawType::kObject) return;
+void JsonTraceParser::LogFailure(int64_t ts, const JsonEventFields& e) {
+  auto args = ctx_->args_tracker->NewSet()
+                  .AddString("event_name", Str(e.name, &name_buf_, ""))
+                  .AddString("event_phase", Str(e.ph, &ph_buf_, ""));
+  LogImportProblem(ctx_->storage.get(), Stat::kJsonParseErrors, ts, std::move(args));
+}
+
+void JsonTraceParser::ParseCounterEvent(int64_t ts, const JsonEventFields& e, uint32_t utid) {
+  if (json::TypeOf(e.args) != json::RawType::kObject) {
+    LogFailure(ts, e);
+    return;
+  }
   TraceStorage* s = ctx_->storage.get();
   std::string prefix(Str(e.name, &name_buf_, ""));
-  std::string id = IdString(e);
-  if (!id.empty()) prefix += " id: " + id;
+  // Only a string "id" names a series (a number, or id2, does not).
+  std::string_view id =
+      json::TypeOf(e.id) == json::RawType::kString ? Str(e.id, &tmp_buf_, "") : std::string_view();
+  if (!id.empty()) {
+    prefix += " id: ";
+    prefix += id;
+  }
   json::ObjectReader r(e.args, 1);
   std::string_view k, v;
   while (r.Next(&k, &v, &key_buf_)) {
     std::optional<double> value = CounterValue(v);
-    if (!value) continue;
+    if (!value) {
+      LogFailure(ts, e);
+      continue;
+    }
     std::string track_name = prefix;
     track_name += ' ';
     track_name += k;
-    TrackTracker* tracks = ctx_->track_tracker.get();
-    uint32_t track =
-        tracks->InternProcessCounterTrack(upid, s->Intern(track_name), s->Intern("json_counter"));
-    tracks->PushCounter(ts, *value, track);
+    pending_counters_.push_back({ts, *value, s->Intern(track_name), utid});
   }
+}
+
+void JsonTraceParser::FlushCounters() {
+  TraceStorage* s = ctx_->storage.get();
+  TrackTracker* tracks = ctx_->track_tracker.get();
+  StringId type = s->Intern("json_counter");
+  for (const PendingCounter& c : pending_counters_) {
+    uint32_t upid = *ctx_->process_tracker->GetUpidOfThread(c.utid);
+    uint32_t track = tracks->InternProcessCounterTrack(
+        upid, c.name, type, TrackDims().Str("name", s->GetString(c.name)));
+    tracks->PushCounter(c.ts, c.value, track);
+  }
+  pending_counters_.clear();
 }
 
 void JsonTraceParser::ParseMetadataEvent(const JsonEventFields& e, uint32_t upid, uint32_t utid) {
@@ -522,56 +562,85 @@ void JsonTraceParser::ParseMetadataEvent(const JsonEventFields& e, uint32_t upid
       ctx_->process_tracker->SetThreadName(utid, s->Intern(n));
     return;
   }
-  // Sort-order hints for UIs, kept as an arg of the process or thread.
+  // Sort-order hints for UIs, kept as an arg of the process or thread when
+  // the trace ends (the first hint of each wins).
   std::optional<int64_t> hint = json::AsInt(value);
   if (!hint) return;
-  auto b = ctx_->args_tracker->NewSet();
-  if (meta == "process_sort_index") {
-    b.AddInt("process_sort_index_hint", *hint);
+  SortHints& hints = meta == "process_sort_index" ? process_hints_ : thread_hints_;
+  uint32_t id = meta == "process_sort_index" ? upid : utid;
+  if (hints.value.emplace(id, *hint).second) hints.order.push_back(id);
+}
+
+void JsonTraceParser::FlushSortHints() {
+  // Processes, then threads, each in the order of the reference's hash map
+  // of them.
+  TraceStorage* s = ctx_->storage.get();
+  for (uint32_t upid : UpstreamMapOrder(process_hints_.order, UpstreamKey::kInteger)) {
+    auto b = ctx_->args_tracker->NewSet();
+    b.AddInt("process_sort_index_hint", process_hints_.value[upid]);
     if (auto set = b.CommitMerged(s->process.arg_set_id.Get(upid)))
       s->process.arg_set_id.Set(upid, *set);
-  } else {
-    b.AddInt("thread_sort_index_hint", *hint);
+  }
+  for (uint32_t utid : UpstreamMapOrder(thread_hints_.order, UpstreamKey::kInteger)) {
+    auto b = ctx_->args_tracker->NewSet();
+    b.AddInt("thread_sort_index_hint", thread_hints_.value[utid]);
     if (auto set = b.CommitMerged(s->thread.arg_set_id.Get(utid)))
       s->thread.arg_set_id.Set(utid, *set);
   }
+  process_hints_ = {};
+  thread_hints_ = {};
 }
 
 void JsonTraceParser::ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint32_t upid,
                                       StringId cat, StringId name) {
-  // As upstream: one track per (category, id) across all processes, the id
-  // as written (the string "7" and the number 7 differ; id2 {"global": x} is
-  // id x); only an id2 {"local": x} is scoped to the process. An event with
-  // no id is dropped.
+  // An event needs a pid and an id; the trace id is the category with the
+  // id (a "local" one also with the process, see LegacyAsyncTracks).
   bool local = false;
   std::string id_key;
-  if (!AsyncIdKey(e, &id_key, &local)) return;
-  const bool global = !local;
-  std::string key = global ? std::string("g") : std::to_string(upid);
-  key += ':';
-  key += Str(e.cat, &cat_buf_, "");
-  key += ':';
-  key += id_key;
-  TrackTracker* tracks = ctx_->track_tracker.get();
-  auto it = async_tracks_.find(key);
-  if (it == async_tracks_.end()) {
-    TraceStorage* s = ctx_->storage.get();
-    uint32_t created =
-        global ? tracks->CreateTrack(false, name, s->Intern("legacy_async_global_slice"),
-                                     std::nullopt, std::nullopt, std::nullopt)
-               : tracks->CreateTrack(false, name, s->Intern("legacy_async_process_slice"),
-                                     std::nullopt, upid, std::nullopt);
-    it = async_tracks_.emplace(key, created).first;
+  if (e.pid.empty() || !AsyncIdKey(e, &id_key, &local)) {
+    LogFailure(ts, e);
+    return;
   }
-  uint32_t track = it->second;
-  SliceTracker* slices = ctx_->slice_tracker.get();
+  std::string trace_id(Str(e.cat, &cat_buf_, ""));
+  trace_id += '\0';
+  trace_id += id_key;
   char ph = e.ph[1];
+  LegacyAsyncTracks::Kind kind = ph == 'b'   ? LegacyAsyncTracks::Kind::kBegin
+                                 : ph == 'e' ? LegacyAsyncTracks::Kind::kEnd
+                                             : LegacyAsyncTracks::Kind::kInstant;
+  uint32_t track = async_tracks_.Track({kind, upid, name, kNullStringId, trace_id, local});
+  SliceTracker* slices = ctx_->slice_tracker.get();
   if (ph == 'b')
-    slices->Begin(ts, track, cat, name, AddArgs(e.args));
-  else if (ph == 'e')
-    slices->End(ts, track);
+    slices->Begin(ts, track, cat, name, SliceArgs(e.args));
+  else if (ph == 'e')  // closes the innermost open slice of its name and category (as E)
+    slices->End(ts, track, Str(e.cat, &cat_buf_, "").empty() ? kNullStringId : cat,
+                Str(e.name, &name_buf_, "").empty() ? kNullStringId : name, SliceArgs(e.args));
   else
-    slices->Scoped(ts, track, cat, name, 0, AddArgs(e.args));
+    slices->Scoped(ts, track, cat, name, 0, SliceArgs(e.args));
+}
+
+void JsonTraceParser::ParseInstantEvent(int64_t ts, const JsonEventFields& e, uint32_t upid,
+                                        uint32_t utid, StringId cat, StringId name) {
+  // "g" and "p" instants need no thread ("p" needs a pid); any other scope
+  // (or none) is a thread instant, which needs a tid.
+  std::string_view scope = Str(e.s, &tmp_buf_, "t");
+  uint32_t track;
+  if (scope == "g" || scope == "p") {
+    if (scope == "p" && e.pid.empty()) {
+      LogFailure(ts, e);
+      return;
+    }
+    track = scope == "g" ? LegacyGlobalInstantTrack(ctx_) : LegacyProcessInstantTrack(ctx_, upid);
+  } else {
+    if (e.tid.empty()) {
+      LogFailure(ts, e);
+      return;
+    }
+    track = ctx_->track_tracker->InternThreadTrack(utid);
+  }
+  std::optional<uint32_t> slice =
+      ctx_->slice_tracker->Scoped(ts, track, cat, name, 0, SliceArgs(e.args));
+  OnSliceBegin(track, slice);
 }
 
 void JsonTraceParser::ParseThreadStateEvent(int64_t ts, const JsonEventFields& e, uint32_t utid) {
@@ -624,24 +693,34 @@ void JsonTraceParser::LogSpill(int64_t ts, StringId name, uint32_t conflict) {
 
 std::optional<uint32_t> JsonTraceParser::SpillComplete(int64_t ts, uint32_t utid, StringId cat,
                                                        StringId name, int64_t dur,
-                                                       std::optional<uint32_t> arg_set,
-                                                       uint32_t conflict) {
+                                                       std::string_view args, uint32_t conflict) {
   // A complete event that partially overlaps a slice of its thread cannot
   // nest there: it goes to the first of the thread's overflow tracks where
   // it fits (a new one when none does), as upstream, instead of being lost.
-  std::vector<uint32_t>& spill = spill_tracks_[utid];
+  // The thread's overflow tracks are one track group, each with its index
+  // as a dimension.
+  // The move is logged before its track is made (as the reference numbers
+  // their arg sets).
+  LogSpill(ts, name, conflict);
+  SpillTracks& group = spill_tracks_[utid];
+  std::vector<uint32_t>& spill = group.tracks;
   SliceTracker* slices = ctx_->slice_tracker.get();
   for (size_t i = 0;; ++i) {
     if (i == spill.size()) {
-      spill.push_back(ctx_->track_tracker->CreateTrack(
-          false, kNullStringId, ctx_->storage->Intern("thread_overlapping_slice"), utid,
-          std::nullopt, std::nullopt));
+      TraceStorage* s = ctx_->storage.get();
+      TrackTracker* tt = ctx_->track_tracker.get();
+      uint32_t track = tt->CreateTrack(false, kNullStringId, s->Intern("thread_overlapping_slice"),
+                                       utid, std::nullopt, std::nullopt);
+      auto dims = ctx_->args_tracker->NewSet()
+                      .AddInt("utid", utid)
+                      .AddInt("track_compressor_idx", static_cast<int64_t>(i));
+      if (auto set = dims.Commit()) s->track.dimension_arg_set_id.Set(track, *set);
+      if (i == 0) group.track_group_id = tt->NewTrackGroup();
+      s->track.track_group_id.Set(track, group.track_group_id);
+      spill.push_back(track);
     }
-    std::optional<uint32_t> slice = slices->Scoped(ts, spill[i], cat, name, dur, arg_set);
-    if (slice) {
-      LogSpill(ts, name, conflict);
-      return slice;
-    }
+    std::optional<uint32_t> slice = slices->Scoped(ts, spill[i], cat, name, dur, SliceArgs(args));
+    if (slice) return slice;
     if (!slices->last_start_overlapped()) return std::nullopt;  // dropped for another reason
   }
 }
@@ -676,7 +755,7 @@ void JsonTraceParser::HandleEvent(int64_t ts, const JsonEventFields& e,
   switch (ph[0]) {
     case 'B': {
       uint32_t track = tracks->InternThreadTrack(utid);
-      std::optional<uint32_t> slice = slices->Begin(ts, track, cat, name, AddArgs(args));
+      std::optional<uint32_t> slice = slices->Begin(ts, track, cat, name, SliceArgs(args));
       SetThreadTimes(e, slice);
       if (slice) BindFlowsV2(e, *slice);
       OnSliceBegin(track, slice);
@@ -688,7 +767,7 @@ void JsonTraceParser::HandleEvent(int64_t ts, const JsonEventFields& e,
       uint32_t track = tracks->InternThreadTrack(utid);
       StringId end_name = Str(e.name, &name_buf_, "").empty() ? kNullStringId : name;
       StringId end_cat = Str(e.cat, &cat_buf_, "").empty() ? kNullStringId : cat;
-      std::optional<uint32_t> slice = slices->End(ts, track, end_cat, end_name);
+      std::optional<uint32_t> slice = slices->End(ts, track, end_cat, end_name, SliceArgs(args));
       if (slice && !e.tts.empty() && !s->slice.thread_ts.IsNull(*slice)) {
         if (std::optional<int64_t> tts = json::MicrosToNanos(e.tts))
           s->slice.thread_dur.Set(*slice, *tts - *s->slice.thread_ts.Get(*slice));
@@ -696,35 +775,28 @@ void JsonTraceParser::HandleEvent(int64_t ts, const JsonEventFields& e,
       break;
     }
     case 'X': {
-      // A complete event needs a valid duration.
-      if (!x_dur) break;
+      // A complete event needs a valid duration (one with no "dur" at all is
+      // a parser failure; an unreadable one the tokenizer counted).
+      if (!x_dur) {
+        if (e.dur.empty()) LogFailure(ts, e);
+        break;
+      }
       uint32_t track = tracks->InternThreadTrack(utid);
-      std::optional<uint32_t> arg_set = AddArgs(args);
-      std::optional<uint32_t> slice = slices->Scoped(ts, track, cat, name, *x_dur, arg_set);
+      std::optional<uint32_t> slice = slices->Scoped(ts, track, cat, name, *x_dur, SliceArgs(args));
       if (!slice && slices->last_start_overlapped())
-        slice =
-            SpillComplete(ts, utid, cat, name, *x_dur, arg_set, slices->last_overlap_conflict());
+        slice = SpillComplete(ts, utid, cat, name, *x_dur, args, slices->last_overlap_conflict());
       SetThreadTimes(e, slice);
       if (slice) BindFlowsV2(e, *slice);
       OnSliceBegin(track, slice);
       break;
     }
     case 'I':
-    case 'i': {
-      std::string_view scope = Str(e.s, &tmp_buf_, "t");
-      uint32_t track;
-      if (scope == "g")
-        track = tracks->InternGlobalTrack(s->Intern("Global Legacy Events"));
-      else if (scope == "p")
-        track = tracks->InternProcessTrack(upid, kNullStringId);
-      else
-        track = tracks->InternThreadTrack(utid);
-      std::optional<uint32_t> slice = slices->Scoped(ts, track, cat, name, 0, AddArgs(args));
-      OnSliceBegin(track, slice);
+    case 'i':
+    case 'R':
+      ParseInstantEvent(ts, e, upid, utid, cat, name);
       break;
-    }
     case 'C':
-      ParseCounterEvent(ts, e, upid);
+      ParseCounterEvent(ts, e, utid);
       break;
     case 'M':
       ParseMetadataEvent(e, upid, utid);

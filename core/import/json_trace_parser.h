@@ -14,6 +14,7 @@
 
 #include "core/import/args_tracker.h"
 #include "core/import/json_value.h"
+#include "core/import/legacy_async_tracks.h"
 #include "core/import/proto_decoder.h"
 #include "core/import/trace_context.h"
 
@@ -54,21 +55,35 @@ class JsonTraceParser {
   void FlushSameTs();
   // A "C" member's value: a number, or a string that is wholly one.
   std::optional<double> CounterValue(std::string_view raw);
-  std::optional<uint32_t> AddArgs(std::string_view args);
+  // An event's "args" as a builder (empty for none): a slice's set is
+  // written when it leaves its track's stack, as the reference numbers it.
+  ArgsTracker::Builder SliceArgs(std::string_view args);
   // "M" events: names and sort-order hints of processes and threads.
   void ParseMetadataEvent(const JsonEventFields& e, uint32_t upid, uint32_t utid);
-  // "C" events: one process counter track per args member.
-  void ParseCounterEvent(int64_t ts, const JsonEventFields& e, uint32_t upid);
-  // "b"/"e"/"n" events: legacy async slices on a process track, or on a
-  // global one for an id2 "global" id.
+  // "C" events: one process counter per args member (a number, or a string
+  // that is one). The values wait for FlushCounters.
+  void ParseCounterEvent(int64_t ts, const JsonEventFields& e, uint32_t utid);
+  // Writes the held counter values: as the reference resolves a thread's
+  // process only once the trace has ended, the counter tracks come after
+  // every other track, in the order of their first value.
+  void FlushCounters();
+  // Writes the held sort-index hints (see ParseMetadataEvent).
+  void FlushSortHints();
+  // An event the reference rejects (json_parser_failure), logged with its
+  // name and phase.
+  void LogFailure(int64_t ts, const JsonEventFields& e);
+  // "b"/"e"/"n" events: legacy async slices (see LegacyAsyncTracks).
   void ParseAsyncEvent(int64_t ts, const JsonEventFields& e, uint32_t upid, StringId cat,
                        StringId name);
+  // "I"/"i"/"R" events: instants on the thread, process ("s": "p") or
+  // global ("s": "g") instant track.
+  void ParseInstantEvent(int64_t ts, const JsonEventFields& e, uint32_t upid, uint32_t utid,
+                         StringId cat, StringId name);
   // An X event that partially overlaps a slice of its thread: placed on one
   // of the thread's overflow tracks.
   // `conflict` is the slice of the thread track it partially overlaps.
   std::optional<uint32_t> SpillComplete(int64_t ts, uint32_t utid, StringId cat, StringId name,
-                                        int64_t dur, std::optional<uint32_t> arg_set,
-                                        uint32_t conflict);
+                                        int64_t dur, std::string_view args, uint32_t conflict);
   // Counts slice_spill_overlapping_complete_event with a _trace_import_logs
   // row naming the event and the slice it overlaps.
   void LogSpill(int64_t ts, StringId name, uint32_t conflict);
@@ -89,8 +104,8 @@ class JsonTraceParser {
   void BindFlowsV1(char phase, const JsonEventFields& e, uint32_t track);
   // "id" or "id2" as text ("" when neither).
   std::string IdString(const JsonEventFields& e);
-  // An async event's track key (false when it has no id); *local for an
-  // id2 {"local": ...}.
+  // An async event's trace id: "id" (a string or an integer), else id2's
+  // "global", else its "local" (*local set); false when there is none.
   bool AsyncIdKey(const JsonEventFields& e, std::string* key, bool* local);
   // A string value's text, or `fallback` for any other value or none; valid
   // until `scratch` changes.
@@ -131,10 +146,27 @@ class JsonTraceParser {
     JsonEventFields fields;
   };
   std::vector<HeldEvent> held_;
-  // utid -> its overflow tracks for overlapping complete events, in order.
-  std::unordered_map<uint32_t, std::vector<uint32_t>> spill_tracks_;
-  // Nestable async: "cat:id" -> its process track (named by the first event).
-  std::unordered_map<std::string, uint32_t> async_tracks_;
+  // utid -> its overflow tracks for overlapping complete events, in order
+  // (one track group).
+  struct SpillTracks {
+    std::vector<uint32_t> tracks;
+    uint32_t track_group_id = 0;
+  };
+  std::unordered_map<uint32_t, SpillTracks> spill_tracks_;
+  LegacyAsyncTracks async_tracks_;
+  struct PendingCounter {
+    int64_t ts;
+    double value;
+    StringId name;
+    uint32_t utid;
+  };
+  std::vector<PendingCounter> pending_counters_;
+  // "M" sort-index hints by upid / utid (first wins), in first-seen order.
+  struct SortHints {
+    std::unordered_map<uint32_t, int64_t> value;
+    std::vector<uint32_t> order;
+  };
+  SortHints process_hints_, thread_hints_;
   // Reused buffers: no allocation per event once they have grown.
   std::string key_;  // the args key being built ("args.a.b[2]")
   std::string name_buf_, cat_buf_, ph_buf_, tmp_buf_, key_buf_, num_buf_;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/import/upstream_map_order.h"
+
 namespace fathom {
 namespace {
 constexpr int64_t kPending = -1;
@@ -43,7 +45,9 @@ std::optional<uint32_t> SliceTracker::StartSlice(int64_t ts, int64_t dur, uint32
                                                  StringId category, StringId name,
                                                  std::optional<uint32_t> arg_set_id,
                                                  std::optional<ArgsTracker::Builder> args) {
-  Stack& stack = stacks_[track];
+  auto [it, inserted] = stacks_.try_emplace(track);
+  if (inserted) stack_tracks_.push_back(track);
+  Stack& stack = it->second;
   last_start_overlapped_ = !MaybeCloseStack(stack, ts, dur);
   if (last_start_overlapped_) return std::nullopt;
   if (stack.size() >= kMaxDepth) {
@@ -192,9 +196,12 @@ std::optional<uint32_t> SliceTracker::GetTopmostOpen(uint32_t track) const {
 }
 
 void SliceTracker::FlushPendingSlices() {
-  for (auto& [track, stack] : stacks_)
-    for (StackEntry& e : stack) CommitArgs(e);
+  // In the order the reference's map of stacks visits them (it shows in
+  // the ids of these arg sets), each stack from the bottom.
+  for (uint32_t track : UpstreamMapOrder(stack_tracks_, UpstreamKey::kTrackId))
+    for (StackEntry& e : stacks_[track]) CommitArgs(e);
   stacks_.clear();
+  stack_tracks_.clear();
 }
 
 }  // namespace fathom

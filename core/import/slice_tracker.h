@@ -100,6 +100,7 @@ class SliceTracker {
   TraceStorage* storage_;
   LoadProblems* problems_;
   std::unordered_map<uint32_t, Stack> stacks_;
+  std::vector<uint32_t> stack_tracks_;            // the keys of stacks_, in insertion order
   std::unordered_set<uint32_t> too_deep_tracks_;  // reported already
   bool last_start_overlapped_ = false;
   uint32_t overlap_conflict_ = 0;

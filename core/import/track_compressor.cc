@@ -58,6 +58,18 @@ uint32_t TrackCompressor::EndUnnestable(int64_t cookie, const Factory& create) {
   return slot.track;
 }
 
+uint32_t TrackCompressor::BeginNestable(int64_t cookie, const Factory& create) {
+  Slot& slot = UnnestableSlot(cookie, create);
+  ++slot.open;
+  return slot.track;
+}
+
+uint32_t TrackCompressor::EndNestable(int64_t cookie, const Factory& create) {
+  Slot& slot = UnnestableSlot(cookie, create);
+  if (slot.open > 0) --slot.open;
+  return slot.track;
+}
+
 uint32_t TrackCompressor::CompleteTrack(int64_t ts, int64_t dur, const Factory& create) {
   uint32_t idx = 0;
   while (idx < slots_.size() && slots_[idx].end > ts) ++idx;

@@ -39,8 +39,23 @@ class TrackCompressor {
   // that cookie's, opening nothing.
   uint32_t BeginUnnestable(int64_t cookie, const Factory& create);
   uint32_t EndUnnestable(int64_t cookie, const Factory& create);
+  // Nestable begin/end (legacy JSON async slices): the slot is found as for
+  // unnestable ones (the cookie's own, else the lowest free, else a new
+  // one), but each begin opens one more slice and an end closes one (none
+  // when the slot has none open), so a slot frees only when its cookie's
+  // slices have all ended.
+  uint32_t BeginNestable(int64_t cookie, const Factory& create);
+  uint32_t EndNestable(int64_t cookie, const Factory& create);
   // The track for a complete slice [ts, ts + dur).
   uint32_t CompleteTrack(int64_t ts, int64_t dur, const Factory& create);
+
+  // The group's track_group_id: the tracks of a group share one, numbered
+  // (by `next`, called once) when the group's first track is made.
+  template <typename Next>
+  uint32_t GroupId(Next next) {
+    if (!group_id_) group_id_ = next();
+    return *group_id_;
+  }
 
  private:
   struct Slot {
@@ -54,6 +69,7 @@ class TrackCompressor {
   // `cookie`'s now.
   Slot& UnnestableSlot(int64_t cookie, const Factory& create);
   std::vector<Slot> slots_;
+  std::optional<uint32_t> group_id_;
 };
 
 }  // namespace fathom

@@ -440,6 +440,15 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       storage->stats.Increment(Stat::kTrackEventParserErrors);
       return false;
     }
+    // A state event needs a state track; upstream rejects it before
+    // making the track it names.
+    if (ev.type && *ev.type == TrackEvent::TYPE_STATE) {
+      const TrackReservation* r = tracker_->GetReservation(*track_uuid);
+      if (!r || !r->is_state) {
+        storage->stats.Increment(Stat::kTrackEventParserErrors);
+        return false;
+      }
+    }
     track = tracker_->GetDescriptorTrack(*track_uuid, ev.name, ts, gen.sequence_id);
     if (!track) {
       storage->stats.Increment(Stat::kTrackEventParserErrors);
@@ -626,11 +635,16 @@ bool TrackEventParser::ParseTrackEvent(int64_t ts, Bytes event, Bytes packet,
       storage->stats.Increment(Stat::kTrackEventParserErrors);
       return false;
     }
-    track = tracker_->LegacyAsyncTrack(ev.name, track_upid, *source_id, ev.id_scope);
+    LegacyAsyncTracks::Kind async_kind = kind == kBegin ? LegacyAsyncTracks::Kind::kBegin
+                                         : kind == kEnd ? LegacyAsyncTracks::Kind::kEnd
+                                                        : LegacyAsyncTracks::Kind::kInstant;
+    track =
+        tracker_->LegacyAsyncTrack(async_kind, ev.name, upid.value_or(0), track_upid.has_value(),
+                                   *source_id, ev.category, ev.id_scope);
     if (kind != kEnd) {
       args.AddInt("legacy_trace_source_id", static_cast<int64_t>(*source_id));
-      if (track_upid) args.AddBool("legacy_trace_source_id_is_process_scoped", true);
-      if (ev.id_scope != kNullStringId) args.AddString("legacy_trace_source_scope", ev.id_scope);
+      // Whether the id is process scoped, and its scope, are the track's
+      // (its source args), not the slice's.
     }
   }
   DebugAnnotationParser annotations(gen, ctx_->limits.max_annotation_key_bytes);

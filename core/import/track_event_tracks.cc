@@ -1,6 +1,7 @@
 #include "core/import/track_event_tracks.h"
 
 #include "core/import/args_tracker.h"
+#include "core/import/legacy_instant_tracks.h"
 #include "core/import/parse_problems.h"
 #include "core/import/process_tracker.h"
 #include "core/import/slice_tracker.h"
@@ -9,7 +10,7 @@
 
 namespace fathom {
 
-TrackEventTracker::TrackEventTracker(TraceContext* ctx) : ctx_(ctx) {}
+TrackEventTracker::TrackEventTracker(TraceContext* ctx) : ctx_(ctx), async_tracks_(ctx) {}
 
 void TrackEventTracker::Reserve(uint64_t uuid, const TrackReservation& r) {
   auto [it, inserted] = reservations_.emplace(uuid, r);
@@ -289,7 +290,9 @@ void TrackEventTracker::CommitDimensions(uint32_t id, uint64_t uuid, const Resol
 std::optional<TrackEventTracker::MergeKey> TrackEventTracker::MergeKeyOf(
     uint64_t uuid, const TrackReservation& r, const Resolved& res, StringId event_name) const {
   constexpr int64_t kMergeNone = 2, kMergeByKey = 3;  // TrackDescriptor.SiblingMergeBehavior
-  if (res.is_root || r.is_counter || r.merge_behavior == kMergeNone) return std::nullopt;
+  // Counter and state tracks are never merged with their siblings.
+  if (res.is_root || r.is_counter || r.is_state || r.merge_behavior == kMergeNone)
+    return std::nullopt;
   // By name: the first named descriptor's, else the first event's.
   const bool by_key = r.merge_behavior == kMergeByKey;
   const StringId value = by_key ? r.merge_key : r.name != kNullStringId ? r.name : event_name;
@@ -320,6 +323,8 @@ void TrackEventTracker::ClassifyTrack(uint32_t id, const TrackReservation& r, co
                                                        : "global";
   if (r.is_counter) {
     type += "_counter_track_event";
+  } else if (r.is_state) {
+    type += "_state_track_event";
   } else if (!key) {
     type += "_track_event";
   } else {
@@ -375,27 +380,27 @@ uint32_t TrackEventTracker::DefaultTrack() {
   return *default_track_;
 }
 
-uint32_t TrackEventTracker::LegacyAsyncTrack(StringId name, std::optional<uint32_t> upid,
-                                             uint64_t source_id, StringId id_scope) {
-  auto key = std::make_tuple(name, upid ? int64_t{*upid} : int64_t{-1}, source_id, id_scope);
-  auto it = async_tracks_.find(key);
-  if (it != async_tracks_.end()) return it->second;
-  uint32_t id = ctx_->track_tracker->CreateTrack(false, name, ctx_->storage->Intern("legacy_async"),
-                                                 std::nullopt, upid, std::nullopt);
-  async_tracks_.emplace(key, id);
-  return id;
+uint32_t TrackEventTracker::LegacyAsyncTrack(LegacyAsyncTracks::Kind kind, StringId name,
+                                             uint32_t upid, bool process_scoped, uint64_t source_id,
+                                             StringId category, StringId id_scope) {
+  TraceStorage* s = ctx_->storage.get();
+  StringId scope = category;
+  if (id_scope != kNullStringId) {
+    std::string text(category != kNullStringId ? s->GetString(category) : "");
+    text += ':';
+    text += s->GetString(id_scope);
+    scope = s->Intern(text);
+  }
+  const std::string trace_id = std::to_string(source_id);
+  return async_tracks_.Track({kind, upid, name, scope, trace_id, process_scoped});
 }
 
-// Upstream types this track chrome_process_instant (its global sibling is
-// legacy_chrome_global_instants).
 uint32_t TrackEventTracker::LegacyProcessInstantTrack(uint32_t upid) {
-  return ctx_->track_tracker->InternProcessTrack(upid, kNullStringId,
-                                                 ctx_->storage->Intern("chrome_process_instant"));
+  return fathom::LegacyProcessInstantTrack(ctx_, upid);
 }
 
 uint32_t TrackEventTracker::LegacyGlobalInstantTrack() {
-  return ctx_->track_tracker->InternGlobalTrack(
-      kNullStringId, ctx_->storage->Intern("legacy_chrome_global_instants"));
+  return fathom::LegacyGlobalInstantTrack(ctx_);
 }
 
 }  // namespace fathom

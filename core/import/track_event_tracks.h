@@ -19,6 +19,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/import/legacy_async_tracks.h"
 #include "core/import/trace_context.h"
 
 namespace fathom {
@@ -115,8 +116,13 @@ class TrackEventTracker {
   uint32_t DefaultTrack();
   // The thread's track (shared with other importers), with its dimension args.
   uint32_t ThreadTrack(uint32_t utid);
-  // Legacy async events (Chrome JSON phases b/e/n, S/T/p/F).
-  uint32_t LegacyAsyncTrack(StringId name, std::optional<uint32_t> upid, uint64_t source_id,
+  // Legacy async events (Chrome JSON phases b/e/n, S/T/p/F), see
+  // LegacyAsyncTracks: the trace id is the event's id (unscoped or global
+  // ids are one id; a local one is also the process's), the scope its
+  // category with ":id_scope" (null when both are empty). `upid` is the
+  // event's process.
+  uint32_t LegacyAsyncTrack(LegacyAsyncTracks::Kind kind, StringId name, uint32_t upid,
+                            bool process_scoped, uint64_t source_id, StringId category,
                             StringId id_scope);
   uint32_t LegacyProcessInstantTrack(uint32_t upid);
   uint32_t LegacyGlobalInstantTrack();
@@ -158,7 +164,7 @@ class TrackEventTracker {
   std::unordered_map<uint32_t, uint32_t> separate_thread_tracks_;  // utid -> track
   std::unordered_set<uint32_t> first_packet_sequences_;
   std::unordered_map<const uint8_t*, TrackEventPacketExtras> extras_;
-  std::map<std::tuple<StringId, int64_t, uint64_t, StringId>, uint32_t> async_tracks_;
+  LegacyAsyncTracks async_tracks_;
   std::optional<uint32_t> default_track_;
   std::map<MergeKey, uint32_t> groups_;                     // -> track_group_id
   std::map<MergeKey, std::vector<uint32_t>> group_tracks_;  // the group's tracks

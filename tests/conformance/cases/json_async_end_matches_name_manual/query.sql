@@ -1,0 +1,1 @@
+SELECT s.id, s.ts, s.dur, s.name, s.depth, s.arg_set_id, (SELECT group_concat(key || '=' || ifnull(display_value, 'NULL'), ',') FROM (SELECT key, display_value FROM args a WHERE a.arg_set_id = s.arg_set_id ORDER BY a.id)) AS args, (SELECT count(*) FROM _trace_import_logs WHERE name = 'json_parser_failure') AS failures FROM slice s ORDER BY s.id;

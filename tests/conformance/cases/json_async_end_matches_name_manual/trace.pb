@@ -1,0 +1,10 @@
+{"traceEvents":[
+{"ph":"b","pid":1,"tid":1,"ts":0,"cat":"c","id":"0x1","name":"outer","args":{"o":1}},
+{"ph":"b","pid":1,"tid":1,"ts":0,"cat":"c","id":"0x1","name":"mid","args":{"m":1}},
+{"ph":"b","pid":1,"tid":1,"ts":0,"cat":"c","id":"0x1","name":"inner","args":{"i":1}},
+{"ph":"e","pid":1,"tid":1,"ts":1,"cat":"c","id":"0x1","name":"mid","args":{"m_end":1}},
+{"ph":"e","pid":1,"tid":1,"ts":2,"cat":"c","id":"0x1","name":"inner","args":{"i_end":1}},
+{"ph":"e","pid":1,"tid":1,"ts":3,"cat":"c","id":"0x1","args":{"any_end":1}},
+{"ph":"X","pid":1,"tid":2,"ts":4,"name":"no_dur"},
+{"ph":"X","pid":1,"tid":2,"ts":5,"dur":1,"name":"ok"}
+]}

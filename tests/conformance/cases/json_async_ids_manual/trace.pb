@@ -1,0 +1,13 @@
+{"traceEvents":[
+{"ph":"b","pid":1,"tid":1,"ts":1,"cat":"c","id":7,"name":"A"},
+{"ph":"e","pid":1,"tid":1,"ts":2,"cat":"c","id":"7","name":"A"},
+{"ph":"b","pid":1,"tid":1,"ts":3,"cat":"c","id2":{"global":7},"name":"G"},
+{"ph":"e","pid":1,"tid":1,"ts":4,"cat":"c","id2":{"global":"7"},"name":"G"},
+{"ph":"b","pid":1,"tid":1,"ts":5,"cat":"c","id":"0x7","name":"H"},
+{"ph":"b","pid":1,"tid":1,"ts":6,"cat":"c","id":7.0,"name":"F"},
+{"ph":"b","pid":1,"tid":1,"ts":7,"id":7,"name":"NC"},
+{"ph":"b","pid":1,"tid":1,"ts":8,"cat":"c","id":true,"name":"T"},
+{"ph":"C","pid":1,"tid":1,"ts":9,"name":"k","id":7,"args":{"v":1}},
+{"ph":"C","pid":1,"tid":1,"ts":9,"name":"k","id":"7","args":{"v":1}},
+{"ph":"C","pid":1,"tid":1,"ts":9,"name":"k","id":7.5,"args":{"v":1}}
+]}

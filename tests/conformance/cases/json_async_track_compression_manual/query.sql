@@ -1,0 +1,1 @@
+SELECT s.id, s.ts, s.dur, s.name, s.track_id, s.depth, s.arg_set_id, t.type, t.track_group_id, (SELECT int_value FROM args a WHERE a.arg_set_id = t.dimension_arg_set_id AND a.key = 'track_compressor_idx') AS idx FROM slice s JOIN track t ON t.id = s.track_id ORDER BY s.id;

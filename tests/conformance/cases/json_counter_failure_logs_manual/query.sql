@@ -1,0 +1,1 @@
+SELECT l.ts, l.name, l.arg_set_id, (SELECT group_concat(key || '=' || ifnull(display_value, 'NULL'), ',') FROM (SELECT key, display_value FROM args a WHERE a.arg_set_id = l.arg_set_id ORDER BY a.id)) AS args, (SELECT value FROM stats WHERE name = 'json_parser_failure') AS failures FROM _trace_import_logs l ORDER BY l.id;

@@ -1,0 +1,1 @@
+SELECT a.arg_set_id, a.key, a.int_value, (SELECT upid FROM process p WHERE p.arg_set_id = a.arg_set_id) AS upid, (SELECT utid FROM thread t WHERE t.arg_set_id = a.arg_set_id) AS utid FROM args a ORDER BY a.id;

@@ -1,0 +1,9 @@
+[
+{"ph":"M","pid":30,"tid":31,"ts":0,"name":"thread_sort_index","args":{"sort_index":5}},
+{"ph":"M","pid":30,"ts":0,"name":"process_sort_index","args":{"sort_index":-2}},
+{"ph":"M","pid":20,"ts":0,"name":"process_sort_index","args":{"sort_index":7}},
+{"ph":"M","pid":20,"ts":0,"name":"process_sort_index","args":{"sort_index":8}},
+{"ph":"C","pid":30,"tid":31,"ts":1,"name":"c","args":{"v":1}},
+{"ph":"X","pid":30,"tid":31,"ts":2,"dur":100,"name":"open","args":{"z":1}},
+{"ph":"X","pid":40,"tid":41,"ts":3,"dur":1,"name":"X","args":{"y":1}}
+]

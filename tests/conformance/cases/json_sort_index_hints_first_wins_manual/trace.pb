@@ -1,0 +1,10 @@
+[
+{"ph":"X","pid":30,"tid":31,"ts":0,"dur":1,"name":"x"},
+{"ph":"X","pid":20,"tid":21,"ts":0,"dur":1,"name":"y"},
+{"ph":"M","pid":20,"tid":22,"ts":1,"name":"thread_sort_index","args":{"sort_index":3}},
+{"ph":"M","pid":20,"ts":1,"name":"process_sort_index","args":{"sort_index":7}},
+{"ph":"M","pid":30,"tid":31,"ts":2,"name":"thread_sort_index","args":{"sort_index":4}},
+{"ph":"M","pid":30,"ts":2,"name":"process_sort_index","args":{"sort_index":-2}},
+{"ph":"M","pid":30,"ts":3,"name":"process_sort_index","args":{"sort_index":-5}},
+{"ph":"X","pid":40,"tid":41,"ts":5,"dur":1,"name":"z"}
+]
