@@ -9,6 +9,7 @@
 #include "core/import/chunk_reader.h"
 #include "core/import/clock_tracker.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/ftrace_setup_errors.h"
 #include "core/import/interrupt_info.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/profile_parser.h"
@@ -316,6 +317,14 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     case TracePacket::kClockSnapshotFieldNumber:
       ParseClockSnapshot(pv.sequence_id, pv.payload);
       break;  // also kept for the parsers (clock metadata)
+    case TracePacket::kFtraceStatsFieldNumber:
+      // Counted in file order (see ftrace_setup_errors.h), parsed sorted.
+      if (!seq_it->second.ftrace_setup_errors_counted) {
+        const int64_t errors = FtraceSetupErrors(pv.payload);
+        ctx_->storage->stats.Increment(Stat::kFtraceSetupErrors, errors);
+        seq_it->second.ftrace_setup_errors_counted = errors != 0;
+      }
+      break;
     case TracePacket::kCompressedPacketsFieldNumber:
       TokenizeCompressed(pv.payload, false, offset);
       return;

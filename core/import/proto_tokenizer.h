@@ -94,6 +94,7 @@ class ProtoTokenizer : public ChunkedTokenizer {
 
   struct SequenceState {
     uint32_t generation = 0;
+    bool ftrace_setup_errors_counted = false;  // see ftrace_setup_errors.h
   };
 
   TraceContext* ctx_;
