@@ -461,7 +461,11 @@ void ProtoTokenizer::ParseClockSnapshot(uint32_t sequence_id, Bytes snapshot) {
       ctx_->clock_tracker->SetTraceClock(f.int_value);
     }
   }
-  ctx_->clock_tracker->AddSnapshot(clocks);
+  ClockTracker* tracker = ctx_->clock_tracker.get();
+  tracker->AddSnapshot(clocks);
+  // As upstream, each of the snapshot's clocks is then converted to the trace
+  // clock, in packet order: only the cache misses of that count.
+  for (const auto& [clock, value] : clocks) tracker->ToTraceTime(clock, value);
 }
 
 void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offset) {
@@ -595,6 +599,9 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation, uin
   uint32_t queue = sorter_->FtraceQueue(cpu);
   Decoder e(bundle);
   for (Field f = e.Next(); f.valid(); f = e.Next()) {
+    if (f.id == FtraceEventBundle::kEventFieldNumber ||
+        f.id == FtraceEventBundle::kCompactSchedFieldNumber)
+      ctx_->clock_tracker->NoteBootTimestampBeforeSnapshots();
     if (f.id == FtraceEventBundle::kEventFieldNumber && f.type == WireType::kLengthDelimited) {
       // The timestamp is field 1, written first by every producer; fall back
       // to a full scan when it is not.

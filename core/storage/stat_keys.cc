@@ -14,6 +14,7 @@ constexpr std::pair<std::string_view, int64_t> kKeys[] = {
     {"android_log_num_failed", 2},
     {"android_log_num_skipped", 4},
     {"android_log_num_total", 5},
+    {"clock_sync_cache_miss", 186},
     {"clock_sync_failure", 179},
     {"clock_sync_failure_unknown_source_clock", 180},
     {"compact_sched_has_parse_errors", 217},

@@ -35,6 +35,8 @@ namespace fathom {
     "Timestamps that could not be converted to the trace clock (dropped).")                        \
   F(kClockSyncFailureUnknownSourceClock, "clock_sync_failure_unknown_source_clock", error,         \
     analysis, "Timestamps in a clock that no clock snapshot holds (dropped).")                     \
+  F(kClockSyncCacheMiss, "clock_sync_cache_miss", info, analysis,                                  \
+    "Clock conversions the cache of recent conversion paths could not answer (a path search).")    \
   F(kAndroidLogNumFailed, "android_log_num_failed", error, trace,                                  \
     "Log lines the recorder could not read from the device's log buffers.")                        \
   F(kAndroidLogNumSkipped, "android_log_num_skipped", info, trace,                                 \
@@ -391,6 +393,7 @@ inline const StatInfo& GetStatInfo(Stat s) {
 inline bool IsLoadWideStat(Stat s) {
   switch (s) {
     case Stat::kParseTraceDurationNs:
+    case Stat::kClockSyncCacheMiss:
     case Stat::kSorterOutOfOrder:
     case Stat::kHeapGraphNonFinalized:
       return true;
