@@ -113,11 +113,20 @@ std::optional<std::vector<uint64_t>> ClockTracker::FindPath(uint64_t from, uint6
   return path;
 }
 
+std::optional<int64_t> ClockTracker::CachedOffset(uint64_t from, uint64_t to, int64_t ts) const {
+  for (const CachedConversion& c : cache_)
+    if (c.used && c.from == from && c.to == to && ts >= c.min && ts < c.max) return c.offset;
+  return std::nullopt;
+}
+
+void ClockTracker::StoreMiss(uint64_t from, uint64_t to, int64_t min, int64_t max, int64_t offset) {
+  ++cache_misses_;
+  cache_[cache_slot_rng_() % cache_.size()] = {from, to, min, max, offset, true};
+}
+
 std::optional<int64_t> ClockTracker::Convert(uint64_t from, uint64_t to, int64_t ts) {
   if (from == to) return ts;
-  for (const CachedConversion& c : cache_)
-    if (c.used && c.from == from && c.to == to && ts >= c.min && ts < c.max)
-      return Plus(ts, c.offset);
+  if (std::optional<int64_t> offset = CachedOffset(from, to, ts)) return Plus(ts, *offset);
   ++cache_misses_;
   return ConvertUncached(from, to, ts);
 }

@@ -57,6 +57,16 @@ class ClockTracker {
   // Conversions the recent-conversions cache could not answer (upstream's
   // clock_sync_cache_miss stat; see ConvertCached).
   int64_t cache_misses() const { return cache_misses_; }
+  // Fathom converts the ftrace clock of bundles recorded with a non-boot
+  // one itself (from each bundle's sync point); upstream takes those sync
+  // points as snapshots, so the conversions still go through this cache to
+  // keep its miss count and slot order: a hit gives the offset to add, a
+  // miss stores the caller's answer. kFtraceClock names that clock.
+  static constexpr uint64_t kFtraceClock = ~uint64_t{0};
+  std::optional<int64_t> CachedOffset(uint64_t from, uint64_t to, int64_t ts) const;
+  void StoreMiss(uint64_t from, uint64_t to, int64_t min, int64_t max, int64_t offset);
+  void ClearCache() { cache_.fill({}); }
+
   // A boot clock timestamp (ftrace) read before any ClockSnapshot. Fathom
   // takes it as trace time; upstream's trace clock is then the trace file's
   // own, so its first such conversion misses, fails, makes BOOTTIME equal
