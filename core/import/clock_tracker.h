@@ -76,6 +76,7 @@ class ClockTracker {
     if (!snapshots_.empty() || boot_read_before_snapshots_) return;
     boot_read_before_snapshots_ = true;
     cache_misses_ += 2;
+    cache_slot_rng_();  // the retry's conversion took a slot
   }
 
   // As upstream, a conversion crosses at most this many snapshot links: a
