@@ -17,6 +17,14 @@ std::optional<int64_t> ValueOf(const Snapshot& snap, uint64_t clock) {
   return it->second;
 }
 
+// a - b and a + b, wrapping instead of overflowing (UB) on hostile values.
+int64_t Minus(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+int64_t Plus(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
 }  // namespace
 
 void ClockTracker::AddSnapshot(const std::vector<std::pair<uint64_t, int64_t>>& clocks) {
@@ -33,6 +41,7 @@ void ClockTracker::AddSnapshot(const std::vector<std::pair<uint64_t, int64_t>>& 
     paths_.clear();  // new links may make shorter paths (or the first one)
   }
   ExtendEdges(snap);
+  cache_.fill({});
   for (const auto& [clock, value] : snap)
     snapshots_of_clock_[clock].push_back(static_cast<uint32_t>(snapshots_.size()));
   snapshots_.push_back(std::move(snap));
@@ -104,19 +113,47 @@ std::optional<std::vector<uint64_t>> ClockTracker::FindPath(uint64_t from, uint6
   return path;
 }
 
+std::optional<int64_t> ClockTracker::CachedOffset(uint64_t from, uint64_t to, int64_t ts) const {
+  for (const CachedConversion& c : cache_)
+    if (c.used && c.from == from && c.to == to && ts >= c.min && ts < c.max) return c.offset;
+  return std::nullopt;
+}
+
+void ClockTracker::StoreMiss(uint64_t from, uint64_t to, int64_t min, int64_t max, int64_t offset) {
+  ++cache_misses_;
+  cache_[cache_slot_rng_() % cache_.size()] = {from, to, min, max, offset, true};
+}
+
 std::optional<int64_t> ClockTracker::Convert(uint64_t from, uint64_t to, int64_t ts) {
   if (from == to) return ts;
+  if (std::optional<int64_t> offset = CachedOffset(from, to, ts)) return Plus(ts, *offset);
+  ++cache_misses_;
+  return ConvertUncached(from, to, ts);
+}
+
+std::optional<int64_t> ClockTracker::ConvertUncached(uint64_t from, uint64_t to, int64_t ts) {
   auto path = FindPath(from, to);
   if (!path) return std::nullopt;
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  // The range of `from` values that take the same snapshot on every hop: on
+  // a hop, from the snapshot used (unbounded below if it is the first) to
+  // the next one (unbounded above if none), moved back to `from`'s values.
+  CachedConversion entry{from, to, kMin, kMax, 0, true};
   int64_t value = ts;
   for (size_t i = 0; i + 1 < path->size(); ++i) {
     const Edge* edge = GetEdge((*path)[i], (*path)[i + 1]);
     if (edge->empty()) return std::nullopt;
     // Use the latest snapshot at or before `value`, else the first one.
-    auto it = edge->upper_bound(std::make_pair(value, std::numeric_limits<int64_t>::max()));
-    const auto& ref = (it == edge->begin()) ? *it : *std::prev(it);
-    value = value - ref.first + ref.second;
+    auto next = edge->upper_bound(std::make_pair(value, kMax));
+    auto ref = next == edge->begin() ? next++ : std::prev(next);
+    if (ref != edge->begin()) entry.min = std::max(entry.min, Minus(ref->first, entry.offset));
+    if (next != edge->end()) entry.max = std::min(entry.max, Minus(next->first, entry.offset));
+    const int64_t hop = Minus(ref->second, ref->first);
+    value = Plus(value, hop);
+    entry.offset = Plus(entry.offset, hop);
   }
+  cache_[cache_slot_rng_() % cache_.size()] = entry;
   return value;
 }
 

@@ -301,6 +301,71 @@ void MetadataParser::ParseServiceEvent(int64_t ts, proto::Bytes payload) {
   }
 }
 
+namespace {
+
+// The per-buffer stat each BufferStats field fills.
+std::optional<Stat> BufferStat(uint32_t field) {
+  using BS = pp::TraceStats::BufferStats;
+  switch (field) {
+    case BS::kBufferSizeFieldNumber:
+      return Stat::kTracedBufBufferSize;
+    case BS::kBytesWrittenFieldNumber:
+      return Stat::kTracedBufBytesWritten;
+    case BS::kBytesOverwrittenFieldNumber:
+      return Stat::kTracedBufBytesOverwritten;
+    case BS::kBytesReadFieldNumber:
+      return Stat::kTracedBufBytesRead;
+    case BS::kPaddingBytesWrittenFieldNumber:
+      return Stat::kTracedBufPaddingBytesWritten;
+    case BS::kPaddingBytesClearedFieldNumber:
+      return Stat::kTracedBufPaddingBytesCleared;
+    case BS::kChunksWrittenFieldNumber:
+      return Stat::kTracedBufChunksWritten;
+    case BS::kChunksRewrittenFieldNumber:
+      return Stat::kTracedBufChunksRewritten;
+    case BS::kChunksOverwrittenFieldNumber:
+      return Stat::kTracedBufChunksOverwritten;
+    case BS::kChunksDiscardedFieldNumber:
+      return Stat::kTracedBufChunksDiscarded;
+    case BS::kChunksReadFieldNumber:
+      return Stat::kTracedBufChunksRead;
+    case BS::kChunksCommittedOutOfOrderFieldNumber:
+      return Stat::kTracedBufChunksCommittedOutOfOrder;
+    case BS::kChunksRelocatedFieldNumber:
+      return Stat::kTracedBufChunksRelocated;
+    case BS::kWriteWrapCountFieldNumber:
+      return Stat::kTracedBufWriteWrapCount;
+    case BS::kPatchesSucceededFieldNumber:
+      return Stat::kTracedBufPatchesSucceeded;
+    case BS::kPatchesFailedFieldNumber:
+      return Stat::kTracedBufPatchesFailed;
+    case BS::kReadaheadsSucceededFieldNumber:
+      return Stat::kTracedBufReadaheadsSucceeded;
+    case BS::kReadaheadsFailedFieldNumber:
+      return Stat::kTracedBufReadaheadsFailed;
+    case BS::kAbiViolationsFieldNumber:
+      return Stat::kTracedBufAbiViolations;
+    case BS::kTraceWriterPacketLossFieldNumber:
+      return Stat::kTracedBufTraceWriterPacketLoss;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+// Every per-buffer stat gets a row for the buffer, 0 when the field is
+// absent, as upstream shows them.
+void MetadataParser::ParseBufferStats(proto::Bytes payload, int64_t idx) {
+  Stats& stats = ctx_->storage->stats;
+  for (uint32_t s = static_cast<uint32_t>(Stat::kTracedBufBufferSize);
+       s <= static_cast<uint32_t>(Stat::kTracedBufTraceWriterPacketLoss); ++s)
+    stats.SetIndexed(static_cast<Stat>(s), idx, 0);
+  proto::Decoder b(payload);
+  for (proto::Field g = b.Next(); g.valid(); g = b.Next())
+    if (std::optional<Stat> s = BufferStat(g.id)) stats.SetIndexed(*s, idx, g.as_int64());
+}
+
 void MetadataParser::ParseTraceStats(proto::Bytes payload) {
   using TS = pp::TraceStats;
   Stats& stats = ctx_->storage->stats;
@@ -309,48 +374,9 @@ void MetadataParser::ParseTraceStats(proto::Bytes payload) {
   proto::Decoder d(payload);
   for (proto::Field f = d.Next(); f.valid(); f = d.Next()) {
     switch (f.id) {
-      case TS::kBufferStatsFieldNumber: {
-        using BS = TS::BufferStats;
-        int64_t idx = buffer_idx++;
-        proto::Decoder b(f.bytes);
-        for (proto::Field g = b.Next(); g.valid(); g = b.Next()) {
-          std::optional<Stat> s;
-          switch (g.id) {
-            case BS::kBufferSizeFieldNumber:
-              s = Stat::kTracedBufBufferSize;
-              break;
-            case BS::kBytesWrittenFieldNumber:
-              s = Stat::kTracedBufBytesWritten;
-              break;
-            case BS::kBytesOverwrittenFieldNumber:
-              s = Stat::kTracedBufBytesOverwritten;
-              break;
-            case BS::kChunksWrittenFieldNumber:
-              s = Stat::kTracedBufChunksWritten;
-              break;
-            case BS::kChunksDiscardedFieldNumber:
-              s = Stat::kTracedBufChunksDiscarded;
-              break;
-            case BS::kChunksOverwrittenFieldNumber:
-              s = Stat::kTracedBufChunksOverwritten;
-              break;
-            case BS::kWriteWrapCountFieldNumber:
-              s = Stat::kTracedBufWriteWrapCount;
-              break;
-            case BS::kPatchesFailedFieldNumber:
-              s = Stat::kTracedBufPatchesFailed;
-              break;
-            case BS::kAbiViolationsFieldNumber:
-              s = Stat::kTracedBufAbiViolations;
-              break;
-            case BS::kTraceWriterPacketLossFieldNumber:
-              s = Stat::kTracedBufTraceWriterPacketLoss;
-              break;
-          }
-          if (s) stats.SetIndexed(*s, idx, g.as_int64());
-        }
+      case TS::kBufferStatsFieldNumber:
+        ParseBufferStats(f.bytes, buffer_idx++);
         break;
-      }
       case TS::kProducersConnectedFieldNumber:
         stats.Set(Stat::kTracedProducersConnected, f.as_int64());
         break;

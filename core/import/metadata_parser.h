@@ -36,6 +36,8 @@ class MetadataParser {
   MetadataWriter& writer() { return writer_; }
 
  private:
+  // One TraceStats.BufferStats, the idx-th in its packet.
+  void ParseBufferStats(proto::Bytes payload, int64_t idx);
   // trace_type and trace_time_clock_id from the files parsed (TraceContext::parsed_files).
   void WriteTraceTypeAndClock();
   void SetUuid(int64_t msb, int64_t lsb);

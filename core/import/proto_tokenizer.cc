@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "core/import/chrome_metadata.h"
 #include "core/import/chunk_reader.h"
 #include "core/import/clock_tracker.h"
 #include "core/import/ftrace_parser.h"
+#include "core/import/ftrace_setup_errors.h"
 #include "core/import/interrupt_info.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/profile_parser.h"
@@ -316,6 +318,14 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     case TracePacket::kClockSnapshotFieldNumber:
       ParseClockSnapshot(pv.sequence_id, pv.payload);
       break;  // also kept for the parsers (clock metadata)
+    case TracePacket::kFtraceStatsFieldNumber:
+      // Counted in file order (see ftrace_setup_errors.h), parsed sorted.
+      if (!seq_it->second.ftrace_setup_errors_counted) {
+        const int64_t errors = FtraceSetupErrors(pv.payload);
+        ctx_->storage->stats.Increment(Stat::kFtraceSetupErrors, errors);
+        seq_it->second.ftrace_setup_errors_counted = errors != 0;
+      }
+      break;
     case TracePacket::kCompressedPacketsFieldNumber:
       TokenizeCompressed(pv.payload, false, offset);
       return;
@@ -452,7 +462,11 @@ void ProtoTokenizer::ParseClockSnapshot(uint32_t sequence_id, Bytes snapshot) {
       ctx_->clock_tracker->SetTraceClock(f.int_value);
     }
   }
-  ctx_->clock_tracker->AddSnapshot(clocks);
+  ClockTracker* tracker = ctx_->clock_tracker.get();
+  tracker->AddSnapshot(clocks);
+  // As upstream, each of the snapshot's clocks is then converted to the trace
+  // clock, in packet order: only the cache misses of that count.
+  for (const auto& [clock, value] : clocks) tracker->ToTraceTime(clock, value);
 }
 
 void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offset) {
@@ -498,6 +512,10 @@ void ProtoTokenizer::TokenizeCompressed(Bytes payload, bool zstd, uint64_t offse
 }
 
 int64_t ProtoTokenizer::FtraceToBoot(int64_t ts) {
+  ClockTracker* clocks = ctx_->clock_tracker.get();
+  if (std::optional<int64_t> offset =
+          clocks->CachedOffset(ClockTracker::kFtraceClock, kClockBoottime, ts))
+    return ts + *offset;
   // Events mostly move forward in time: walk from the last answer, and
   // search only when going back.
   const auto& v = ftrace_clock_syncs_;
@@ -508,6 +526,12 @@ int64_t ProtoTokenizer::FtraceToBoot(int64_t ts) {
     i = it == v.begin() ? 0 : static_cast<size_t>(it - v.begin()) - 1;
   }
   while (i + 1 < v.size() && v[i + 1].ftrace_ts <= ts) ++i;
+  // The same sync points serve ftrace times from this one's (from any
+  // time if it is the first) to the next one's.
+  clocks->StoreMiss(ClockTracker::kFtraceClock, kClockBoottime,
+                    i == 0 ? std::numeric_limits<int64_t>::min() : v[i].ftrace_ts,
+                    i + 1 < v.size() ? v[i + 1].ftrace_ts : std::numeric_limits<int64_t>::max(),
+                    v[i].offset);
   return ts + v[i].offset;
 }
 
@@ -568,11 +592,20 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation, uin
   if (lost) ctx_->storage->stats.Increment(Stat::kFtraceLostEvents);
   if (ftrace_clock != 0 && has_sync) {
     clock_offset = boot_ts - ftrace_ts;
-    FtraceClockSync sync{ftrace_ts, clock_offset};
-    auto pos =
-        std::upper_bound(ftrace_clock_syncs_.begin(), ftrace_clock_syncs_.end(), ftrace_ts,
-                         [](int64_t t, const FtraceClockSync& x) { return t < x.ftrace_ts; });
-    ftrace_clock_syncs_.insert(pos, sync);
+    // As upstream, a sync point is taken (as a clock snapshot) only when its
+    // ftrace time differs from the last one's: the bundles of one read of
+    // all the CPUs share it. Like a snapshot, it empties the conversion cache and its
+    // ftrace time is then converted (only the cache miss of that counts).
+    if (ftrace_ts != last_ftrace_sync_) {
+      last_ftrace_sync_ = ftrace_ts;
+      FtraceClockSync sync{ftrace_ts, clock_offset};
+      auto pos =
+          std::upper_bound(ftrace_clock_syncs_.begin(), ftrace_clock_syncs_.end(), ftrace_ts,
+                           [](int64_t t, const FtraceClockSync& x) { return t < x.ftrace_ts; });
+      ftrace_clock_syncs_.insert(pos, sync);
+      ctx_->clock_tracker->ClearCache();
+      FtraceToBoot(ftrace_ts);
+    }
   }
   // Without a non-boot clock the events are already boot time.
   const bool convert = ftrace_clock != 0 && !ftrace_clock_syncs_.empty();
@@ -586,6 +619,9 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation, uin
   uint32_t queue = sorter_->FtraceQueue(cpu);
   Decoder e(bundle);
   for (Field f = e.Next(); f.valid(); f = e.Next()) {
+    if (f.id == FtraceEventBundle::kEventFieldNumber ||
+        f.id == FtraceEventBundle::kCompactSchedFieldNumber)
+      ctx_->clock_tracker->NoteBootTimestampBeforeSnapshots();
     if (f.id == FtraceEventBundle::kEventFieldNumber && f.type == WireType::kLengthDelimited) {
       // The timestamp is field 1, written first by every producer; fall back
       // to a full scan when it is not.

@@ -9,8 +9,10 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -94,6 +96,7 @@ class ProtoTokenizer : public ChunkedTokenizer {
 
   struct SequenceState {
     uint32_t generation = 0;
+    bool ftrace_setup_errors_counted = false;  // see ftrace_setup_errors.h
   };
 
   TraceContext* ctx_;
@@ -117,6 +120,7 @@ class ProtoTokenizer : public ChunkedTokenizer {
   };
   std::vector<FtraceClockSync> ftrace_clock_syncs_;
   size_t ftrace_sync_cursor_ = 0;
+  std::optional<int64_t> last_ftrace_sync_;        // its ftrace time
   std::map<uint32_t, int64_t> ftrace_data_start_;  // by machine row
   int64_t FtraceToBoot(int64_t ts);
   uint64_t packets_ = 0;

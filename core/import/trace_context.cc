@@ -48,6 +48,7 @@ void TraceContext::OnImportFinished() {
   heap_graph_parser->OnImportFinished();
   slice_tracker->FlushPendingSlices();
   profile_parser->OnArgsFinished();
+  storage->stats.Set(Stat::kClockSyncCacheMiss, clock_tracker->cache_misses());
   storage->stats.Set(Stat::kParseTraceDurationNs,
                      std::chrono::duration_cast<std::chrono::nanoseconds>(
                          std::chrono::steady_clock::now() - load_started)

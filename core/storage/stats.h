@@ -35,6 +35,8 @@ namespace fathom {
     "Timestamps that could not be converted to the trace clock (dropped).")                        \
   F(kClockSyncFailureUnknownSourceClock, "clock_sync_failure_unknown_source_clock", error,         \
     analysis, "Timestamps in a clock that no clock snapshot holds (dropped).")                     \
+  F(kClockSyncCacheMiss, "clock_sync_cache_miss", info, analysis,                                  \
+    "Clock conversions the cache of recent conversion paths could not answer (a path search).")    \
   F(kAndroidLogNumFailed, "android_log_num_failed", error, trace,                                  \
     "Log lines the recorder could not read from the device's log buffers.")                        \
   F(kAndroidLogNumSkipped, "android_log_num_skipped", info, trace,                                 \
@@ -51,6 +53,9 @@ namespace fathom {
     "ftrace events with bad payloads.")                                                            \
   F(kFtraceAbiErrorsSkippedZeroDataLength, "ftrace_abi_errors_skipped_zero_data_length", info,     \
     analysis, "ftrace pages with a zero data length event the reader skipped.")                    \
+  F(kFtraceSetupErrors, "ftrace_setup_errors", notice, trace,                                      \
+    "Ftrace events the recorder could not enable (unknown or failed) and atrace or exclusive "     \
+    "feature errors, from the start-of-trace FtraceStats of each sequence.")                       \
   F(kFtraceLostEvents, "ftrace_bundle_lost_events", data_loss, trace,                              \
     "Bundles in which the kernel reported overwritten/lost events.")                               \
   F(kCompactSchedParseErrors, "compact_sched_has_parse_errors", error, trace,                      \
@@ -131,8 +136,6 @@ namespace fathom {
     "Sequences none of whose packets needing incremental state could be parsed (indexed by "       \
     "buffer).")                                                                                    \
   F(kTracedChunksDiscarded, "traced_chunks_discarded", info, trace, "Chunks traced discarded.")    \
-  F(kTracedBufBytesOverwritten, "traced_buf_bytes_overwritten", info, trace,                       \
-    "Bytes overwritten in a ring buffer (indexed by buffer).")                                     \
   F(kTracedBufBytesFilteredOut, "traced_buf_bytes_filtered_out", info, trace,                      \
     "Bytes the trace filter removed (indexed by buffer).")                                         \
   F(kFilterInputPackets, "filter_input_packets", info, trace, "Packets seen by the trace filter.") \
@@ -152,24 +155,40 @@ namespace fathom {
     "CpuInfo packets listing no CPUs (/proc/cpuinfo unreadable where the trace was recorded).")    \
   F(kEnergyDescriptorInvalid, "energy_descriptor_invalid", error, analysis,                        \
     "Entity state residency without a matching descriptor.")                                       \
-  F(kTracedBufBufferSize, "traced_buf_buffer_size", info, trace,                                   \
-    "Buffer size (indexed by buffer).")                                                            \
-  F(kTracedBufBytesWritten, "traced_buf_bytes_written", info, trace,                               \
-    "Bytes written into a buffer (indexed by buffer).")                                            \
-  F(kTracedBufChunksWritten, "traced_buf_chunks_written", info, trace,                             \
-    "Chunks written into a buffer (indexed by buffer).")                                           \
-  F(kTracedBufChunksDiscarded, "traced_buf_chunks_discarded", info, trace,                         \
-    "Chunks discarded in a buffer (indexed by buffer).")                                           \
+  /* TraceStats.BufferStats, one row per buffer (idx = its position in the */                      \
+  /* packet), all of them for every buffer listed, as upstream. */                                 \
+  F(kTracedBufBufferSize, "traced_buf_buffer_size", info, trace, "Buffer size.")                   \
+  F(kTracedBufBytesWritten, "traced_buf_bytes_written", info, trace, "Bytes written.")             \
+  F(kTracedBufBytesOverwritten, "traced_buf_bytes_overwritten", info, trace,                       \
+    "Bytes overwritten in the ring buffer.")                                                       \
+  F(kTracedBufBytesRead, "traced_buf_bytes_read", info, trace, "Bytes read out of the buffer.")    \
+  F(kTracedBufPaddingBytesWritten, "traced_buf_padding_bytes_written", info, trace,                \
+    "Padding bytes written.")                                                                      \
+  F(kTracedBufPaddingBytesCleared, "traced_buf_padding_bytes_cleared", info, trace,                \
+    "Padding bytes cleared.")                                                                      \
+  F(kTracedBufChunksWritten, "traced_buf_chunks_written", info, trace, "Chunks written.")          \
+  F(kTracedBufChunksRewritten, "traced_buf_chunks_rewritten", info, trace, "Chunks rewritten.")    \
   F(kTracedBufChunksOverwritten, "traced_buf_chunks_overwritten", info, trace,                     \
-    "Chunks overwritten in a buffer (indexed by buffer).")                                         \
+    "Chunks overwritten.")                                                                         \
+  F(kTracedBufChunksDiscarded, "traced_buf_chunks_discarded", info, trace, "Chunks discarded.")    \
+  F(kTracedBufChunksRead, "traced_buf_chunks_read", info, trace, "Chunks read.")                   \
+  F(kTracedBufChunksCommittedOutOfOrder, "traced_buf_chunks_committed_out_of_order", info, trace,  \
+    "Chunks committed out of order.")                                                              \
+  F(kTracedBufChunksRelocated, "traced_buf_chunks_relocated", info, trace, "Chunks relocated.")    \
   F(kTracedBufWriteWrapCount, "traced_buf_write_wrap_count", info, trace,                          \
-    "Times a ring buffer wrapped (indexed by buffer).")                                            \
+    "Times the ring buffer wrapped.")                                                              \
+  F(kTracedBufPatchesSucceeded, "traced_buf_patches_succeeded", info, trace,                       \
+    "Chunk patches that succeeded.")                                                               \
   F(kTracedBufPatchesFailed, "traced_buf_patches_failed", data_loss, trace,                        \
-    "Chunk patches that failed (indexed by buffer).")                                              \
+    "Chunk patches that failed.")                                                                  \
+  F(kTracedBufReadaheadsSucceeded, "traced_buf_readaheads_succeeded", info, trace,                 \
+    "Read-aheads that succeeded.")                                                                 \
+  F(kTracedBufReadaheadsFailed, "traced_buf_readaheads_failed", info, trace,                       \
+    "Read-aheads that failed.")                                                                    \
   F(kTracedBufAbiViolations, "traced_buf_abi_violations", data_loss, trace,                        \
-    "Producer ABI violations (indexed by buffer).")                                                \
+    "Producer ABI violations.")                                                                    \
   F(kTracedBufTraceWriterPacketLoss, "traced_buf_trace_writer_packet_loss", data_loss, trace,      \
-    "Packets lost by trace writers (indexed by buffer).")                                          \
+    "Packets lost by trace writers.")                                                              \
   F(kTracedProducersConnected, "traced_producers_connected", info, trace, "Producers connected.")  \
   F(kTracedProducersSeen, "traced_producers_seen", info, trace, "Producers seen.")                 \
   F(kTracedDataSourcesRegistered, "traced_data_sources_registered", info, trace,                   \
@@ -205,8 +224,8 @@ namespace fathom {
   F(kGenericTaskStateInvalidOrder, "generic_task_state_invalid_order", error, analysis,            \
     "Invalid order of generic task state events. Should never happen.")                            \
   /* profilers (core/import/profile_*, heap_graph_*) */                                            \
-  /* heapprofd per-process stats: upstream has them only per index (pid, or upid */             \
-  /* for malformed_packet), so they have no row until a dump sets them. */                      \
+  /* heapprofd per-process stats: upstream has them only per index (pid, or upid */                \
+  /* for malformed_packet), so they have no row until a dump sets them. */                         \
   F(kHeapprofdBufferCorrupted, "heapprofd_buffer_corrupted", error, trace,                         \
     "heapprofd clients whose shared buffer got corrupted (indexed by pid).")                       \
   F(kHeapprofdHitGuardrail, "heapprofd_hit_guardrail", error, trace,                               \
@@ -374,6 +393,7 @@ inline const StatInfo& GetStatInfo(Stat s) {
 inline bool IsLoadWideStat(Stat s) {
   switch (s) {
     case Stat::kParseTraceDurationNs:
+    case Stat::kClockSyncCacheMiss:
     case Stat::kSorterOutOfOrder:
     case Stat::kHeapGraphNonFinalized:
       return true;

@@ -85,11 +85,12 @@ std::vector<Table*> TraceStorage::AllTables() {
 
 namespace {
 
-// Stats that only exist per index (one row per CPU, or per profiled
-// process): as upstream, a machine whose CPUs (processes) never reported them
-// has no row at all rather than a 0.
+// Stats that only exist per index (one row per CPU, per profiled process or
+// per trace buffer): as upstream, a machine whose CPUs (processes, buffers)
+// never reported them has no row at all rather than a 0.
 bool IsIndexOnlyStat(Stat s) {
   return (s >= Stat::kFtraceCpuEntriesBegin && s <= Stat::kFtraceCpuOldestEventTsEnd) ||
+         (s >= Stat::kTracedBufBufferSize && s <= Stat::kTracedBufTraceWriterPacketLoss) ||
          (s >= Stat::kHeapprofdBufferCorrupted && s <= Stat::kHeapprofdLastProfileTimestamp);
 }
 

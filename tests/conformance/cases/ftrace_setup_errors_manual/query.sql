@@ -1,0 +1,1 @@
+SELECT name, idx, severity, source, value FROM stats WHERE name = 'ftrace_setup_errors';

@@ -1,0 +1,1 @@
+SELECT ts, cpu, name FROM ftrace_event ORDER BY ts, cpu;

@@ -1,0 +1,1 @@
+SELECT name, idx, severity, source, value FROM stats WHERE name LIKE 'traced_buf%' AND name NOT LIKE 'traced_buf_data_loss%' AND name NOT IN ('traced_buf_bytes_filtered_out', 'traced_buf_sequence_packet_loss', 'traced_buf_incremental_sequences_dropped') ORDER BY name, idx;
