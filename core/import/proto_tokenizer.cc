@@ -11,6 +11,7 @@
 #include "core/import/clock_tracker.h"
 #include "core/import/ftrace_parser.h"
 #include "core/import/ftrace_setup_errors.h"
+#include "core/import/import_logs.h"
 #include "core/import/interrupt_info.h"
 #include "core/import/metadata_parser.h"
 #include "core/import/profile_parser.h"
@@ -321,9 +322,13 @@ void ProtoTokenizer::TokenizePacket(const uint8_t* data, size_t size, uint64_t o
     case TracePacket::kFtraceStatsFieldNumber:
       // Counted in file order (see ftrace_setup_errors.h), parsed sorted.
       if (!seq_it->second.ftrace_setup_errors_counted) {
-        const int64_t errors = FtraceSetupErrors(pv.payload);
-        ctx_->storage->stats.Increment(Stat::kFtraceSetupErrors, errors);
-        seq_it->second.ftrace_setup_errors_counted = errors != 0;
+        const std::vector<std::string> errors = FtraceSetupErrors(pv.payload);
+        // Each error is an import log with its message: as upstream's, made
+        // while tokenizing, so their arg sets come before any parsed event's.
+        for (const std::string& message : errors)
+          LogImportProblem(ctx_->storage.get(), Stat::kFtraceSetupErrors, std::nullopt,
+                           ctx_->args_tracker->NewSet().AddString("message", message));
+        seq_it->second.ftrace_setup_errors_counted = !errors.empty();
       }
       break;
     case TracePacket::kCompressedPacketsFieldNumber:

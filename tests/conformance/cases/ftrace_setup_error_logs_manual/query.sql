@@ -1,0 +1,1 @@
+SELECT l.id, l.ts, l.severity, l.name, l.arg_set_id, a.key, a.value_type, a.display_value, (SELECT group_concat(f.arg_set_id) FROM ftrace_event f) AS event_sets, (SELECT value FROM stats WHERE name = 'ftrace_setup_errors') AS errors FROM _trace_import_logs l LEFT JOIN args a USING (arg_set_id) ORDER BY l.id, a.id;
