@@ -74,7 +74,8 @@ void BinderTracker::Transaction(int64_t ts, const BinderTxnFields& t) {
   ArgsTracker::Builder args =
       t.is_reply ? DestinationArgs(t.dest_thread, false) : ctx_->args_tracker->NewSet();
   AddBinderTxnArgs(&args, t);
-  std::optional<uint32_t> send, async_set;
+  std::optional<uint32_t> send;
+  std::optional<ArgsTracker::Builder> async_args;
   SliceTracker* slices = ctx_->slice_tracker.get();
   if (t.is_reply) {
     // Sending the reply ends what the callee has open, as upstream does: its
@@ -82,13 +83,15 @@ void BinderTracker::Transaction(int64_t ts, const BinderTxnFields& t) {
     // reply's own fields join that slice's args.
     send = slices->End(ts, track, kNullStringId, kNullStringId, std::move(args));
   } else if (oneway) {
-    // Both instants of a oneway call carry the same arg set.
-    async_set = args.Commit();
-    send = slices->Scoped(ts, track, category_, transaction_async_, 0, async_set);
+    // Both instants of a oneway call carry the same args (so one shared set).
+    // Like any slice's, they are written when the instant leaves its track's
+    // stack (the thread's next slice, or the end of the import), as upstream.
+    async_args = args;
+    send = slices->Scoped(ts, track, category_, transaction_async_, 0, std::move(args));
   } else {
     send = slices->Begin(ts, track, category_, transaction_, std::move(args));
   }
-  outstanding_[t.debug_id] = Outstanding{track, oneway, t, send, async_set};
+  outstanding_[t.debug_id] = Outstanding{track, oneway, t, send, std::move(async_args)};
   if (Frame* f = Top(tid)) {
     if (f->step == Step::kSentCommand || f->step == Step::kReplyCommand) {
       f->step = f->step == Step::kSentCommand ? Step::kSent : Step::kReplied;
@@ -104,7 +107,7 @@ void BinderTracker::Transaction(int64_t ts, const BinderTxnFields& t) {
 void BinderTracker::TransactionReceived(int64_t ts, uint32_t tid, int32_t debug_id) {
   auto it = outstanding_.find(debug_id);
   if (it == outstanding_.end()) return;  // unknown kind: no slice to place
-  Outstanding txn = it->second;
+  Outstanding txn = std::move(it->second);
   outstanding_.erase(it);
   if (!txn.oneway) {
     if (!txn.fields.is_reply) {
@@ -128,7 +131,8 @@ void BinderTracker::Received(int64_t ts, uint32_t tid, const Outstanding& txn) {
   }
   std::optional<uint32_t> recv;
   if (txn.oneway) {
-    recv = slices->Scoped(ts, track, category_, async_rcv_, 0, txn.async_set);
+    recv = txn.async_args ? slices->Scoped(ts, track, category_, async_rcv_, 0, *txn.async_args)
+                          : slices->Scoped(ts, track, category_, async_rcv_, 0);
   } else {
     // The callee's slice gets its args from the reply; the caller's slice
     // learns here which thread took the call.

@@ -52,8 +52,8 @@ class BinderTracker {
     uint32_t send_track;
     bool oneway;
     BinderTxnFields fields;
-    std::optional<uint32_t> send_slice;  // flow source
-    std::optional<uint32_t> async_set;   // a oneway call's args, shared by both instants
+    std::optional<uint32_t> send_slice;              // flow source
+    std::optional<ArgsTracker::Builder> async_args;  // a oneway call's, for both instants
   };
 
   uint32_t ThreadTrack(uint32_t tid);
