@@ -567,19 +567,6 @@ void FtraceParser::ParseSysExit(int64_t ts, uint32_t pid, proto::Bytes payload) 
 
 // ---- power ---------------------------------------------------------------------
 
-void FtraceParser::ParseSuspendResume(int64_t ts, proto::Bytes payload) {
-  using E = pb::SuspendResumeFtraceEvent;
-  Flat m(payload);
-  std::string name = std::string(m[E::kActionFieldNumber].as_string()) + "(" +
-                     std::to_string(m[E::kValFieldNumber].as_int32()) + ")";
-  uint32_t track = ctx_->track_tracker->InternGlobalTrack(suspend_resume_);
-  if (m[E::kStartFieldNumber].as_uint32()) {
-    ctx_->slice_tracker->Begin(ts, track, kNullStringId, storage_->Intern(name));
-  } else {
-    ctx_->slice_tracker->End(ts, track);
-  }
-}
-
 // The whole system's suspends, one "Suspended" slice each on one global
 // track (android_suspend_state reads it): start 1 opens a slice, start 0
 // closes the innermost open one, as the reference nests repeated starts.

@@ -14,6 +14,7 @@
 #include "core/import/ftrace_device_events.h"
 #include "core/import/ftrace_io_events.h"
 #include "core/import/ftrace_pkvm_events.h"
+#include "core/import/ftrace_suspend_resume.h"
 #include "core/import/generic_kernel_parser.h"
 #include "core/import/process_memory_tracks.h"
 #include "core/import/process_tracker.h"
@@ -75,7 +76,6 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   mem_oom_kill_ = s->Intern("mem.oom_kill");
   oom_score_adj_ = s->Intern("oom_score_adj");
   screen_state_ = s->Intern("ScreenState");
-  suspend_resume_ = s->Intern("Suspend/Resume Latency");
   suspend_resume_minimal_ = s->Intern("Suspend/Resume Minimal");
   suspend_resume_minimal_type_ = s->Intern("suspend_resume_minimal");
   suspended_ = s->Intern("Suspended");
@@ -314,8 +314,6 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       return ParseCpuIdle(ts, p);
     case FtraceEvent::kGpuFrequencyFieldNumber:
       return ParseGpuFrequency(ts, p);
-    case FtraceEvent::kSuspendResumeFieldNumber:
-      return ParseSuspendResume(ts, p);
     case FtraceEvent::kSuspendResumeMinimalFieldNumber:
       return ParseSuspendResumeMinimal(ts, p);
     case FtraceEvent::kPrintFieldNumber:
@@ -382,6 +380,9 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       } else if (FtraceIoEvents::Handles(event_id)) {
         if (!io_events_) io_events_ = std::make_unique<FtraceIoEvents>(ctx_);
         io_events_->Parse(ts, cpu, pid, event_id, p);
+      } else if (FtraceSuspendResume::Handles(event_id)) {
+        if (!suspend_resume_) suspend_resume_ = std::make_unique<FtraceSuspendResume>(ctx_);
+        suspend_resume_->Parse(ts, cpu, pid, event_id, p);
       } else if (AdrenoCmdbatchTracker::Handles(event_id)) {
         if (!adreno_) adreno_ = std::make_unique<AdrenoCmdbatchTracker>(ctx_);
         adreno_->Parse(ts, pid, event_id, p);

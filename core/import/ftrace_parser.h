@@ -32,6 +32,7 @@ class CmaAllocTracker;
 class DmaBufferTracker;
 class FtraceDeviceEvents;
 class FtraceIoEvents;
+class FtraceSuspendResume;
 class GenericKernelParser;
 
 struct SequenceGeneration;
@@ -158,7 +159,6 @@ class FtraceParser {
   void ParseCpuFrequency(int64_t ts, proto::Bytes payload);
   void ParseCpuIdle(int64_t ts, proto::Bytes payload);
   void ParseGpuFrequency(int64_t ts, proto::Bytes payload);
-  void ParseSuspendResume(int64_t ts, proto::Bytes payload);
   void ParseSuspendResumeMinimal(int64_t ts, proto::Bytes payload);
   void ParseTaskNewtask(int64_t ts, uint32_t pid, proto::Bytes payload);
   void ParseTaskRename(proto::Bytes payload);
@@ -196,9 +196,10 @@ class FtraceParser {
   const FtraceDescriptors& descriptors_;
   FtraceTableWriter tables_;  // ftrace_event and thread_state rows
   std::unique_ptr<GenericKernelParser> generic_kernel_;
-  std::unique_ptr<FtraceDeviceEvents> device_events_;  // created on first use
-  std::unique_ptr<FtraceIoEvents> io_events_;          // created on first use
-  std::unique_ptr<AdrenoCmdbatchTracker> adreno_;      // created on first use
+  std::unique_ptr<FtraceDeviceEvents> device_events_;    // created on first use
+  std::unique_ptr<FtraceIoEvents> io_events_;            // created on first use
+  std::unique_ptr<FtraceSuspendResume> suspend_resume_;  // created on first use
+  std::unique_ptr<AdrenoCmdbatchTracker> adreno_;        // created on first use
   std::vector<PendingSched> pending_;
   std::vector<StringId> task_state_cache_;  // raw prev_state (uint16) -> string + 1
   struct UtidCacheEntry {
@@ -264,7 +265,7 @@ class FtraceParser {
   // gpu_frequency: one counter track per GPU (gpu_id -> track).
   std::unordered_map<uint32_t, uint32_t> gpu_freq_tracks_;
   StringId sys_write_, mem_lmk_, mem_oom_kill_, oom_score_adj_, screen_state_;
-  StringId suspend_resume_, suspend_resume_minimal_, suspend_resume_minimal_type_, suspended_;
+  StringId suspend_resume_minimal_, suspend_resume_minimal_type_, suspended_;
   StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;
   // Track types upstream gives atrace counters, atrace async slices and rss_stat tracks.
   StringId atrace_counter_, atrace_async_slice_, process_memory_, process_memory_thread_fallback_;
