@@ -23,9 +23,9 @@ uint64_t HashOf(uint32_t key, UpstreamKey kind) {
   return h;
 }
 
-class Table {
+class UpstreamFlatHashMap {
  public:
-  explicit Table(UpstreamKey kind) : kind_(kind) {}
+  explicit UpstreamFlatHashMap(UpstreamKey kind) : kind_(kind) {}
   void Insert(uint32_t key) {
     if (size_ >= capacity_ * 3 / 4) Grow();
     const uint64_t hash = HashOf(key, kind_);
@@ -67,7 +67,7 @@ class Table {
 }  // namespace
 
 std::vector<uint32_t> UpstreamMapOrder(const std::vector<uint32_t>& keys, UpstreamKey kind) {
-  Table t(kind);
+  UpstreamFlatHashMap t(kind);
   for (uint32_t k : keys) t.Insert(k);
   return t.Keys();
 }
