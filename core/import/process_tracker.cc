@@ -232,6 +232,7 @@ void ProcessTracker::SetProcessMetadata(uint32_t upid, std::optional<uint32_t> p
                                         std::string_view name, std::string_view cmdline) {
   if (parent_upid) storage_->process.parent_upid.Set(upid, *parent_upid);
   storage_->process.name.Set(upid, storage_->Intern(name));
+  descriptor_named_upids_.erase(upid);
   // No cmdline given (a TrackEvent descriptor with a name only) leaves it as
   // it was: NULL if never set, as upstream.
   if (!cmdline.empty()) storage_->process.cmdline.Set(upid, storage_->Intern(cmdline));
@@ -245,7 +246,15 @@ void ProcessTracker::SetProcessUid(uint32_t upid, int64_t uid) {
 }
 
 void ProcessTracker::SetProcessNameIfUnset(uint32_t upid, StringId name) {
-  if (storage_->process.name[upid] == kNullStringId) storage_->process.name.Set(upid, name);
+  if (storage_->process.name[upid] != kNullStringId) return;
+  storage_->process.name.Set(upid, name);
+  descriptor_named_upids_.erase(upid);
+}
+
+void ProcessTracker::SetProcessNameFromDescriptor(uint32_t upid, StringId name) {
+  if (storage_->process.name[upid] != kNullStringId && !descriptor_named_upids_.count(upid)) return;
+  storage_->process.name.Set(upid, name);
+  descriptor_named_upids_.insert(upid);
 }
 
 void ProcessTracker::SetStartTsIfUnset(uint32_t upid, int64_t ts) {
@@ -271,7 +280,10 @@ void ProcessTracker::UpdateThreadNameAndMaybeProcessName(int64_t tid, StringId n
   // the idle process.
   if (tid == 0) return;
   auto upid = GetUpidOfThread(utid);
-  if (upid && storage_->process.pid[*upid] == tid) storage_->process.name.Set(*upid, name);
+  if (upid && storage_->process.pid[*upid] == tid) {
+    storage_->process.name.Set(*upid, name);
+    descriptor_named_upids_.erase(*upid);
+  }
 }
 
 void ProcessTracker::SetThreadName(uint32_t utid, StringId name) {

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -71,6 +72,10 @@ class ProcessTracker {
                           std::string_view cmdline);
   void SetProcessUid(uint32_t upid, int64_t uid);
   void SetProcessNameIfUnset(uint32_t upid, StringId name);
+  // A track descriptor's process_name: names a process nothing named yet, or
+  // renames one an earlier descriptor named (the latest descriptor wins, as
+  // upstream); names from the system (process dumps, ftrace) are kept.
+  void SetProcessNameFromDescriptor(uint32_t upid, StringId name);
   void SetStartTsIfUnset(uint32_t upid, int64_t ts);
 
   // ---- names ----
@@ -120,10 +125,11 @@ class ProcessTracker {
   void ResolvePendingAssociations(uint32_t utid, uint32_t upid);
 
   TraceStorage* storage_;
-  std::unordered_map<int64_t, std::vector<uint32_t>> tids_;           // tid -> utids, newest last
-  std::unordered_map<int64_t, uint32_t> pids_;                        // pid -> live upid
-  std::vector<ThreadNamePriority> name_priorities_;                   // by utid
-  std::vector<std::pair<uint32_t, uint32_t>> pending_assocs_;         // (utid, utid)
+  std::unordered_map<int64_t, std::vector<uint32_t>> tids_;    // tid -> utids, newest last
+  std::unordered_map<int64_t, uint32_t> pids_;                 // pid -> live upid
+  std::vector<ThreadNamePriority> name_priorities_;            // by utid
+  std::unordered_set<uint32_t> descriptor_named_upids_;        // name from a track descriptor
+  std::vector<std::pair<uint32_t, uint32_t>> pending_assocs_;  // (utid, utid)
   std::vector<std::pair<uint32_t, uint32_t>> pending_parent_assocs_;  // (parent utid, child upid)
   uint64_t generation_ = 0;
 };

@@ -314,13 +314,14 @@ void TrackEventParser::ParseThreadDescriptor(Bytes thread) {
 
 void TrackEventParser::ParseProcessDescriptor(Bytes process, std::optional<uint32_t> upid) {
   if (!upid) return;
-  // Only process_name is read, and only names a process nothing named yet:
-  // names from the system (process dumps, ftrace) outrank the app's own,
-  // and a descriptor's cmdline is not kept (as upstream).
+  // Only process_name is read: names from the system (process dumps,
+  // ftrace) outrank the app's own, and a descriptor's cmdline is not kept
+  // (as upstream).
   Decoder d(process);
   for (Field f = d.Next(); f.valid(); f = d.Next()) {
     if (f.id == ProcessDescriptor::kProcessNameFieldNumber && !f.as_string().empty())
-      ctx_->process_tracker->SetProcessNameIfUnset(*upid, ctx_->storage->Intern(f.as_string()));
+      ctx_->process_tracker->SetProcessNameFromDescriptor(*upid,
+                                                          ctx_->storage->Intern(f.as_string()));
   }
 }
 

@@ -135,7 +135,9 @@ TrackEventTracker::Resolved TrackEventTracker::ResolveOne(uint64_t uuid) {
       // Another descriptor already owns this live thread: the tid was reused.
       utid = procs->StartNewThread(std::nullopt, *r.tid);
       utid = procs->UpdateThread(*r.tid, r.pid.value_or(0));
-      uuid_by_utid_[utid] = uuid;
+      // The new thread is not recorded as owned by this descriptor (as
+      // upstream): the next descriptor naming the tid takes it over rather
+      // than starting yet another thread.
     }
     res.scope = Resolved::kThread;
     res.utid = utid;
@@ -147,7 +149,7 @@ TrackEventTracker::Resolved TrackEventTracker::ResolveOne(uint64_t uuid) {
       // Same for a reused pid.
       upid = procs->StartNewProcess(std::nullopt, std::nullopt, *r.pid, kNullStringId,
                                     ThreadNamePriority::kTrackDescriptor);
-      uuid_by_upid_[upid] = uuid;
+      // Not recorded as owned either: see the thread case above.
     }
     res.scope = Resolved::kProcess;
     res.upid = upid;

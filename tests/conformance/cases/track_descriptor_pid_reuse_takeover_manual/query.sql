@@ -1,0 +1,1 @@
+SELECT 'process' AS kind, upid AS id, pid AS xid, name, parent_upid AS owner FROM process UNION ALL SELECT 'thread', utid, tid, name, upid FROM thread UNION ALL SELECT 'slice', s.ts, t.id, s.name, coalesce(extract_arg(t.dimension_arg_set_id, 'utid'), extract_arg(t.dimension_arg_set_id, 'upid')) FROM slice s JOIN track t ON s.track_id = t.id ORDER BY 1, 2;
