@@ -1,0 +1,1 @@
+select id, ts, dur, cpu, utid, state, io_wait, blocked_function, waker_utid, waker_id, irq_context, ucpu from thread_state order by ts, cpu, dur, state, id, ts, dur, cpu, utid, state, io_wait, blocked_function, waker_utid, waker_id, irq_context, ucpu;
