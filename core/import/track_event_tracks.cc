@@ -133,9 +133,10 @@ TrackEventTracker::Resolved TrackEventTracker::ResolveOne(uint64_t uuid) {
     auto [it, inserted] = uuid_by_utid_.emplace(utid, uuid);
     if (!inserted && it->second != uuid) {
       // Another descriptor already owns this live thread: the tid was reused.
+      // The new thread is not recorded as this descriptor's (as upstream): the
+      // next descriptor of the tid takes it over rather than starting another.
       utid = procs->StartNewThread(std::nullopt, *r.tid);
       utid = procs->UpdateThread(*r.tid, r.pid.value_or(0));
-      uuid_by_utid_[utid] = uuid;
     }
     res.scope = Resolved::kThread;
     res.utid = utid;
@@ -144,10 +145,10 @@ TrackEventTracker::Resolved TrackEventTracker::ResolveOne(uint64_t uuid) {
     uint32_t upid = procs->GetOrCreateProcess(*r.pid);
     auto [it, inserted] = uuid_by_upid_.emplace(upid, uuid);
     if (!inserted && it->second != uuid) {
-      // Same for a reused pid.
+      // Same for a reused pid (and, as upstream, the new process is not
+      // recorded as this descriptor's either).
       upid = procs->StartNewProcess(std::nullopt, std::nullopt, *r.pid, kNullStringId,
                                     ThreadNamePriority::kTrackDescriptor);
-      uuid_by_upid_[upid] = uuid;
     }
     res.scope = Resolved::kProcess;
     res.upid = upid;
