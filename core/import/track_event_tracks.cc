@@ -133,11 +133,10 @@ TrackEventTracker::Resolved TrackEventTracker::ResolveOne(uint64_t uuid) {
     auto [it, inserted] = uuid_by_utid_.emplace(utid, uuid);
     if (!inserted && it->second != uuid) {
       // Another descriptor already owns this live thread: the tid was reused.
+      // The new thread is not recorded as this descriptor's (as upstream): the
+      // next descriptor of the tid takes it over rather than starting another.
       utid = procs->StartNewThread(std::nullopt, *r.tid);
       utid = procs->UpdateThread(*r.tid, r.pid.value_or(0));
-      // The new thread is not recorded as owned by this descriptor (as
-      // upstream): the next descriptor naming the tid takes it over rather
-      // than starting yet another thread.
     }
     res.scope = Resolved::kThread;
     res.utid = utid;
@@ -146,10 +145,10 @@ TrackEventTracker::Resolved TrackEventTracker::ResolveOne(uint64_t uuid) {
     uint32_t upid = procs->GetOrCreateProcess(*r.pid);
     auto [it, inserted] = uuid_by_upid_.emplace(upid, uuid);
     if (!inserted && it->second != uuid) {
-      // Same for a reused pid.
+      // Same for a reused pid (and, as upstream, the new process is not
+      // recorded as this descriptor's either).
       upid = procs->StartNewProcess(std::nullopt, std::nullopt, *r.pid, kNullStringId,
                                     ThreadNamePriority::kTrackDescriptor);
-      // Not recorded as owned either: see the thread case above.
     }
     res.scope = Resolved::kProcess;
     res.upid = upid;
@@ -207,7 +206,7 @@ std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, Str
       CreateDescriptorTrack(*m, sequence_id, *m == uuid ? event_name : kNullStringId, ts);
     it = tracks_.find(uuid);
   }
-  uint32_t id = it->second;
+  uint32_t id = MoveOffBusyTrack(uuid, it->second, sequence_id, ts);
   if (event_name != kNullStringId && ctx_->storage->track.name[id] == kNullStringId) {
     // Unnamed plain tracks are named after their first event, except one
     // merged with no name to merge by (made before any event, e.g. as a
@@ -224,25 +223,34 @@ void TrackEventTracker::CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_i
                                               StringId event_name, int64_t ts) {
   const TrackReservation r = reservations_.at(uuid);
   const Resolved& res = resolved_.at(uuid);
-  const std::optional<MergeKey> key = MergeKeyOf(uuid, r, res, event_name);
+  // A uuid moving off a busy track keeps the group it joined first.
+  auto known = merged_keys_.find(uuid);
+  const std::optional<MergeKey> key =
+      known != merged_keys_.end() ? known->second : MergeKeyOf(uuid, r, res, event_name);
   if (key) {
+    merged_keys_.emplace(uuid, *key);
+    // Made with no value to merge by and no event to name it: upstream leaves
+    // it nameless; made at an event, it is named after it as any track.
+    if (std::get<2>(*key) == kNullStringId && event_name == kNullStringId)
+      nameless_merged_.insert(uuid);
     // A sibling of the same group whose track is idle now shares it (upstream
     // only opens another track of the group when the others are in use).
     for (uint32_t shared : group_tracks_[*key]) {
       if (TrackBusy(shared, ts)) continue;
-      tracks_.emplace(uuid, shared);
+      tracks_[uuid] = shared;
+      track_users_[shared] = uuid;
       return;
     }
   }
   uint32_t id = CreateTrack(uuid, r, res);
-  tracks_.emplace(uuid, id);
+  tracks_[uuid] = id;
+  track_users_[id] = uuid;
   ClassifyTrack(id, r, res, key);
   // A thread's own descriptor track is the thread's track, shared with other
   // sources: it has the thread's dimension only, and no descriptor args.
   const bool thread_track =
       res.is_root && res.scope == Resolved::kThread && !r.is_counter && !res.use_separate_track;
   if (!thread_track) CommitDimensions(id, uuid, res, key);
-  if (key && std::get<2>(*key) == kNullStringId) nameless_merged_.insert(uuid);
   if (key) group_tracks_[*key].push_back(id);
   TrackTable& tracks = ctx_->storage->track;
   // A child of a thread's or process's own track is tied to it by its
@@ -277,7 +285,7 @@ void TrackEventTracker::CommitDimensions(uint32_t id, uint64_t uuid, const Resol
   auto dims = ctx_->args_tracker->NewSet();
   if (res.scope == Resolved::kThread) dims.AddInt("utid", res.utid);
   if (res.scope == Resolved::kProcess) dims.AddInt("upid", res.upid);
-  const auto& [parent, type, value, own] = key ? *key : MergeKey{};
+  const auto& [parent, type, value] = key ? *key : MergeKey{};
   if (key) {
     dims.AddInt("parent_track_uuid", static_cast<int64_t>(parent));
     dims.AddInt("merge_key_type", type);
@@ -298,8 +306,26 @@ std::optional<TrackEventTracker::MergeKey> TrackEventTracker::MergeKeyOf(
   // By name: the first named descriptor's, else the first event's.
   const bool by_key = r.merge_behavior == kMergeByKey;
   const StringId value = by_key ? r.merge_key : r.name != kNullStringId ? r.name : event_name;
-  // Without a name or key a track is a group of its own.
-  return MergeKey{r.parent_uuid, by_key ? 2 : 0, value, value == kNullStringId ? uuid : 0};
+  // Without a name or key the track still joins its siblings' nameless group
+  // (upstream keys the group by the NULL value too).
+  return MergeKey{r.parent_uuid, by_key ? 2 : 0, value};
+}
+
+// Upstream places each event of a merged uuid anew: while the uuid's track
+// holds another uuid's unfinished slices, the event goes to an idle track of
+// the group, else to a new one (even an end with nothing to close), and the
+// uuid stays there.
+uint32_t TrackEventTracker::MoveOffBusyTrack(uint64_t uuid, uint32_t track, uint32_t sequence_id,
+                                             int64_t ts) {
+  if (!merged_keys_.count(uuid)) return track;
+  uint64_t& user = track_users_[track];
+  if (user == uuid || !TrackBusy(track, ts)) {
+    user = uuid;
+    return track;
+  }
+  tracks_.erase(uuid);
+  CreateDescriptorTrack(uuid, sequence_id, kNullStringId, ts);
+  return tracks_.at(uuid);
 }
 
 bool TrackEventTracker::TrackBusy(uint32_t track, int64_t ts) const {
@@ -377,7 +403,7 @@ uint32_t TrackEventTracker::DefaultTrack() {
     if (auto set = source.Commit()) tracks.source_arg_set_id.Set(*default_track_, *set);
     tracks.type.Set(*default_track_, ctx_->storage->Intern("global_merged_track_event"));
     tracks.track_group_id.Set(*default_track_,
-                              TrackGroup({0, 0, ctx_->storage->Intern("Default Track"), 0}));
+                              TrackGroup({0, 0, ctx_->storage->Intern("Default Track")}));
   }
   return *default_track_;
 }

@@ -135,10 +135,12 @@ class TrackEventTracker {
   uint32_t CreateTrack(uint64_t uuid, const TrackReservation& r, const Resolved& res);
   void CreateDescriptorTrack(uint64_t uuid, uint32_t sequence_id, StringId event_name, int64_t ts);
   // Upstream merges sibling tracks that share a name (or a sibling merge
-  // key) into one group: (parent uuid, key type, key, discriminator).
-  using MergeKey = std::tuple<uint64_t, int64_t, StringId, uint64_t>;
+  // key) into one group: (parent uuid, key type, key; a NULL key is a group too).
+  using MergeKey = std::tuple<uint64_t, int64_t, StringId>;
   std::optional<MergeKey> MergeKeyOf(uint64_t uuid, const TrackReservation& r, const Resolved& res,
                                      StringId event_name) const;
+  // The track an event of merged `uuid` goes to at `ts` (see the .cc).
+  uint32_t MoveOffBusyTrack(uint64_t uuid, uint32_t track, uint32_t sequence_id, int64_t ts);
   // True while a slice on the track has not ended at `ts`.
   bool TrackBusy(uint32_t track, int64_t ts) const;
   // Sets upstream's track type (global_track_event, process_merged_track_event,
@@ -168,6 +170,8 @@ class TrackEventTracker {
   std::optional<uint32_t> default_track_;
   std::map<MergeKey, uint32_t> groups_;                     // -> track_group_id
   std::map<MergeKey, std::vector<uint32_t>> group_tracks_;  // the group's tracks
+  std::unordered_map<uint64_t, MergeKey> merged_keys_;      // merged uuid -> its group
+  std::unordered_map<uint32_t, uint64_t> track_users_;      // merged track -> uuid placed last
   std::unordered_set<uint64_t> nameless_merged_;  // merged tracks with no name to merge by
   bool explicit_process_order_ = false;
   bool explicit_thread_order_ = false;

@@ -1,0 +1,1 @@
+SELECT s.ts, s.name, pt.upid AS track_upid, tt.utid AS track_utid, (SELECT count(*) FROM process p WHERE p.pid = 1000) AS processes, (SELECT count(*) FROM thread t WHERE t.tid = 2001) AS threads FROM slice s LEFT JOIN process_track pt ON pt.id = s.track_id LEFT JOIN thread_track tt ON tt.id = s.track_id ORDER BY s.ts;
