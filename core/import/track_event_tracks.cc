@@ -211,9 +211,17 @@ std::optional<uint32_t> TrackEventTracker::GetDescriptorTrack(uint64_t uuid, Str
     // Unnamed plain tracks are named after their first event, except one
     // merged with no name to merge by (made before any event, e.g. as a
     // parent): upstream leaves it nameless.
+    // A track of a group merged by name takes the group's name, the one its
+    // first track was named after (a track opened when the uuid moved off a
+    // busy one is so named whatever the event moving it is called).
     const TrackReservation& r = reservations_.at(uuid);
+    StringId name = event_name;
+    if (auto key = merged_keys_.find(uuid); key != merged_keys_.end() &&
+                                            std::get<1>(key->second) == 0 &&
+                                            std::get<2>(key->second) != kNullStringId)
+      name = std::get<2>(key->second);
     if (!r.pid && !r.tid && !r.is_counter && !nameless_merged_.count(uuid))
-      ctx_->storage->track.name.Set(id, ShownName(uuid, event_name));
+      ctx_->storage->track.name.Set(id, ShownName(uuid, name));
   }
   return id;
 }

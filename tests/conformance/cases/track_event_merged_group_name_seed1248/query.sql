@@ -1,0 +1,1 @@
+SELECT t.id, t.name, t.type, t.track_group_id, (SELECT group_concat(quote(s.name), ' ') FROM (SELECT name FROM slice WHERE track_id = t.id ORDER BY ts) s) AS slices FROM track t WHERE t.type LIKE '%merged_track_event' ORDER BY t.id;
