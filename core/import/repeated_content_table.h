@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "core/base/column_vector.h"
+#include "core/base/hash_mix.h"
 
 namespace fathom {
 
@@ -32,17 +33,17 @@ class RepeatedContentTable {
     for (; n >= 8; n -= 8, p += 8) {
       uint64_t w;
       memcpy(&w, p, 8);
-      a = Mix(a ^ w);
-      b = RotMul(b, w);
+      a = Fmix64(a ^ w);
+      b = RotMul64(b, w);
     }
     if (n) {
       uint64_t w = 0;
       memcpy(&w, p, n);
       w ^= uint64_t{n} << 56;
-      a = Mix(a ^ w);
-      b = RotMul(b, w);
+      a = Fmix64(a ^ w);
+      b = RotMul64(b, w);
     }
-    return {Mix(a), Mix(b)};
+    return {Fmix64(a), Fmix64(b)};
   }
 
   bool enabled() const { return enabled_; }
@@ -90,19 +91,6 @@ class RepeatedContentTable {
     uint32_t b = 0;
     uint32_t set_plus_one = 0;  // 0: empty
   };
-  static uint64_t Mix(uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-  }
-  static uint64_t RotMul(uint64_t h, uint64_t v) {
-    h ^= v;
-    h = (h << 29) | (h >> 35);
-    return h * 0x9e3779b97f4a7c15ULL;
-  }
   void Resize(size_t n) {
     ColumnVector<Slot> old;
     old.swap(slots_);

@@ -3,23 +3,16 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/base/hash_mix.h"
+
 namespace fathom {
 namespace {
 
-uint64_t Mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
-}
-
 uint64_t HashOf(uint32_t key, UpstreamKey kind) {
-  if (kind == UpstreamKey::kInteger) return Mix(key);
+  if (kind == UpstreamKey::kInteger) return Fmix64(key);
   // A track id: the mix of its value folded into a fixed seed.
   uint64_t h = 0xe17a1465U;
-  h ^= Mix(key) + 0x9e3779b9 + (h << 6) + (h >> 2);
+  h ^= Fmix64(key) + 0x9e3779b9 + (h << 6) + (h >> 2);
   return h;
 }
 

@@ -4,28 +4,10 @@
 #include <cstring>
 #include <vector>
 
+#include "core/base/hash_mix.h"
 #include "core/storage/tables.h"
 
 namespace fathom {
-
-namespace {
-
-uint64_t Mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
-}
-
-uint64_t RotMul(uint64_t h, uint64_t v) {
-  h ^= v;
-  h = (h << 29) | (h >> 35);
-  return h * 0x9e3779b97f4a7c15ULL;
-}
-
-}  // namespace
 
 // Two independent 64-bit digests of what a set's rows store (not what they
 // read as): per row the low slot and the key as ids (ids, not the key
@@ -41,16 +23,16 @@ ArgsTable::SetDigest ArgsTable::SetHash(uint32_t begin, uint32_t end, size_t* wi
   for (uint32_t r = begin; r < end; ++r) {
     uint64_t v1 = (static_cast<uint64_t>(static_cast<uint32_t>(slot_lo_[r])) << 32) | key[r];
     uint64_t v2 = (static_cast<uint64_t>(flat ? flat_key.differing_[r] : 0) << 8) | type_[r];
-    a = Mix(Mix(a ^ v1) ^ v2);
-    b = RotMul(RotMul(b, v1), v2);
+    a = Fmix64(Fmix64(a ^ v1) ^ v2);
+    b = RotMul64(RotMul64(b, v1), v2);
     if (type_[r] & kWide) {
       while (wide_[*wide_next].row < r) ++*wide_next;
       uint64_t w = static_cast<uint64_t>(wide_[*wide_next].value);
-      a = Mix(a ^ w);
-      b = RotMul(b, w);
+      a = Fmix64(a ^ w);
+      b = RotMul64(b, w);
     }
   }
-  return {Mix(a), Mix(b)};
+  return {Fmix64(a), Fmix64(b)};
 }
 
 void ArgsTable::TruncateTo(uint32_t rows) {
