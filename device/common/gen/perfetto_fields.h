@@ -83,6 +83,7 @@ struct TraceStats {
     static constexpr uint32_t kChunksReadFieldNumber = 17;
     static constexpr uint32_t kChunksDiscardedFieldNumber = 18;
     static constexpr uint32_t kTraceWriterPacketLossFieldNumber = 19;
+    static constexpr uint32_t kChunksRelocatedFieldNumber = 20;
     static constexpr uint32_t kShadowBufferStatsFieldNumber = 21;
     static constexpr uint32_t kDataLossReadGapFieldNumber = 22;
     static constexpr uint32_t kDataLossChunkCorruptedFieldNumber = 23;
@@ -1645,10 +1646,25 @@ struct SoftirqExitFtraceEvent {
 struct SoftirqRaiseFtraceEvent {
   static constexpr uint32_t kVecFieldNumber = 1;
 };
+struct SuspendResumeMinimalFtraceEvent {
+  static constexpr uint32_t kStartFieldNumber = 1;
+};
 struct SuspendResumeFtraceEvent {
   static constexpr uint32_t kActionFieldNumber = 1;
   static constexpr uint32_t kValFieldNumber = 2;
   static constexpr uint32_t kStartFieldNumber = 3;
+};
+struct DevicePmCallbackStartFtraceEvent {
+  static constexpr uint32_t kDeviceFieldNumber = 1;
+  static constexpr uint32_t kDriverFieldNumber = 2;
+  static constexpr uint32_t kParentFieldNumber = 3;
+  static constexpr uint32_t kPmOpsFieldNumber = 4;
+  static constexpr uint32_t kEventFieldNumber = 5;
+};
+struct DevicePmCallbackEndFtraceEvent {
+  static constexpr uint32_t kDeviceFieldNumber = 1;
+  static constexpr uint32_t kDriverFieldNumber = 2;
+  static constexpr uint32_t kErrorFieldNumber = 3;
 };
 struct SysEnterFtraceEvent {
   static constexpr uint32_t kIdFieldNumber = 1;
@@ -1876,10 +1892,13 @@ struct FtraceEvent {
   static constexpr uint32_t kFuncgraphExitFieldNumber = 438;
   static constexpr uint32_t kCmaAllocStartFieldNumber = 465;
   static constexpr uint32_t kCmaAllocInfoFieldNumber = 466;
+  static constexpr uint32_t kSuspendResumeMinimalFieldNumber = 481;
   static constexpr uint32_t kSamsungTracingMarkWriteFieldNumber = 484;
   static constexpr uint32_t kBinderCommandFieldNumber = 485;
   static constexpr uint32_t kBinderReturnFieldNumber = 486;
   static constexpr uint32_t kSchedMigrateTaskFieldNumber = 491;
+  static constexpr uint32_t kDevicePmCallbackStartFieldNumber = 504;
+  static constexpr uint32_t kDevicePmCallbackEndFieldNumber = 505;
   static constexpr uint32_t kThermalExynosAcpmBulkFieldNumber = 506;
   static constexpr uint32_t kThermalExynosAcpmHighOverheadFieldNumber = 507;
   static constexpr uint32_t kKgslAdrenoCmdbatchQueuedFieldNumber = 534;
