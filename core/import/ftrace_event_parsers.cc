@@ -565,21 +565,6 @@ void FtraceParser::ParseSysExit(int64_t ts, uint32_t pid, proto::Bytes payload) 
   ctx_->slice_tracker->End(ts, ctx_->track_tracker->InternThreadTrack(utid), kNullStringId, *name);
 }
 
-// ---- power ---------------------------------------------------------------------
-
-// The whole system's suspends, one "Suspended" slice each on one global
-// track (android_suspend_state reads it): start 1 opens a slice, start 0
-// closes the innermost open one, as the reference nests repeated starts.
-void FtraceParser::ParseSuspendResumeMinimal(int64_t ts, proto::Bytes payload) {
-  Flat m(payload);
-  uint32_t track =
-      ctx_->track_tracker->InternGlobalTrack(suspend_resume_minimal_, suspend_resume_minimal_type_);
-  if (m[pb::SuspendResumeMinimalFtraceEvent::kStartFieldNumber].as_uint32())
-    ctx_->slice_tracker->Begin(ts, track, kNullStringId, suspended_);
-  else
-    ctx_->slice_tracker->End(ts, track);
-}
-
 // ---- binder --------------------------------------------------------------------
 
 // BinderTracker places the slices and gives them the events' fields as args.

@@ -76,9 +76,6 @@ FtraceParser::FtraceParser(TraceContext* ctx)
   mem_oom_kill_ = s->Intern("mem.oom_kill");
   oom_score_adj_ = s->Intern("oom_score_adj");
   screen_state_ = s->Intern("ScreenState");
-  suspend_resume_minimal_ = s->Intern("Suspend/Resume Minimal");
-  suspend_resume_minimal_type_ = s->Intern("suspend_resume_minimal");
-  suspended_ = s->Intern("Suspended");
   mem_ion_ = s->Intern("mem.ion");
   mem_ion_change_ = s->Intern("mem.ion_change");
   mem_dma_heap_ = s->Intern("mem.dma_heap");
@@ -314,8 +311,6 @@ void FtraceParser::DispatchEvent(int64_t ts, uint32_t cpu, uint32_t pid, uint32_
       return ParseCpuIdle(ts, p);
     case FtraceEvent::kGpuFrequencyFieldNumber:
       return ParseGpuFrequency(ts, p);
-    case FtraceEvent::kSuspendResumeMinimalFieldNumber:
-      return ParseSuspendResumeMinimal(ts, p);
     case FtraceEvent::kPrintFieldNumber:
       return ParsePrint(ts, pid, p);
     case FtraceEvent::kTracingMarkWriteFieldNumber:

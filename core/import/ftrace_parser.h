@@ -159,7 +159,6 @@ class FtraceParser {
   void ParseCpuFrequency(int64_t ts, proto::Bytes payload);
   void ParseCpuIdle(int64_t ts, proto::Bytes payload);
   void ParseGpuFrequency(int64_t ts, proto::Bytes payload);
-  void ParseSuspendResumeMinimal(int64_t ts, proto::Bytes payload);
   void ParseTaskNewtask(int64_t ts, uint32_t pid, proto::Bytes payload);
   void ParseTaskRename(proto::Bytes payload);
   void ParseSchedProcessFree(int64_t ts, proto::Bytes payload);
@@ -265,7 +264,6 @@ class FtraceParser {
   // gpu_frequency: one counter track per GPU (gpu_id -> track).
   std::unordered_map<uint32_t, uint32_t> gpu_freq_tracks_;
   StringId sys_write_, mem_lmk_, mem_oom_kill_, oom_score_adj_, screen_state_;
-  StringId suspend_resume_minimal_, suspend_resume_minimal_type_, suspended_;
   StringId mem_ion_, mem_ion_change_, mem_dma_heap_, mem_dma_heap_change_, inode_key_;
   // Track types upstream gives atrace counters, atrace async slices and rss_stat tracks.
   StringId atrace_counter_, atrace_async_slice_, process_memory_, process_memory_thread_fallback_;

@@ -61,11 +61,15 @@ FtraceSuspendResume::FtraceSuspendResume(TraceContext* ctx)
   track_type_ = storage_->Intern("suspend_resume");
   main_event_ = storage_->Intern("Main Kernel Suspend Event");
   device_pm_event_ = storage_->Intern("Device PM Suspend Event");
+  minimal_track_name_ = storage_->Intern("Suspend/Resume Minimal");
+  minimal_track_type_ = storage_->Intern("suspend_resume_minimal");
+  suspended_ = storage_->Intern("Suspended");
 }
 
 bool FtraceSuspendResume::Handles(uint32_t event_id) {
   using FE = pb::FtraceEvent;
   return event_id == FE::kSuspendResumeFieldNumber ||
+         event_id == FE::kSuspendResumeMinimalFieldNumber ||
          event_id == FE::kDevicePmCallbackStartFieldNumber ||
          event_id == FE::kDevicePmCallbackEndFieldNumber;
 }
@@ -76,6 +80,8 @@ void FtraceSuspendResume::Parse(int64_t ts, uint32_t cpu, uint32_t pid, uint32_t
   switch (event_id) {
     case FE::kSuspendResumeFieldNumber:
       return ParseSuspendResume(ts, cpu, pid, payload);
+    case FE::kSuspendResumeMinimalFieldNumber:
+      return ParseMinimal(ts, payload);
     case FE::kDevicePmCallbackStartFieldNumber:
       return ParseDpmStart(ts, cpu, pid, payload);
     case FE::kDevicePmCallbackEndFieldNumber:
@@ -83,6 +89,18 @@ void FtraceSuspendResume::Parse(int64_t ts, uint32_t cpu, uint32_t pid, uint32_t
     default:
       return;
   }
+}
+
+// The whole system's suspends: one global track, start 1 opens a
+// "Suspended" slice and start 0 closes the innermost open one (the reference
+// nests repeated starts). android_suspend_state reads these slices.
+void FtraceSuspendResume::ParseMinimal(int64_t ts, proto::Bytes payload) {
+  Flat m(payload);
+  uint32_t track = ctx_->track_tracker->InternGlobalTrack(minimal_track_name_, minimal_track_type_);
+  if (m[pb::SuspendResumeMinimalFtraceEvent::kStartFieldNumber].as_uint32())
+    ctx_->slice_tracker->Begin(ts, track, kNullStringId, suspended_);
+  else
+    ctx_->slice_tracker->End(ts, track);
 }
 
 void FtraceSuspendResume::ParseSuspendResume(int64_t ts, uint32_t cpu, uint32_t pid,

@@ -19,6 +19,10 @@
 // leading early/late/noirq of pm_ops; an empty pm_ops means prepare for
 // suspend and complete for resume). The end closes that name's slice.
 //
+// power/suspend_resume_minimal: the whole system's suspends as nested
+// "Suspended" slices on one global "Suspend/Resume Minimal" track (type
+// suspend_resume_minimal).
+//
 // A kernel bug leaves suspend_enter open when suspend_prepare fails: then
 // thaw_processes ends while freeze_processes runs inside suspend_enter, and
 // that end also closes the suspend_enter slice.
@@ -45,6 +49,7 @@ class FtraceSuspendResume {
   enum class State { kInitial, kEnter, kFreeze };
 
   void ParseSuspendResume(int64_t ts, uint32_t cpu, uint32_t pid, proto::Bytes payload);
+  void ParseMinimal(int64_t ts, proto::Bytes payload);
   void ParseDpmStart(int64_t ts, uint32_t cpu, uint32_t pid, proto::Bytes payload);
   void ParseDpmEnd(int64_t ts, proto::Bytes payload);
   // Begins `name`'s slice with the args every slice here carries.
@@ -59,6 +64,7 @@ class FtraceSuspendResume {
   State state_ = State::kInitial;
   StringId suspend_enter_name_ = kNullStringId;  // the open suspend_enter's name
   StringId track_name_, track_type_, main_event_, device_pm_event_;
+  StringId minimal_track_name_, minimal_track_type_, suspended_;
 };
 
 }  // namespace fathom
