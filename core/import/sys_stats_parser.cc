@@ -55,6 +55,9 @@ constexpr std::pair<pp::MeminfoCounters, const char*> kMeminfoKeys[] = {
     {pp::MEMINFO_CMA_FREE, "CmaFree"},
 };
 
+// The small key/value sub-messages (their field numbers are all below 4).
+using Flat = proto::FlatMessage<4>;
+
 const char* PsiResourceKey(int64_t resource) {
   using R = pp::SysStats::PsiSample;
   switch (resource) {
@@ -151,12 +154,9 @@ void SysStatsParser::ParseSysStatsField(int64_t ts, const proto::Field& f, uint3
     case SS::kMeminfoFieldNumber:
     case SS::kVmstatFieldNumber: {
       // MeminfoValue and VmstatValue share their layout (key = 1, value = 2).
-      uint64_t key = 0, value = 0;
-      proto::Decoder kv(f.bytes);
-      for (proto::Field g = kv.Next(); g.valid(); g = kv.Next()) {
-        if (g.id == SS::MeminfoValue::kKeyFieldNumber) key = g.as_uint64();
-        if (g.id == SS::MeminfoValue::kValueFieldNumber) value = g.as_uint64();
-      }
+      Flat kv(f.bytes);
+      const uint64_t key = kv[SS::MeminfoValue::kKeyFieldNumber].as_uint64();
+      const uint64_t value = kv[SS::MeminfoValue::kValueFieldNumber].as_uint64();
       bool meminfo = f.id == SS::kMeminfoFieldNumber;
       const auto& names = meminfo ? meminfo_names_ : vmstat_names_;
       if (key >= names.size() || names[key].empty()) {
@@ -212,13 +212,9 @@ void SysStatsParser::ParseSysStatsField(int64_t ts, const proto::Field& f, uint3
       break;
     case SS::kNumIrqFieldNumber:
     case SS::kNumSoftirqFieldNumber: {
-      int64_t irq = 0;
-      uint64_t count = 0;
-      proto::Decoder ic(f.bytes);
-      for (proto::Field g = ic.Next(); g.valid(); g = ic.Next()) {
-        if (g.id == SS::InterruptCount::kIrqFieldNumber) irq = g.as_int32();
-        if (g.id == SS::InterruptCount::kCountFieldNumber) count = g.as_uint64();
-      }
+      Flat ic(f.bytes);
+      const int64_t irq = ic[SS::InterruptCount::kIrqFieldNumber].as_int32();
+      const uint64_t count = ic[SS::InterruptCount::kCountFieldNumber].as_uint64();
       bool soft = f.id == SS::kNumSoftirqFieldNumber;
       std::string name =
           std::string(soft ? "num_softirq" : "num_irq") + " (id: " + std::to_string(irq) + ")";
@@ -227,13 +223,9 @@ void SysStatsParser::ParseSysStatsField(int64_t ts, const proto::Field& f, uint3
       break;
     }
     case SS::kDevfreqFieldNumber: {
-      std::string_view key;
-      uint64_t value = 0;
-      proto::Decoder dv(f.bytes);
-      for (proto::Field g = dv.Next(); g.valid(); g = dv.Next()) {
-        if (g.id == SS::DevfreqValue::kKeyFieldNumber) key = g.as_string();
-        if (g.id == SS::DevfreqValue::kValueFieldNumber) value = g.as_uint64();
-      }
+      Flat dv(f.bytes);
+      const std::string_view key = dv[SS::DevfreqValue::kKeyFieldNumber].as_string();
+      const uint64_t value = dv[SS::DevfreqValue::kValueFieldNumber].as_uint64();
       // The same track as the clock_set_rate ftrace event's.
       PushGlobal(ts, std::string(key) + " Frequency", "clock_frequency", static_cast<double>(value),
                  TrackDims().Str("linux_device", key));
@@ -251,13 +243,9 @@ void SysStatsParser::ParseSysStatsField(int64_t ts, const proto::Field& f, uint3
       });
       break;
     case SS::kPsiFieldNumber: {
-      int64_t resource = 0;
-      uint64_t total = 0;
-      proto::Decoder ps(f.bytes);
-      for (proto::Field g = ps.Next(); g.valid(); g = ps.Next()) {
-        if (g.id == SS::PsiSample::kResourceFieldNumber) resource = g.as_int64();
-        if (g.id == SS::PsiSample::kTotalNsFieldNumber) total = g.as_uint64();
-      }
+      Flat ps(f.bytes);
+      const int64_t resource = ps[SS::PsiSample::kResourceFieldNumber].as_int64();
+      const uint64_t total = ps[SS::PsiSample::kTotalNsFieldNumber].as_uint64();
       if (const char* key = PsiResourceKey(resource)) {
         PushGlobal(ts, key, "psi", static_cast<double>(total),
                    TrackDims().Str("psi_resource", key + std::string_view("psi.").size()));
@@ -267,13 +255,9 @@ void SysStatsParser::ParseSysStatsField(int64_t ts, const proto::Field& f, uint3
       break;
     }
     case SS::kThermalZoneFieldNumber: {
-      std::string_view type;
-      uint64_t temp = 0;
-      proto::Decoder tz(f.bytes);
-      for (proto::Field g = tz.Next(); g.valid(); g = tz.Next()) {
-        if (g.id == SS::ThermalZone::kTypeFieldNumber) type = g.as_string();
-        if (g.id == SS::ThermalZone::kTempFieldNumber) temp = g.as_uint64();
-      }
+      Flat tz(f.bytes);
+      const std::string_view type = tz[SS::ThermalZone::kTypeFieldNumber].as_string();
+      const uint64_t temp = tz[SS::ThermalZone::kTempFieldNumber].as_uint64();
       PushGlobal(ts, type, "thermal_temperature_sys", static_cast<double>(temp),
                  TrackDims().Str("thermal_zone", type));
       break;
