@@ -8,6 +8,7 @@
 #include <new>
 #include <thread>
 
+#include "core/base/always_inline.h"
 #include "core/base/batch_pipe.h"
 #include "core/import/compact_sched.h"
 #include "core/import/sorter.h"
@@ -31,7 +32,7 @@ class SortedBatches {
   };
 
   // Producer: appends one entry (copying a compact record into the batch).
-  void Add(const SortEntry& e) {
+  FATHOM_ALWAYS_INLINE void Add(const SortEntry& e) {
     if (!current_ && !(current_ = pipe_.Acquire())) return;  // consumer gone: drop
     size_t i = current_->size;
     SortEntry& slot = current_->entries[i];

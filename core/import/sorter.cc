@@ -79,6 +79,51 @@ void Sorter::DecodeFrontRun(Queue& q) {
   q.next_ts = n ? static_cast<int64_t>(ts[0]) : 0;
 }
 
+void Sorter::DecodeFrontPairRun(Queue& q) {
+  // Runs that turn out empty (a broken invariant, see DecodeFrontRun) are
+  // dropped, so that a pair queue's front run always has an event.
+  for (; !q.runs.empty(); q.runs.pop_front()) {
+    CompactRun& r = q.runs.front();
+    if (!DecodeCompactSched(r.data, r.size, kCompactSwitchPart | kCompactWakingPart, &q.cols) ||
+        q.cols.sw_ts.size() < r.switches || q.cols.wk_ts.size() < r.wakings) {
+      q.cols.Clear();
+      r.switches = r.wakings = 0;
+    }
+    q.pos = q.wk_pos = 0;
+    q.next_ts = r.switches ? static_cast<int64_t>(q.cols.sw_ts[0]) : 0;
+    q.wk_ts = r.wakings ? static_cast<int64_t>(q.cols.wk_ts[0]) : 0;
+    if (r.switches || r.wakings) return;
+  }
+}
+
+void Sorter::SplitCompactRuns() {
+  for (uint32_t cpu = 0; size_t{cpu} * kFtraceFamilies < cpu_queues_.size(); ++cpu) {
+    auto queue_of = [&](FtraceFamily f) -> uint32_t {  // queue + 1, 0: none
+      size_t slot = size_t{cpu} * kFtraceFamilies + f;
+      return slot < cpu_queues_.size() ? cpu_queues_[slot] : 0;
+    };
+    uint32_t runs_queue = queue_of(kCompactRuns);
+    if (!runs_queue || queues_[runs_queue - 1].runs.empty()) continue;
+    bool singles = false;  // compact events pushed one by one
+    for (FtraceFamily f : {kCompactSwitches, kCompactWakings}) {
+      if (uint32_t q = queue_of(f))
+        singles = singles || !queues_[q - 1].switches.empty() || !queues_[q - 1].wakings.empty();
+    }
+    if (!singles && !queues_[runs_queue - 1].split_runs) {
+      queues_[runs_queue - 1].pair = true;
+      continue;
+    }
+    uint32_t sw = FtraceQueue(cpu, kCompactSwitchRuns);  // may move queues_: indices only
+    uint32_t wk = FtraceQueue(cpu, kCompactWakingRuns);
+    ChunkedFifo<CompactRun> runs = std::move(queues_[runs_queue - 1].runs);
+    queues_[runs_queue - 1].runs.clear();
+    for (; !runs.empty(); runs.pop_front()) {
+      if (runs.front().switches) queues_[sw].runs.push_back(runs.front());
+      if (runs.front().wakings) queues_[wk].runs.push_back(runs.front());
+    }
+  }
+}
+
 size_t Sorter::memory_bytes() const {
   size_t n = 0;
   for (const auto& q : queues_)

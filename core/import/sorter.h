@@ -19,6 +19,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/base/always_inline.h"
 #include "core/import/compact_sched.h"
 
 namespace fathom {
@@ -136,8 +137,9 @@ class Sorter {
     kCompactWakings = 2,
     kCompactSwitchRuns = 3,
     kCompactWakingRuns = 4,
+    kCompactRuns = 5,  // whole runs, both parts (see TryPushCompactRun)
   };
-  static constexpr uint32_t kFtraceFamilies = 5;
+  static constexpr uint32_t kFtraceFamilies = 6;
   uint32_t FtraceQueue(uint32_t cpu, FtraceFamily family = kFullEvents);
   uint32_t SequenceQueue(uint32_t seq_id);
   // A queue of its own, for events a tokenizer splits out of packets with their own
@@ -202,21 +204,26 @@ class Sorter {
     int64_t wk_first, wk_last;  // and waking
   };
   // Queues `run` for `cpu` unless its switches or wakings start before those
-  // of that CPU's previous run end; then false, and the caller pushes the
-  // events one by one. `interns`: run.intern_count ids.
+  // of that CPU's previous runs end; then false, and the caller pushes the
+  // events one by one. `interns`: run.intern_count ids. A CPU's runs are
+  // merged as whole runs, switches against wakings locally (see EmitPair),
+  // as long as each run's switches come after every earlier waking and its
+  // wakings after every earlier switch; otherwise the merge splits them
+  // into a queue of switch runs and one of waking runs (SplitCompactRuns).
   bool TryPushCompactRun(uint32_t cpu, CompactRun run, const StringId* interns) {
-    uint32_t sw_queue = FtraceQueue(cpu, kCompactSwitchRuns);  // may move queues_
-    uint32_t wk_queue = FtraceQueue(cpu, kCompactWakingRuns);
-    auto& sq = queues_[sw_queue];
-    auto& wq = queues_[wk_queue];
-    if (run.switches && !sq.runs.empty() && run.sw_first < sq.runs.back().sw_last) return false;
-    if (run.wakings && !wq.runs.empty() && run.wk_first < wq.runs.back().wk_last) return false;
+    auto& q = queues_[FtraceQueue(cpu, kCompactRuns)];
+    if (run.switches && q.any_switch && run.sw_first < q.sw_last) return false;
+    if (run.wakings && q.any_waking && run.wk_first < q.wk_last) return false;
+    if ((run.switches && q.any_waking && run.sw_first <= q.wk_last) ||
+        (run.wakings && q.any_switch && run.wk_first <= q.sw_last))
+      q.split_runs = true;
+    if (run.switches) q.any_switch = true, q.sw_last = run.sw_last;
+    if (run.wakings) q.any_waking = true, q.wk_last = run.wk_last;
     run.intern_begin = static_cast<uint32_t>(compact_interns_.size());
     compact_interns_.insert(compact_interns_.end(), interns, interns + run.intern_count);
     run.order_base = next_order_;
     next_order_ += run.switches + run.wakings;
-    if (run.switches) sq.runs.push_back(run);
-    if (run.wakings) wq.runs.push_back(run);
+    q.runs.push_back(run);
     size_ += run.switches + run.wakings;
     kind_counts_[static_cast<size_t>(SortKind::kCompactSwitch)] += run.switches;
     kind_counts_[static_cast<size_t>(SortKind::kCompactWaking)] += run.wakings;
@@ -244,11 +251,20 @@ class Sorter {
     ChunkedFifo<CompactWakingRecord> wakings;
     ChunkedFifo<CompactRun> runs;
     // A run queue's front run, always decoded (only the part this queue
-    // holds): its columns, the next event and its ts.
+    // holds, both in a pair queue): its columns, the next event and its ts
+    // (the next switch in a pair queue, and wk_pos / wk_ts its next waking).
     CompactSchedColumns cols;
     uint32_t pos = 0;
     int64_t next_ts = 0;
+    uint32_t wk_pos = 0;
+    int64_t wk_ts = 0;
     bool waking_runs = false;  // the runs' wakings, not their switches
+    // kCompactRuns: merged as a pair (both of the CPU's compact tie groups)
+    // or split at the merge; what has been pushed so far decides.
+    bool pair = false;
+    bool split_runs = false;
+    bool any_switch = false, any_waking = false;
+    int64_t sw_last = 0, wk_last = 0;
     uint16_t cpu = 0;
     // The tie group (see GroupOf).
     uint16_t group = 0;
@@ -274,6 +290,9 @@ class Sorter {
   struct TieGroup {
     std::vector<Head> heap;  // its queues' heads
     uint32_t id = 0;
+    // A pair queue stands for this group (its switches) and the next one
+    // (its wakings): the heap is then empty.
+    uint32_t pair_queue = UINT32_MAX;
   };
   static bool Before(const Head& a, const Head& b) {
     return a.ts != b.ts ? a.ts < b.ts : a.order < b.order;
@@ -282,18 +301,19 @@ class Sorter {
     return a.ts != b.ts ? a.ts < b.ts : a.group < b.group;
   }
   template <typename T>
-  static void SiftDown(std::vector<T>& heap, size_t i) {
+  FATHOM_ALWAYS_INLINE static void SiftDown(std::vector<T>& heap, size_t i) {
+    T* h = heap.data();
     size_t n = heap.size();
-    T v = heap[i];
+    T v = h[i];
     for (;;) {
       size_t c = 2 * i + 1;
       if (c >= n) break;
-      if (c + 1 < n && Before(heap[c + 1], heap[c])) ++c;
-      if (!Before(heap[c], v)) break;
-      heap[i] = heap[c];
+      if (c + 1 < n && Before(h[c + 1], h[c])) ++c;
+      if (!Before(h[c], v)) break;
+      h[i] = h[c];
       i = c;
     }
-    heap[i] = v;
+    h[i] = v;
   }
   template <typename T>
   static void MakeHeap(std::vector<T>& heap) {
@@ -336,12 +356,31 @@ class Sorter {
   // layout, CPUs in ascending order.
   static uint16_t GroupOf(uint32_t cpu, FtraceFamily family) {
     uint32_t kind = 2;  // full events
-    if (family == kCompactSwitches || family == kCompactSwitchRuns) kind = 0;
+    if (family == kCompactSwitches || family == kCompactSwitchRuns || family == kCompactRuns)
+      kind = 0;
     if (family == kCompactWakings || family == kCompactWakingRuns) kind = 1;
     return static_cast<uint16_t>(1 + 3 * cpu + kind);
   }
   // Decodes the front run of a run queue.
   static void DecodeFrontRun(Queue& q);
+  static void DecodeFrontPairRun(Queue& q);
+  // Before the merge: each CPU's whole runs become a pair queue, or switch
+  // runs and waking runs in queues of their own when the pair's rule cannot
+  // hold (runs overlapping across parts, or compact events pushed one by one).
+  void SplitCompactRuns();
+  // A pair queue's next event as a group head: (ts, the id of its switch
+  // group, or of its waking group when the next waking comes first).
+  static GroupHead PairHead(const Queue& q, uint32_t switch_group) {
+    const CompactRun& r = q.runs.front();
+    bool sw = q.pos < r.switches, wk = q.wk_pos < r.wakings;
+    if (sw && (!wk || q.next_ts <= q.wk_ts)) return {q.next_ts, switch_group, 0};
+    return {q.wk_ts, switch_group + 1, 0};
+  }
+  // Emits a pair queue's events while they come before `other` (the other
+  // groups' earliest head; null: none), by the rule between tie groups
+  // applied to its two parts; returns whether it has more.
+  template <typename Sink>
+  bool EmitPair(Queue& q, uint32_t switch_group, const GroupHead* other, Sink& sink);
   // The next event of a run queue's front run: its (ts, order).
   static void NextOfRun(const Queue& q, int64_t* ts, uint32_t* order) {
     const CompactRun& r = q.runs.front();
@@ -411,23 +450,40 @@ size_t Sorter::DrainSorted(Sink&& sink) {
   // so at equal ts the group that emitted last goes on first.
   std::vector<TieGroup> groups;
   std::vector<uint32_t> slot_of;  // group id -> slot + 1
-  for (auto& q : queues_)
-    if (!q.runs.empty()) DecodeFrontRun(q);
+  SplitCompactRuns();
+  for (auto& q : queues_) {
+    if (q.pair) {
+      DecodeFrontPairRun(q);
+    } else if (!q.runs.empty()) {
+      DecodeFrontRun(q);
+    }
+  }
   for (uint32_t i = 0; i < queues_.size(); ++i) {
     Head h;
-    if (!HeadOf(i, &h)) continue;
+    bool pair = queues_[i].pair && !queues_[i].runs.empty();
+    if (!pair && !HeadOf(i, &h)) continue;
     uint16_t g = queues_[i].group;
     if (g >= slot_of.size()) slot_of.resize(g + 1, 0);
     if (!slot_of[g]) {
       groups.emplace_back().id = g;
       slot_of[g] = static_cast<uint32_t>(groups.size());
     }
-    groups[slot_of[g] - 1].heap.push_back(h);
+    if (pair) {
+      groups[slot_of[g] - 1].pair_queue = i;
+    } else {
+      groups[slot_of[g] - 1].heap.push_back(h);
+    }
   }
   std::vector<GroupHead> top;
   for (uint32_t s = 0; s < groups.size(); ++s) {
-    MakeHeap(groups[s].heap);
-    top.push_back({groups[s].heap[0].ts, groups[s].id, s});
+    TieGroup& g = groups[s];
+    if (g.pair_queue != UINT32_MAX) {
+      top.push_back(PairHead(queues_[g.pair_queue], g.id));
+    } else {
+      MakeHeap(g.heap);
+      top.push_back({g.heap[0].ts, g.id, 0});
+    }
+    top.back().slot = s;
   }
   MakeHeap(top);
   while (!top.empty()) {
@@ -436,6 +492,20 @@ size_t Sorter::DrainSorted(Sink&& sink) {
     const GroupHead* other = nullptr;
     if (top.size() > 1) other = &top[1];
     if (top.size() > 2 && Before(top[2], top[1])) other = &top[2];
+    if (g.pair_queue != UINT32_MAX) {
+      Queue& q = queues_[g.pair_queue];
+      if (EmitPair(q, g.id, other, sink)) {
+        uint32_t slot = top[0].slot;
+        top[0] = PairHead(q, g.id);
+        top[0].slot = slot;
+      } else {
+        top[0] = top.back();
+        top.pop_back();
+        if (top.empty()) break;
+      }
+      SiftDown(top, 0);
+      continue;
+    }
     for (;;) {
       std::vector<Head>& heap = g.heap;
       const Head* next = nullptr;
@@ -477,6 +547,61 @@ size_t Sorter::DrainSorted(Sink&& sink) {
   size_ = 0;
   for (size_t& c : kind_counts_) c = 0;
   return resorted;
+}
+
+template <typename Sink>
+bool Sorter::EmitPair(Queue& q, uint32_t switch_group, const GroupHead* other, Sink& sink) {
+  const CompactSchedColumns& c = q.cols;
+  // The part that goes first: the pair's head.
+  bool waking = PairHead(q, switch_group).group != switch_group;
+  for (;;) {
+    const CompactRun& r = q.runs.front();
+    const StringId* interns = compact_interns_.data() + r.intern_begin;
+    bool has_flags = !c.wk_flags.empty();
+    for (;;) {
+      bool sw = q.pos < r.switches, wk = q.wk_pos < r.wakings;
+      if (!sw && !wk) break;  // the run is done
+      // The current part goes on while its next event is at or before the
+      // other part's and every other group's; then the other part, if it
+      // comes before every other group (by ts, then group id).
+      bool has = waking ? wk : sw;
+      int64_t ts = waking ? q.wk_ts : q.next_ts;
+      bool partner = waking ? sw : wk;
+      int64_t partner_ts = waking ? q.next_ts : q.wk_ts;
+      if (!has || (partner && ts > partner_ts) || (other && ts > other->ts)) {
+        uint32_t partner_group = switch_group + (waking ? 0 : 1);
+        if (!partner || (other && (partner_ts > other->ts ||
+                                   (partner_ts == other->ts && partner_group > other->group))))
+          return true;
+        waking = !waking;
+        continue;
+      }
+      if (waking) {
+        size_t i = q.wk_pos;
+        uint32_t order = r.order_base + r.switches + q.wk_pos;
+        StringId comm = c.wk_comm[i] < r.intern_count ? interns[c.wk_comm[i]] : kNullStringId;
+        CompactWakingRecord w{
+            c.wk_pid[i], c.wk_cpu[i], c.wk_prio[i], comm, has_flags ? c.wk_flags[i] : 0, has_flags,
+            order,       ts};
+        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&w), 0, 0, order, q.cpu,
+                       SortKind::kCompactWaking});
+        if (++q.wk_pos < r.wakings) q.wk_ts += static_cast<int64_t>(c.wk_ts[q.wk_pos]);
+      } else {
+        size_t i = q.pos;
+        uint32_t order = r.order_base + q.pos;
+        StringId comm = c.sw_comm[i] < r.intern_count ? interns[c.sw_comm[i]] : kNullStringId;
+        CompactSwitchRecord s{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm, order, ts};
+        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&s), 0, 0, order, q.cpu,
+                       SortKind::kCompactSwitch});
+        if (++q.pos < r.switches) q.next_ts += static_cast<int64_t>(c.sw_ts[q.pos]);
+      }
+    }
+    // Every event of the next run comes after the events of this one in
+    // the other part (TryPushCompactRun), so the current part may go on.
+    q.runs.pop_front();
+    DecodeFrontPairRun(q);
+    if (q.runs.empty()) return false;
+  }
 }
 
 template <typename Sink>
