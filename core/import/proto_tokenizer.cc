@@ -52,10 +52,33 @@ bool AppendVarints(const Field& f, std::vector<T>* out) {
     return true;
   }
   if (f.type != WireType::kLengthDelimited) return false;
-  PackedVarints it(f.bytes);
-  uint64_t v;
-  while (it.Next(&v)) out->push_back(static_cast<T>(v));
-  return !it.error();
+  // compact_sched columns are most of such a trace, decoded once when
+  // tokenized and again when merged: size the column once (a value takes at
+  // least a byte), write through a pointer, trim. Most values take one or
+  // two bytes.
+  size_t old = out->size();
+  out->resize(old + f.bytes.size);
+  T* w = out->data() + old;
+  const uint8_t* p = f.bytes.data;
+  const uint8_t* end = p + f.bytes.size;
+  bool ok = true;
+  while (p < end) {
+    uint64_t v = *p;
+    if (v < 0x80) {
+      ++p;
+    } else if (end - p >= 2 && p[1] < 0x80) {
+      v = (v & 0x7f) | (uint64_t{p[1]} << 7);
+      p += 2;
+    } else if (const uint8_t* q = proto::ReadVarint(p, end, &v)) {
+      p = q;
+    } else {
+      ok = false;
+      break;
+    }
+    *w++ = static_cast<T>(v);
+  }
+  out->resize(static_cast<size_t>(w - out->data()));
+  return ok;
 }
 
 }  // namespace
@@ -635,7 +658,7 @@ void ProtoTokenizer::TokenizeFtraceBundle(Bytes bundle, uint32_t generation, uin
       const uint8_t* p = f.bytes.data;
       const uint8_t* end = p + f.bytes.size;
       if (p < end && *p == ((FtraceEvent::kTimestampFieldNumber << 3) | 0)) {
-        found = proto::ReadVarint(p + 1, end, &ts) != nullptr;
+        found = proto::ReadLongVarint(p + 1, end, &ts) != nullptr;
       }
       if (!found) {
         Decoder ed(f.bytes);
