@@ -320,7 +320,7 @@ class Sorter {
     for (size_t i = heap.size() / 2; i-- > 0;) SiftDown(heap, i);
   }
   // The next event of `queue`; false when it is empty.
-  bool HeadOf(uint32_t queue, Head* h) {
+  FATHOM_ALWAYS_INLINE bool HeadOf(uint32_t queue, Head* h) {
     Queue& q = queues_[queue];
     if (!q.entries.empty()) {
       *h = {q.entries.front().ts, q.entries.front().order, queue};
@@ -502,6 +502,19 @@ size_t Sorter::DrainSorted(Sink&& sink) {
         top[0] = top.back();
         top.pop_back();
         if (top.empty()) break;
+      }
+      SiftDown(top, 0);
+      continue;
+    }
+    if (g.heap.size() == 1) {  // most groups: one queue, no heap inside
+      Head& h = g.heap[0];
+      if (!EmitFront(h.queue, other ? &other->ts : nullptr, UINT32_MAX, sink)) {
+        top[0] = top.back();
+        top.pop_back();
+        if (top.empty()) break;
+      } else {
+        HeadOf(h.queue, &h);
+        top[0].ts = h.ts;
       }
       SiftDown(top, 0);
       continue;
