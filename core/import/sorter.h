@@ -376,6 +376,30 @@ class Sorter {
     if (sw && (!wk || q.next_ts <= q.wk_ts)) return {q.next_ts, switch_group, 0};
     return {q.wk_ts, switch_group + 1, 0};
   }
+  // Hand decoded compact event `i` of run `r` (switch or waking) to the sink.
+  template <typename Sink>
+  FATHOM_ALWAYS_INLINE static void EmitSwitch(const CompactSchedColumns& c, size_t i,
+                                              const CompactRun& r, const StringId* interns,
+                                              int64_t ts, uint32_t order, uint16_t cpu,
+                                              Sink& sink) {
+    StringId comm = c.sw_comm[i] < r.intern_count ? interns[c.sw_comm[i]] : kNullStringId;
+    CompactSwitchRecord sw{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm, order, ts};
+    sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&sw), 0, 0, order, cpu,
+                   SortKind::kCompactSwitch});
+  }
+  template <typename Sink>
+  FATHOM_ALWAYS_INLINE static void EmitWaking(const CompactSchedColumns& c, size_t i,
+                                              const CompactRun& r, const StringId* interns,
+                                              int64_t ts, uint32_t order, uint16_t cpu,
+                                              Sink& sink) {
+    StringId comm = c.wk_comm[i] < r.intern_count ? interns[c.wk_comm[i]] : kNullStringId;
+    bool has_flags = !c.wk_flags.empty();
+    CompactWakingRecord w{
+        c.wk_pid[i], c.wk_cpu[i], c.wk_prio[i], comm, has_flags ? c.wk_flags[i] : 0, has_flags,
+        order,       ts};
+    sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&w), 0, 0, order, cpu,
+                   SortKind::kCompactWaking});
+  }
   // Emits a pair queue's events while they come before `other` (the other
   // groups' earliest head; null: none), by the rule between tie groups
   // applied to its two parts; returns whether it has more.
@@ -570,7 +594,6 @@ bool Sorter::EmitPair(Queue& q, uint32_t switch_group, const GroupHead* other, S
   for (;;) {
     const CompactRun& r = q.runs.front();
     const StringId* interns = compact_interns_.data() + r.intern_begin;
-    bool has_flags = !c.wk_flags.empty();
     for (;;) {
       bool sw = q.pos < r.switches, wk = q.wk_pos < r.wakings;
       if (!sw && !wk) break;  // the run is done
@@ -590,22 +613,10 @@ bool Sorter::EmitPair(Queue& q, uint32_t switch_group, const GroupHead* other, S
         continue;
       }
       if (waking) {
-        size_t i = q.wk_pos;
-        uint32_t order = r.order_base + r.switches + q.wk_pos;
-        StringId comm = c.wk_comm[i] < r.intern_count ? interns[c.wk_comm[i]] : kNullStringId;
-        CompactWakingRecord w{
-            c.wk_pid[i], c.wk_cpu[i], c.wk_prio[i], comm, has_flags ? c.wk_flags[i] : 0, has_flags,
-            order,       ts};
-        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&w), 0, 0, order, q.cpu,
-                       SortKind::kCompactWaking});
+        EmitWaking(c, q.wk_pos, r, interns, ts, r.order_base + r.switches + q.wk_pos, q.cpu, sink);
         if (++q.wk_pos < r.wakings) q.wk_ts += static_cast<int64_t>(c.wk_ts[q.wk_pos]);
       } else {
-        size_t i = q.pos;
-        uint32_t order = r.order_base + q.pos;
-        StringId comm = c.sw_comm[i] < r.intern_count ? interns[c.sw_comm[i]] : kNullStringId;
-        CompactSwitchRecord s{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm, order, ts};
-        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&s), 0, 0, order, q.cpu,
-                       SortKind::kCompactSwitch});
+        EmitSwitch(c, q.pos, r, interns, ts, r.order_base + q.pos, q.cpu, sink);
         if (++q.pos < r.switches) q.next_ts += static_cast<int64_t>(c.sw_ts[q.pos]);
       }
     }
@@ -664,25 +675,15 @@ bool Sorter::EmitCompactRuns(Queue& q, const int64_t* next_ts, uint32_t next_ord
     const StringId* interns = compact_interns_.data() + r.intern_begin;
     uint32_t n = q.waking_runs ? r.wakings : r.switches;
     uint32_t order_base = r.order_base + (q.waking_runs ? r.switches : 0);
-    bool has_flags = !c.wk_flags.empty();
     while (q.pos < n) {
       int64_t ts = q.next_ts;
       uint32_t order = order_base + q.pos;
       if (next_ts && (ts > *next_ts || (ts == *next_ts && order > next_order))) return true;
-      size_t i = q.pos;
       if (q.waking_runs) {
-        StringId comm = c.wk_comm[i] < r.intern_count ? interns[c.wk_comm[i]] : kNullStringId;
-        CompactWakingRecord w{
-            c.wk_pid[i], c.wk_cpu[i], c.wk_prio[i], comm, has_flags ? c.wk_flags[i] : 0, has_flags,
-            order,       ts};
-        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&w), 0, 0, order, q.cpu,
-                       SortKind::kCompactWaking});
+        EmitWaking(c, q.pos, r, interns, ts, order, q.cpu, sink);
         if (++q.pos < n) q.next_ts += static_cast<int64_t>(c.wk_ts[q.pos]);
       } else {
-        StringId comm = c.sw_comm[i] < r.intern_count ? interns[c.sw_comm[i]] : kNullStringId;
-        CompactSwitchRecord sw{c.sw_state[i], c.sw_pid[i], c.sw_prio[i], comm, order, ts};
-        sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&sw), 0, 0, order, q.cpu,
-                       SortKind::kCompactSwitch});
+        EmitSwitch(c, q.pos, r, interns, ts, order, q.cpu, sink);
         if (++q.pos < n) q.next_ts += static_cast<int64_t>(c.sw_ts[q.pos]);
       }
     }
