@@ -75,5 +75,26 @@ TEST_F(TableEqIndex, JoinWithRangeMatchesScan) {
       "\"count(*)\"\n300\n");
 }
 
+// The index is built by counting when a column holds few values (names,
+// tracks above) and by sorting otherwise: durations here are mostly distinct,
+// with a few repeated, and every lookup must still give the scan's rows.
+TEST(TableEqIndexManyValues, LookupMatchesScan) {
+  std::string json = R"({"traceEvents":[)";
+  for (int i = 0; i < 400; ++i) {
+    if (i) json += ",";
+    const int dur = i % 50 == 0 ? 7 : 10 + (i * 37) % 997;
+    json += R"({"name":"s","ph":"X","ts":)" + std::to_string(i * 2000) + R"(,"dur":)" +
+            std::to_string(dur) + R"(,"pid":1,"tid":)" + std::to_string(1 + i % 3) + "}";
+  }
+  json += "]}";
+  TraceProcessor tp;
+  ASSERT_TRUE(tp.LoadBuffer(reinterpret_cast<const uint8_t*>(json.data()), json.size()).ok());
+  for (const char* dur : {"7000", "10000", "47000", "123"}) {
+    const std::string q = std::string("SELECT count(*), group_concat(id) FROM slice WHERE dur");
+    EXPECT_EQ(CsvAnswer(&tp, q + " = " + dur), CsvAnswer(&tp, q + " + 0 = " + dur)) << dur;
+  }
+  EXPECT_EQ(CsvAnswer(&tp, "SELECT count(*) FROM slice WHERE dur = 7000"), "\"count(*)\"\n8\n");
+}
+
 }  // namespace
 }  // namespace fathom
