@@ -88,4 +88,24 @@ const EqIndex* EqIndexCache::Get(const ColumnBase* col, uint32_t rows) {
   return slot.get();
 }
 
+bool EqIndexCache::NonDecreasing(const ColumnBase* col, uint32_t rows) {
+  if (col->is_id() || col->sorted()) return true;
+  if (col->type() != SqlType::kInt) return false;  // text orders by bytes, not by id
+  auto [it, added] = non_decreasing_.try_emplace(col, rows, false);
+  if (!added && it->second.first == rows) return it->second.second;
+  bool ok = true;
+  int64_t prev = INT64_MIN;
+  for (uint32_t r = 0; r < rows && ok; ++r) {
+    if (col->IsNull(r)) {
+      ok = false;
+    } else {
+      const int64_t v = col->GetInt(r);
+      ok = v >= prev;
+      prev = v;
+    }
+  }
+  it->second = {rows, ok};
+  return ok;
+}
+
 }  // namespace fathom

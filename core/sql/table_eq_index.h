@@ -39,9 +39,16 @@ class EqIndex {
 class EqIndexCache {
  public:
   const EqIndex* Get(const ColumnBase* col, uint32_t rows);
+  // Whether an integer column's first `rows` values, none NULL, never
+  // decrease: then a scan in table order is also in that column's order and
+  // `ORDER BY col` needs no sort. Columns declared sorted are so by
+  // construction; others often are in fact (counter.ts, which the stdlib's
+  // counter macros read `ORDER BY ts`), found by one pass, remembered.
+  bool NonDecreasing(const ColumnBase* col, uint32_t rows);
 
  private:
   std::map<const ColumnBase*, std::unique_ptr<EqIndex>> indexes_;
+  std::map<const ColumnBase*, std::pair<uint32_t, bool>> non_decreasing_;  // rows, answer
 };
 
 }  // namespace fathom

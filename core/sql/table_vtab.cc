@@ -166,7 +166,8 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   // so ascending rowid and sorted columns need no sort.
   if (info->nOrderBy == 1 && !info->aOrderBy[0].desc) {
     const int i = info->aOrderBy[0].iColumn;
-    if (i < 0 || v->columns[i]->is_id() || v->columns[i]->sorted()) info->orderByConsumed = 1;
+    if (i < 0 || v->indexes->NonDecreasing(v->columns[i], v->table->row_count()))
+      info->orderByConsumed = 1;
   }
   info->estimatedCost = std::max(1.0, cost);
   info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, cost));

@@ -75,6 +75,26 @@ TEST_F(TableEqIndex, JoinWithRangeMatchesScan) {
       "\"count(*)\"\n300\n");
 }
 
+// `ORDER BY col` is left to the table when its values never decrease in
+// table order (found by a pass when not declared): the result must be that
+// of SQLite's own sort, for a column that is in order (ts), one that is not
+// (track_id: threads interleave) and one with ties throughout (dur).
+TEST_F(TableEqIndex, OrderByMatchesSqliteSort) {
+  for (const char* col : {"ts", "track_id", "dur", "depth"}) {
+    const std::string by_table = std::string("SELECT group_concat(") + col + ") FROM (SELECT " +
+                                 col + " FROM slice ORDER BY " + col + ")";
+    const std::string by_sqlite = std::string("SELECT group_concat(") + col + ") FROM (SELECT " +
+                                  col + " FROM slice ORDER BY " + col + " + 0)";
+    EXPECT_EQ(CsvAnswer(&tp_, by_table), CsvAnswer(&tp_, by_sqlite)) << col;
+  }
+  // ts is in order: no sort step in the plan.
+  EXPECT_EQ(CsvAnswer(&tp_, "EXPLAIN QUERY PLAN SELECT * FROM slice ORDER BY ts").find("B-TREE"),
+            std::string::npos);
+  EXPECT_NE(
+      CsvAnswer(&tp_, "EXPLAIN QUERY PLAN SELECT * FROM slice ORDER BY track_id").find("B-TREE"),
+      std::string::npos);
+}
+
 // The index is built by counting when a column holds few values (names,
 // tracks above) and by sorting otherwise: durations here are mostly distinct,
 // with a few repeated, and every lookup must still give the scan's rows.
