@@ -1,8 +1,8 @@
 #include "core/sql/table_eq_index.h"
 
 #include <algorithm>
-#include <bit>
-#include <utility>
+
+#include "core/base/counting_order.h"
 
 namespace fathom {
 
@@ -17,57 +17,22 @@ int64_t EqIndex::Key(uint32_t row) const {
                                           : col_->GetInt(row);
 }
 
-namespace {
-
-// Orders `keyed` (in row order) by (value, row) into `rows` with a counting
-// sort, when it holds at most `limit` distinct values; false otherwise.
-// Filters such as `state = 'R'` or `cpu = 3` index columns of a handful of
-// values over a million rows, where sorting all pairs cost 0.1 s a column.
-bool CountingOrder(const std::vector<std::pair<int64_t, uint32_t>>& keyed, size_t limit,
-                   std::vector<uint32_t>* rows) {
-  size_t capacity = 16;
-  while (capacity < 2 * limit) capacity *= 2;
-  const unsigned shift = 64 - static_cast<unsigned>(std::countr_zero(capacity));
-  std::vector<int64_t> slot_key(capacity);
-  std::vector<uint32_t> slot_id(capacity, UINT32_MAX);
-  std::vector<int64_t> distinct;
-  std::vector<uint32_t> ids(keyed.size());
-  for (size_t i = 0; i < keyed.size(); ++i) {
-    const int64_t k = keyed[i].first;
-    size_t h = static_cast<size_t>((static_cast<uint64_t>(k) * 0x9E3779B97F4A7C15ull) >> shift);
-    while (slot_id[h] != UINT32_MAX && slot_key[h] != k) h = (h + 1) & (capacity - 1);
-    if (slot_id[h] == UINT32_MAX) {
-      if (distinct.size() == limit) return false;
-      slot_key[h] = k;
-      slot_id[h] = static_cast<uint32_t>(distinct.size());
-      distinct.push_back(k);
-    }
-    ids[i] = slot_id[h];
-  }
-  // Each value's first position: values in ascending order, rows in the
-  // order seen (ascending), as the sort of (value, row) gives them.
-  std::vector<uint32_t> by_value(distinct.size());
-  for (uint32_t v = 0; v < by_value.size(); ++v) by_value[v] = v;
-  std::sort(by_value.begin(), by_value.end(),
-            [&](uint32_t a, uint32_t b) { return distinct[a] < distinct[b]; });
-  std::vector<size_t> next(distinct.size(), 0);
-  for (uint32_t id : ids) ++next[id];
-  size_t offset = 0;
-  for (uint32_t v : by_value) offset += std::exchange(next[v], offset);
-  rows->resize(keyed.size());
-  for (size_t i = 0; i < keyed.size(); ++i) (*rows)[next[ids[i]]++] = keyed[i].second;
-  return true;
-}
-
-}  // namespace
-
 EqIndex::EqIndex(const ColumnBase* col, uint32_t rows) : col_(col), row_count_(rows) {
   std::vector<std::pair<int64_t, uint32_t>> keyed;
   keyed.reserve(rows);
   for (uint32_t r = 0; r < rows; ++r)
     if (!col->IsNull(r)) keyed.emplace_back(Key(r), r);
   // Few distinct values (at most a quarter of the rows, and 65536): counted.
-  if (CountingOrder(keyed, std::min<size_t>(keyed.size() / 4, 65536), &rows_)) return;
+  // Filters such as `state = 'R'` or `cpu = 3` index columns of a handful of
+  // values over a million rows, where sorting all pairs cost 0.1 s a column.
+  std::vector<uint32_t> order;
+  if (CountingOrder(
+          keyed.size(), [&](size_t i) { return keyed[i].first; },
+          std::min<size_t>(keyed.size() / 4, 65536), &order)) {
+    rows_.resize(order.size());
+    for (size_t i = 0; i < order.size(); ++i) rows_[i] = keyed[order[i]].second;
+    return;
+  }
   std::sort(keyed.begin(), keyed.end());
   rows_.clear();
   rows_.reserve(keyed.size());

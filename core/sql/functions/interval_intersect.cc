@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
+#include "core/base/counting_order.h"
 #include "core/sql/functions/table_ptr.h"
 
 namespace fathom {
@@ -191,31 +191,9 @@ bool GroupIntKeysInTsOrder(Partitioned* t) {
   const IntervalList& l = *t->list;
   std::vector<int64_t> keys;
   if (!std::is_sorted(l.ts.begin(), l.ts.end()) || !IntKeys(*t, &keys)) return false;
-  // Groups numbered by first appearance, then renumbered in key order.
-  std::unordered_map<int64_t, uint32_t> group_of_key;
-  std::vector<uint32_t> group(keys.size());
-  std::vector<int64_t> group_keys;
-  for (size_t r = 0; r < keys.size(); ++r) {
-    auto [it, added] = group_of_key.try_emplace(keys[r], static_cast<uint32_t>(group_keys.size()));
-    if (added) group_keys.push_back(keys[r]);
-    group[r] = it->second;
-  }
-  std::vector<uint32_t> by_key(group_keys.size());
-  for (uint32_t g = 0; g < by_key.size(); ++g) by_key[g] = g;
-  std::sort(by_key.begin(), by_key.end(),
-            [&](uint32_t a, uint32_t b) { return group_keys[a] < group_keys[b]; });
-  std::vector<size_t> start_of_group(group_keys.size(), 0);
-  for (uint32_t g : group) ++start_of_group[g];
-  size_t at = 0;
-  for (uint32_t g : by_key) {
-    const size_t count = start_of_group[g];
-    start_of_group[g] = at;
-    t->starts.push_back(at);
-    at += count;
-  }
-  t->starts.push_back(at);
-  for (uint32_t r = 0; r < group.size(); ++r) t->rows[start_of_group[group[r]]++] = r;
-  return true;
+  t->starts.clear();
+  return CountingOrder(
+      keys.size(), [&](size_t r) { return keys[r]; }, SIZE_MAX, &t->rows, &t->starts);
 }
 
 void Partition(Partitioned* t) {
