@@ -63,36 +63,29 @@ uint32_t Sorter::SequenceQueue(uint32_t seq_id) {
 }
 
 void Sorter::DecodeFrontRun(Queue& q) {
-  CompactRun& r = q.runs.front();
-  uint32_t part = q.waking_runs ? kCompactWakingPart : kCompactSwitchPart;
-  // The tokenizer decoded the same bytes without error, so this cannot fail
-  // or come out shorter; the guard only keeps a broken invariant from
-  // reading past the columns.
-  bool ok = DecodeCompactSched(r.data, r.size, part, &q.cols);
-  const auto& ts = q.waking_runs ? q.cols.wk_ts : q.cols.sw_ts;
-  uint32_t& n = q.waking_runs ? r.wakings : r.switches;
-  if (!ok || ts.size() < n) {
-    q.cols.Clear();
-    n = 0;
-  }
-  q.pos = 0;
-  q.next_ts = n ? static_cast<int64_t>(ts[0]) : 0;
-}
-
-void Sorter::DecodeFrontPairRun(Queue& q) {
-  // Runs that turn out empty (a broken invariant, see DecodeFrontRun) are
-  // dropped, so that a pair queue's front run always has an event.
-  for (; !q.runs.empty(); q.runs.pop_front()) {
+  for (;;) {
     CompactRun& r = q.runs.front();
-    if (!DecodeCompactSched(r.data, r.size, kCompactSwitchPart | kCompactWakingPart, &q.cols) ||
-        q.cols.sw_ts.size() < r.switches || q.cols.wk_ts.size() < r.wakings) {
+    const bool sw = q.pair || !q.waking_runs, wk = q.pair || q.waking_runs;
+    const uint32_t parts =
+        (sw ? uint32_t{kCompactSwitchPart} : 0u) | (wk ? uint32_t{kCompactWakingPart} : 0u);
+    // The tokenizer decoded the same bytes without error, so this cannot
+    // fail or come out shorter; the guard only keeps a broken invariant
+    // from reading past the columns.
+    if (!DecodeCompactSched(r.data, r.size, parts, &q.cols) ||
+        (sw && q.cols.sw_ts.size() < r.switches) || (wk && q.cols.wk_ts.size() < r.wakings)) {
       q.cols.Clear();
-      r.switches = r.wakings = 0;
+      if (sw) r.switches = 0;
+      if (wk) r.wakings = 0;
     }
+    // pos / next_ts: the switches in a pair queue, else the part it holds.
+    const auto& ts = sw ? q.cols.sw_ts : q.cols.wk_ts;
+    const uint32_t n = sw ? r.switches : r.wakings;
     q.pos = q.wk_pos = 0;
-    q.next_ts = r.switches ? static_cast<int64_t>(q.cols.sw_ts[0]) : 0;
-    q.wk_ts = r.wakings ? static_cast<int64_t>(q.cols.wk_ts[0]) : 0;
-    if (r.switches || r.wakings) return;
+    q.next_ts = n ? static_cast<int64_t>(ts[0]) : 0;
+    q.wk_ts = q.pair && r.wakings ? static_cast<int64_t>(q.cols.wk_ts[0]) : 0;
+    if (!q.pair || r.switches || r.wakings) return;
+    q.runs.pop_front();
+    if (q.runs.empty()) return;
   }
 }
 

@@ -361,9 +361,10 @@ class Sorter {
     if (family == kCompactWakings || family == kCompactWakingRuns) kind = 1;
     return static_cast<uint16_t>(1 + 3 * cpu + kind);
   }
-  // Decodes the front run of a run queue.
+  // Decodes the front run of a run queue: the part it holds, both parts in a
+  // pair queue (which drops runs that turn out empty, so that its front run
+  // always has an event).
   static void DecodeFrontRun(Queue& q);
-  static void DecodeFrontPairRun(Queue& q);
   // Before the merge: each CPU's whole runs become a pair queue, or switch
   // runs and waking runs in queues of their own when the pair's rule cannot
   // hold (runs overlapping across parts, or compact events pushed one by one).
@@ -400,6 +401,12 @@ class Sorter {
     sink(SortEntry{ts, reinterpret_cast<const uint8_t*>(&w), 0, 0, order, cpu,
                    SortKind::kCompactWaking});
   }
+  // One turn of group `g` in the merge: its events up to `other` (the other
+  // groups' earliest head; null: none). False when the group is done; else
+  // its next head's ts and group id are in `head`.
+  template <typename Sink>
+  FATHOM_ALWAYS_INLINE bool EmitTurn(TieGroup& g, const GroupHead* other, Sink& sink,
+                                     GroupHead* head);
   // Emits a pair queue's events while they come before `other` (the other
   // groups' earliest head; null: none), by the rule between tie groups
   // applied to its two parts; returns whether it has more.
@@ -475,13 +482,8 @@ size_t Sorter::DrainSorted(Sink&& sink) {
   std::vector<TieGroup> groups;
   std::vector<uint32_t> slot_of;  // group id -> slot + 1
   SplitCompactRuns();
-  for (auto& q : queues_) {
-    if (q.pair) {
-      DecodeFrontPairRun(q);
-    } else if (!q.runs.empty()) {
-      DecodeFrontRun(q);
-    }
-  }
+  for (auto& q : queues_)
+    if (!q.runs.empty()) DecodeFrontRun(q);
   for (uint32_t i = 0; i < queues_.size(); ++i) {
     Head h;
     bool pair = queues_[i].pair && !queues_[i].runs.empty();
@@ -516,64 +518,10 @@ size_t Sorter::DrainSorted(Sink&& sink) {
     const GroupHead* other = nullptr;
     if (top.size() > 1) other = &top[1];
     if (top.size() > 2 && Before(top[2], top[1])) other = &top[2];
-    if (g.pair_queue != UINT32_MAX) {
-      Queue& q = queues_[g.pair_queue];
-      if (EmitPair(q, g.id, other, sink)) {
-        uint32_t slot = top[0].slot;
-        top[0] = PairHead(q, g.id);
-        top[0].slot = slot;
-      } else {
-        top[0] = top.back();
-        top.pop_back();
-        if (top.empty()) break;
-      }
-      SiftDown(top, 0);
-      continue;
-    }
-    if (g.heap.size() == 1) {  // most groups: one queue, no heap inside
-      Head& h = g.heap[0];
-      if (!EmitFront(h.queue, other ? &other->ts : nullptr, UINT32_MAX, sink)) {
-        top[0] = top.back();
-        top.pop_back();
-        if (top.empty()) break;
-      } else {
-        HeadOf(h.queue, &h);
-        top[0].ts = h.ts;
-      }
-      SiftDown(top, 0);
-      continue;
-    }
-    for (;;) {
-      std::vector<Head>& heap = g.heap;
-      const Head* next = nullptr;
-      if (heap.size() > 1) next = &heap[1];
-      if (heap.size() > 2 && Before(heap[2], heap[1])) next = &heap[2];
-      // Stop before the group's next queue head, or after the other groups'
-      // earliest ts, whichever comes first.
-      int64_t limit_ts = 0;
-      uint32_t limit_order = 0;
-      const int64_t* limit = nullptr;
-      if (next && (!other || next->ts <= other->ts)) {
-        limit_ts = next->ts, limit_order = next->order, limit = &limit_ts;
-      } else if (other) {
-        limit_ts = other->ts, limit_order = UINT32_MAX, limit = &limit_ts;
-      }
-      if (EmitFront(heap[0].queue, limit, limit_order, sink)) {
-        HeadOf(heap[0].queue, &heap[0]);
-      } else {
-        heap[0] = heap.back();
-        heap.pop_back();
-        if (heap.empty()) break;
-      }
-      SiftDown(heap, 0);
-      if (other && heap[0].ts > other->ts) break;
-    }
-    if (g.heap.empty()) {
+    if (!EmitTurn(g, other, sink, &top[0])) {
       top[0] = top.back();
       top.pop_back();
       if (top.empty()) break;
-    } else {
-      top[0].ts = g.heap[0].ts;
     }
     SiftDown(top, 0);
   }
@@ -584,6 +532,51 @@ size_t Sorter::DrainSorted(Sink&& sink) {
   size_ = 0;
   for (size_t& c : kind_counts_) c = 0;
   return resorted;
+}
+
+template <typename Sink>
+FATHOM_ALWAYS_INLINE bool Sorter::EmitTurn(TieGroup& g, const GroupHead* other, Sink& sink,
+                                           GroupHead* head) {
+  if (g.pair_queue != UINT32_MAX) {
+    Queue& q = queues_[g.pair_queue];
+    if (!EmitPair(q, g.id, other, sink)) return false;
+    const GroupHead next = PairHead(q, g.id);
+    head->ts = next.ts, head->group = next.group;
+    return true;
+  }
+  std::vector<Head>& heap = g.heap;
+  if (heap.size() == 1) {  // most groups: one queue, no heap step inside
+    if (!EmitFront(heap[0].queue, other ? &other->ts : nullptr, UINT32_MAX, sink)) return false;
+    HeadOf(heap[0].queue, &heap[0]);
+    head->ts = heap[0].ts;
+    return true;
+  }
+  for (;;) {
+    const Head* next = nullptr;
+    if (heap.size() > 1) next = &heap[1];
+    if (heap.size() > 2 && Before(heap[2], heap[1])) next = &heap[2];
+    // Stop before the group's next queue head, or after the other groups'
+    // earliest ts, whichever comes first.
+    int64_t limit_ts = 0;
+    uint32_t limit_order = 0;
+    const int64_t* limit = nullptr;
+    if (next && (!other || next->ts <= other->ts)) {
+      limit_ts = next->ts, limit_order = next->order, limit = &limit_ts;
+    } else if (other) {
+      limit_ts = other->ts, limit_order = UINT32_MAX, limit = &limit_ts;
+    }
+    if (EmitFront(heap[0].queue, limit, limit_order, sink)) {
+      HeadOf(heap[0].queue, &heap[0]);
+    } else {
+      heap[0] = heap.back();
+      heap.pop_back();
+      if (heap.empty()) return false;
+    }
+    SiftDown(heap, 0);
+    if (other && heap[0].ts > other->ts) break;
+  }
+  head->ts = heap[0].ts;
+  return true;
 }
 
 template <typename Sink>
@@ -623,7 +616,8 @@ bool Sorter::EmitPair(Queue& q, uint32_t switch_group, const GroupHead* other, S
     // Every event of the next run comes after the events of this one in
     // the other part (TryPushCompactRun), so the current part may go on.
     q.runs.pop_front();
-    DecodeFrontPairRun(q);
+    if (q.runs.empty()) return false;
+    DecodeFrontRun(q);
     if (q.runs.empty()) return false;
   }
 }

@@ -191,7 +191,6 @@ bool GroupIntKeysInTsOrder(Partitioned* t) {
   const IntervalList& l = *t->list;
   std::vector<int64_t> keys;
   if (!std::is_sorted(l.ts.begin(), l.ts.end()) || !IntKeys(*t, &keys)) return false;
-  t->starts.clear();
   return CountingOrder(
       keys.size(), [&](size_t r) { return keys[r]; }, SIZE_MAX, &t->rows, &t->starts);
 }
