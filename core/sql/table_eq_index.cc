@@ -34,7 +34,6 @@ EqIndex::EqIndex(const ColumnBase* col, uint32_t rows) : col_(col), row_count_(r
     return;
   }
   std::sort(keyed.begin(), keyed.end());
-  rows_.clear();
   rows_.reserve(keyed.size());
   for (const auto& k : keyed) rows_.push_back(k.second);
 }
