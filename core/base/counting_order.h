@@ -16,11 +16,15 @@ namespace fathom {
 // Writes positions 0..n-1 to `order`, by ascending key and, within a key, by
 // position (as a stable sort of (key, position) gives them); `key_at(i)` is
 // position i's int64 key. When `starts` is given it receives the index in
-// `order` where each distinct key begins, ascending, then n. Returns false,
-// writing nothing, when the keys take more than `limit` distinct values.
+// `order` where each distinct key begins, ascending, then n. When `rank` is
+// given, (*rank)[i] is where position i went in `order`: a caller moving
+// per-position values into key order writes them there while reading them in
+// position order (a few write streams, one per key), where reading them
+// through `order` jumps across memory at every step. Returns false, writing
+// nothing, when the keys take more than `limit` distinct values.
 template <typename KeyAt>
 bool CountingOrder(size_t n, KeyAt key_at, size_t limit, std::vector<uint32_t>* order,
-                   std::vector<size_t>* starts = nullptr) {
+                   std::vector<size_t>* starts = nullptr, std::vector<uint32_t>* rank = nullptr) {
   // Open addressing from key to its number in order of first appearance.
   size_t capacity = 16;
   std::vector<int64_t> slot_key(capacity);
@@ -69,7 +73,12 @@ bool CountingOrder(size_t n, KeyAt key_at, size_t limit, std::vector<uint32_t>* 
   }
   if (starts) starts->push_back(n);
   order->resize(n);
-  for (size_t i = 0; i < n; ++i) (*order)[next[ids[i]]++] = static_cast<uint32_t>(i);
+  if (rank) rank->resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t at = static_cast<uint32_t>(next[ids[i]]++);
+    (*order)[at] = static_cast<uint32_t>(i);
+    if (rank) (*rank)[i] = at;
+  }
   return true;
 }
 

@@ -21,11 +21,13 @@ TEST(CountingOrder, MatchesStableSortByKey) {
     std::iota(want.begin(), want.end(), 0u);
     std::stable_sort(want.begin(), want.end(),
                      [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-    std::vector<uint32_t> got;
+    std::vector<uint32_t> got, rank;
     std::vector<size_t> starts;
     ASSERT_TRUE(CountingOrder(
-        keys.size(), [&](size_t i) { return keys[i]; }, values, &got, &starts));
+        keys.size(), [&](size_t i) { return keys[i]; }, values, &got, &starts, &rank));
     EXPECT_EQ(got, want) << values << " values";
+    ASSERT_EQ(rank.size(), keys.size());
+    for (uint32_t at = 0; at < got.size(); ++at) ASSERT_EQ(rank[got[at]], at) << values;
     std::vector<size_t> want_starts;
     for (size_t i = 0; i < want.size(); ++i)
       if (i == 0 || keys[want[i]] != keys[want[i - 1]]) want_starts.push_back(i);

@@ -64,33 +64,38 @@ struct Level {
   int64_t end(size_t i) const { return ts[i] + dur[i]; }
 };
 
-// All overlapping pairs of `a` and the rows `b_rows` of `b` (both in ts
-// order), as intervals carrying both ids; a sweep over start times.
-void IntersectTwo(const Level& a, const IntervalList& b, const std::vector<uint32_t>& b_rows,
-                  Level* out) {
+// One partition's intervals of one table, side by side in ts order.
+struct Slice {
+  const int64_t* ts;
+  const int64_t* dur;
+  const int64_t* ids;
+  size_t size;
+  int64_t end(size_t i) const { return ts[i] + dur[i]; }
+};
+
+// All overlapping pairs of `a` and `b` (both in ts order), as intervals
+// carrying both ids; a sweep over start times.
+void IntersectTwo(const Level& a, const Slice& b, Level* out) {
   out->width = a.width + 1;
-  auto emit = [&](uint32_t x, uint32_t by) {
-    const uint32_t y = b_rows[by];
+  auto emit = [&](uint32_t x, uint32_t y) {
     const int64_t ts = std::max(a.ts[x], b.ts[y]);
     out->ts.push_back(ts);
-    out->dur.push_back(std::min(a.end(x), b.ts[y] + b.dur[y]) - ts);
+    out->dur.push_back(std::min(a.end(x), b.end(y)) - ts);
     out->ids.insert(out->ids.end(), a.ids.begin() + static_cast<ptrdiff_t>(x * a.width),
                     a.ids.begin() + static_cast<ptrdiff_t>((x + 1) * a.width));
     out->ids.push_back(b.ids[y]);
   };
-  auto b_end = [&](uint32_t by) { return b.ts[b_rows[by]] + b.dur[b_rows[by]]; };
   std::vector<uint32_t> active_a, active_b;
   size_t i = 0, j = 0;
-  while (i < a.size() || j < b_rows.size()) {
-    int64_t t = i < a.size() ? a.ts[i] : b.ts[b_rows[j]];
-    if (j < b_rows.size() && b.ts[b_rows[j]] < t) t = b.ts[b_rows[j]];
+  while (i < a.size() || j < b.size) {
+    int64_t t = i < a.size() ? a.ts[i] : b.ts[j];
+    if (j < b.size && b.ts[j] < t) t = b.ts[j];
     // Spans that started earlier overlap t only if they end after it.
     std::erase_if(active_a, [&](uint32_t x) { return a.end(x) <= t; });
-    std::erase_if(active_b, [&](uint32_t y) { return b_end(y) <= t; });
+    std::erase_if(active_b, [&](uint32_t y) { return b.end(y) <= t; });
     const size_t new_a = active_a.size(), new_b = active_b.size();
     while (i < a.size() && a.ts[i] == t) active_a.push_back(static_cast<uint32_t>(i++));
-    while (j < b_rows.size() && b.ts[b_rows[j]] == t)
-      active_b.push_back(static_cast<uint32_t>(j++));
+    while (j < b.size && b.ts[j] == t) active_b.push_back(static_cast<uint32_t>(j++));
     // New spans pair with everything active on the other side: all spans
     // starting at t overlap each other, and earlier ones are known to hold t.
     for (size_t x = new_a; x < active_a.size(); ++x)
@@ -133,14 +138,22 @@ std::vector<std::string> SplitNames(std::string text) {
 }
 
 // One table's rows grouped by partition: `rows` ordered by (partition, ts,
-// input order); group g is rows[starts[g], starts[g + 1]).
+// input order); group g is rows[starts[g], starts[g + 1]). `ts`, `dur` and
+// `ids` hold those rows' values in that order, so that a group's intervals
+// lie side by side: read through `rows`, every interval of a partition was a
+// cache miss (a thread's spans are spread over the whole table).
 struct Partitioned {
   const IntervalList* list = nullptr;
   std::vector<size_t> pos;  // the partition columns' places in list->parts
   std::vector<uint32_t> rows;
   std::vector<size_t> starts;
+  std::vector<int64_t> ts, dur, ids;
   const PtrColumn& Part(size_t k) const { return list->parts[pos[k]]; }
   SqlCell Cell(uint32_t row, size_t k) const { return Part(k).At(row); }
+  Slice Group(size_t g) const {
+    const size_t b = starts[g];
+    return {ts.data() + b, dur.data() + b, ids.data() + b, starts[g + 1] - b};
+  }
 };
 
 // Compares the partition of row `x` of `a` with row `y` of `b`.
@@ -187,18 +200,36 @@ bool SortByIntKey(Partitioned* t) {
 // ts`). A stable counting sort by key then gives (partition, ts, row) order
 // and the group starts directly, with no comparison sort of a million rows
 // and no cell comparisons. False (nothing done) when that does not apply.
-bool GroupIntKeysInTsOrder(Partitioned* t) {
+// `rank` receives each row's place in `rows`.
+bool GroupIntKeysInTsOrder(Partitioned* t, std::vector<uint32_t>* rank) {
   const IntervalList& l = *t->list;
   std::vector<int64_t> keys;
   if (!std::is_sorted(l.ts.begin(), l.ts.end()) || !IntKeys(*t, &keys)) return false;
   return CountingOrder(
-      keys.size(), [&](size_t r) { return keys[r]; }, SIZE_MAX, &t->rows, &t->starts);
+      keys.size(), [&](size_t r) { return keys[r]; }, SIZE_MAX, &t->rows, &t->starts, rank);
+}
+
+// Fills t->ts, dur and ids in `rows` order: from each row's place in `rows`
+// when known (reading the list in order, writing one stream per partition),
+// else through `rows`.
+void ArrangeByGroup(Partitioned* t, const std::vector<uint32_t>* rank) {
+  const IntervalList& l = *t->list;
+  const size_t n = l.size();
+  t->ts.resize(n);
+  t->dur.resize(n);
+  t->ids.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t from = rank ? i : t->rows[i], to = rank ? (*rank)[i] : i;
+    t->ts[to] = l.ts[from];
+    t->dur[to] = l.dur[from];
+    t->ids[to] = l.ids[from];
+  }
 }
 
 void Partition(Partitioned* t) {
   const IntervalList& l = *t->list;
   t->rows.resize(l.size());
-  if (GroupIntKeysInTsOrder(t)) return;
+  if (std::vector<uint32_t> rank; GroupIntKeysInTsOrder(t, &rank)) return ArrangeByGroup(t, &rank);
   for (uint32_t i = 0; i < t->rows.size(); ++i) t->rows[i] = i;
   if (!SortByIntKey(t)) {
     std::stable_sort(t->rows.begin(), t->rows.end(), [&](uint32_t x, uint32_t y) {
@@ -209,6 +240,7 @@ void Partition(Partitioned* t) {
   for (size_t i = 0; i < t->rows.size(); ++i)
     if (i == 0 || CompareKeys(*t, t->rows[i - 1], *t, t->rows[i]) != 0) t->starts.push_back(i);
   t->starts.push_back(t->rows.size());
+  ArrangeByGroup(t, nullptr);
 }
 
 // The group of `t` whose partition is that of row `row` of `key_of`, or -1.
@@ -231,30 +263,26 @@ long FindGroup(const Partitioned& t, const Partitioned& key_of, uint32_t row) {
 void IntersectGroup(const std::vector<Partitioned>& tables, size_t group, PtrTable* out) {
   const Partitioned& first = tables[0];
   const uint32_t key_row = first.rows[first.starts[group]];
+  const Slice own = first.Group(group);
   Level acc;
-  for (size_t i = first.starts[group]; i < first.starts[group + 1]; ++i) {
-    acc.ts.push_back(first.list->ts[first.rows[i]]);
-    acc.dur.push_back(first.list->dur[first.rows[i]]);
-    acc.ids.push_back(first.list->ids[first.rows[i]]);
-  }
+  acc.ts.assign(own.ts, own.ts + own.size);
+  acc.dur.assign(own.dur, own.dur + own.size);
+  acc.ids.assign(own.ids, own.ids + own.size);
   for (size_t k = 1; k < tables.size() && acc.size() > 0; ++k) {
     const long g = FindGroup(tables[k], first, key_row);
     Level next;
     if (g >= 0) {
-      const Partitioned& t = tables[k];
-      const std::vector<uint32_t> b_rows(
-          t.rows.begin() + static_cast<ptrdiff_t>(t.starts[static_cast<size_t>(g)]),
-          t.rows.begin() + static_cast<ptrdiff_t>(t.starts[static_cast<size_t>(g) + 1]));
-      IntersectTwo(acc, *t.list, b_rows, &next);
+      IntersectTwo(acc, tables[k].Group(static_cast<size_t>(g)), &next);
       SortByTs(&next);
     }
     acc = std::move(next);
   }
   std::vector<PtrColumn>& cols = out->columns;
-  for (size_t i = 0; i < acc.size(); ++i) {
-    cols[0].AppendInt(acc.ts[i]);
-    cols[1].AppendInt(acc.dur[i]);
-    for (size_t w = 0; w < acc.width; ++w) cols[2 + w].AppendInt(acc.ids[i * acc.width + w]);
+  cols[0].AppendInts(acc.ts.data(), acc.size());
+  cols[1].AppendInts(acc.dur.data(), acc.size());
+  for (size_t w = 0; w < acc.width; ++w) {
+    PtrColumn& col = cols[2 + w];
+    for (size_t i = 0; i < acc.size(); ++i) col.AppendInt(acc.ids[i * acc.width + w]);
   }
   for (size_t k = 0; k < first.pos.size(); ++k) {
     const SqlCell key = first.Cell(key_row, k);

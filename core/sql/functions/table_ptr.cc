@@ -218,6 +218,14 @@ void PtrColumn::AppendInt(int64_t v) {
   values_.push_back(v);
 }
 
+void PtrColumn::AppendInts(const int64_t* v, size_t n) {
+  if (cells_mode_ || !types_.empty()) {
+    for (size_t i = 0; i < n; ++i) AppendInt(v[i]);
+    return;
+  }
+  values_.insert(values_.end(), v, v + n);
+}
+
 void PtrColumn::AppendDouble(double d) {
   if (cells_mode_) {
     SqlCell c;

@@ -48,6 +48,7 @@ struct SqlCell {
 class PtrColumn {
  public:
   void AppendInt(int64_t v);
+  void AppendInts(const int64_t* v, size_t n);
   void AppendDouble(double d);
   void AppendNull();
   void Append(const SqlCell& c);
