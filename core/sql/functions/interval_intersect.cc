@@ -15,15 +15,59 @@ namespace {
 constexpr const char* kIntervalsType = "fathom.intervals";
 
 // One table's intervals as the aggregate saw them (ts order), with one
-// column of values per partition name in `parts`.
+// column of values per partition name in `parts`. When `starts` is not
+// empty, the aggregate has grouped them by their one integer partition
+// column (GroupInPlace): rows in (partition, ts, input) order, group g in
+// rows [starts[g], starts[g + 1]), and input_row[r] where row r came in.
 struct IntervalList {
   std::vector<std::string> part_names;
   std::vector<int64_t> ids, ts, dur;
   std::vector<PtrColumn> parts;
+  std::vector<size_t> starts;
+  std::vector<uint32_t> input_row;
   size_t size() const { return ids.size(); }
+  uint32_t InputRow(uint32_t r) const { return input_row.empty() ? r : input_row[r]; }
 };
 
 void DeleteList(void* p) { delete static_cast<IntervalList*>(p); }
+
+// `v` with element i moved to rank[i].
+void Scatter(const std::vector<uint32_t>& rank, std::vector<int64_t>* v) {
+  std::vector<int64_t> out(v->size());
+  for (size_t i = 0; i < rank.size(); ++i) out[rank[i]] = (*v)[i];
+  v->swap(out);
+}
+
+// The usual list, one integer partition column (utid, cpu) and rows in ts
+// order (the macros aggregate `ORDER BY ts`), grouped by partition in place:
+// a stable counting sort by key gives (partition, ts, input) order and the
+// group starts in linear time, and each column is moved by scattering it in
+// one pass (a write stream per partition). The intersection then reads each
+// partition's intervals side by side; through row indexes, every interval
+// of a partition was a cache miss (a thread's spans lie across the whole
+// table), and a partitioned copy of each list cost 24 bytes a row more.
+void GroupInPlace(IntervalList* l) {
+  if (l->part_names.size() != 1 || l->size() == 0 || !std::is_sorted(l->ts.begin(), l->ts.end()))
+    return;
+  const PtrColumn& part = l->parts[0];
+  std::vector<int64_t> keys(l->size());
+  for (uint32_t r = 0; r < l->size(); ++r) {
+    if (part.TypeAt(r) != SQLITE_INTEGER) return;
+    keys[r] = part.IntAt(r);
+  }
+  std::vector<uint32_t> rank;
+  if (!CountingOrder(
+          keys.size(), [&](size_t r) { return keys[r]; }, SIZE_MAX, &l->input_row, &l->starts,
+          &rank))
+    return;
+  Scatter(rank, &l->ids);
+  Scatter(rank, &l->ts);
+  Scatter(rank, &l->dur);
+  Scatter(rank, &keys);
+  PtrColumn grouped;
+  grouped.AppendInts(keys.data(), keys.size());
+  l->parts[0] = std::move(grouped);
+}
 
 void AggStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   auto** slot = static_cast<IntervalList**>(sqlite3_aggregate_context(ctx, sizeof(IntervalList*)));
@@ -52,6 +96,7 @@ void AggStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
 void AggFinal(sqlite3_context* ctx) {
   auto** slot = static_cast<IntervalList**>(sqlite3_aggregate_context(ctx, 0));
   IntervalList* list = slot && *slot ? *slot : new IntervalList();
+  GroupInPlace(list);
   sqlite3_result_pointer(ctx, list, kIntervalsType, DeleteList);
 }
 
@@ -139,20 +184,24 @@ std::vector<std::string> SplitNames(std::string text) {
 
 // One table's rows grouped by partition: `rows` ordered by (partition, ts,
 // input order); group g is rows[starts[g], starts[g + 1]). `ts`, `dur` and
-// `ids` hold those rows' values in that order, so that a group's intervals
-// lie side by side: read through `rows`, every interval of a partition was a
-// cache miss (a thread's spans are spread over the whole table).
+// `ids` point at those rows' values in that order: the list's own when the
+// aggregate grouped it by this partition (`rows` is then empty: the list's
+// order), else a copy in `copied`.
 struct Partitioned {
   const IntervalList* list = nullptr;
   std::vector<size_t> pos;  // the partition columns' places in list->parts
   std::vector<uint32_t> rows;
   std::vector<size_t> starts;
-  std::vector<int64_t> ts, dur, ids;
+  const int64_t* ts = nullptr;
+  const int64_t* dur = nullptr;
+  const int64_t* ids = nullptr;
+  std::vector<int64_t> copied[3];
+  uint32_t RowAt(size_t i) const { return rows.empty() ? static_cast<uint32_t>(i) : rows[i]; }
   const PtrColumn& Part(size_t k) const { return list->parts[pos[k]]; }
   SqlCell Cell(uint32_t row, size_t k) const { return Part(k).At(row); }
   Slice Group(size_t g) const {
     const size_t b = starts[g];
-    return {ts.data() + b, dur.data() + b, ids.data() + b, starts[g + 1] - b};
+    return {ts + b, dur + b, ids + b, starts[g + 1] - b};
   }
 };
 
@@ -188,59 +237,58 @@ bool SortByIntKey(Partitioned* t) {
   const IntervalList& l = *t->list;
   std::vector<int64_t> keys;
   if (!IntKeys(*t, &keys)) return false;
-  std::vector<std::tuple<int64_t, int64_t, uint32_t>> keyed(l.size());
-  for (uint32_t r = 0; r < l.size(); ++r) keyed[r] = {keys[r], l.ts[r], r};
+  std::vector<std::tuple<int64_t, int64_t, uint32_t, uint32_t>> keyed(l.size());
+  for (uint32_t r = 0; r < l.size(); ++r) keyed[r] = {keys[r], l.ts[r], l.InputRow(r), r};
   std::sort(keyed.begin(), keyed.end());
-  for (uint32_t i = 0; i < keyed.size(); ++i) t->rows[i] = std::get<2>(keyed[i]);
+  for (uint32_t i = 0; i < keyed.size(); ++i) t->rows[i] = std::get<3>(keyed[i]);
   return true;
 }
 
-// The usual case in linear time: one integer partition column (utid, cpu)
-// or none, and rows that came in ts order (the macros aggregate `ORDER BY
-// ts`). A stable counting sort by key then gives (partition, ts, row) order
-// and the group starts directly, with no comparison sort of a million rows
-// and no cell comparisons. False (nothing done) when that does not apply.
-// `rank` receives each row's place in `rows`.
-bool GroupIntKeysInTsOrder(Partitioned* t, std::vector<uint32_t>* rank) {
+// Copies the values of `rows` in that order for the sweep.
+void CopyByRows(Partitioned* t) {
   const IntervalList& l = *t->list;
-  std::vector<int64_t> keys;
-  if (!std::is_sorted(l.ts.begin(), l.ts.end()) || !IntKeys(*t, &keys)) return false;
-  return CountingOrder(
-      keys.size(), [&](size_t r) { return keys[r]; }, SIZE_MAX, &t->rows, &t->starts, rank);
-}
-
-// Fills t->ts, dur and ids in `rows` order: from each row's place in `rows`
-// when known (reading the list in order, writing one stream per partition),
-// else through `rows`.
-void ArrangeByGroup(Partitioned* t, const std::vector<uint32_t>* rank) {
-  const IntervalList& l = *t->list;
-  const size_t n = l.size();
-  t->ts.resize(n);
-  t->dur.resize(n);
-  t->ids.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const size_t from = rank ? i : t->rows[i], to = rank ? (*rank)[i] : i;
-    t->ts[to] = l.ts[from];
-    t->dur[to] = l.dur[from];
-    t->ids[to] = l.ids[from];
+  const std::vector<int64_t>* from[3] = {&l.ts, &l.dur, &l.ids};
+  for (size_t c = 0; c < 3; ++c) {
+    t->copied[c].resize(t->rows.size());
+    for (size_t i = 0; i < t->rows.size(); ++i) t->copied[c][i] = (*from[c])[t->rows[i]];
   }
+  t->ts = t->copied[0].data();
+  t->dur = t->copied[1].data();
+  t->ids = t->copied[2].data();
 }
 
 void Partition(Partitioned* t) {
   const IntervalList& l = *t->list;
+  if (!l.starts.empty() && t->pos.size() == 1 && t->pos[0] == 0) {  // grouped by the aggregate
+    t->starts = l.starts;
+    t->ts = l.ts.data();
+    t->dur = l.dur.data();
+    t->ids = l.ids.data();
+    return;
+  }
+  if (t->pos.empty() && l.starts.empty() && std::is_sorted(l.ts.begin(), l.ts.end())) {
+    t->starts = {0};  // no partition: one group, in the list's order
+    if (l.size() > 0) t->starts.push_back(l.size());
+    t->ts = l.ts.data();
+    t->dur = l.dur.data();
+    t->ids = l.ids.data();
+    return;
+  }
+  // Otherwise by (partition, ts, input order), comparing cells only when the
+  // partition is not one integer column (or none).
   t->rows.resize(l.size());
-  if (std::vector<uint32_t> rank; GroupIntKeysInTsOrder(t, &rank)) return ArrangeByGroup(t, &rank);
   for (uint32_t i = 0; i < t->rows.size(); ++i) t->rows[i] = i;
   if (!SortByIntKey(t)) {
     std::stable_sort(t->rows.begin(), t->rows.end(), [&](uint32_t x, uint32_t y) {
       const int c = CompareKeys(*t, x, *t, y);
-      return c != 0 ? c < 0 : l.ts[x] < l.ts[y];
+      if (c != 0) return c < 0;
+      return l.ts[x] != l.ts[y] ? l.ts[x] < l.ts[y] : l.InputRow(x) < l.InputRow(y);
     });
   }
   for (size_t i = 0; i < t->rows.size(); ++i)
     if (i == 0 || CompareKeys(*t, t->rows[i - 1], *t, t->rows[i]) != 0) t->starts.push_back(i);
   t->starts.push_back(t->rows.size());
-  ArrangeByGroup(t, nullptr);
+  CopyByRows(t);
 }
 
 // The group of `t` whose partition is that of row `row` of `key_of`, or -1.
@@ -248,7 +296,7 @@ long FindGroup(const Partitioned& t, const Partitioned& key_of, uint32_t row) {
   size_t lo = 0, hi = t.starts.size() - 1;
   while (lo < hi) {
     const size_t mid = (lo + hi) / 2;
-    const int c = CompareKeys(t, t.rows[t.starts[mid]], key_of, row);
+    const int c = CompareKeys(t, t.RowAt(t.starts[mid]), key_of, row);
     if (c == 0) return static_cast<long>(mid);
     if (c < 0)
       lo = mid + 1;
@@ -262,7 +310,7 @@ long FindGroup(const Partitioned& t, const Partitioned& key_of, uint32_t row) {
 // column form: ts, dur, one id per table, the partition's values).
 void IntersectGroup(const std::vector<Partitioned>& tables, size_t group, PtrTable* out) {
   const Partitioned& first = tables[0];
-  const uint32_t key_row = first.rows[first.starts[group]];
+  const uint32_t key_row = first.RowAt(first.starts[group]);
   const Slice own = first.Group(group);
   Level acc;
   acc.ts.assign(own.ts, own.ts + own.size);
