@@ -94,6 +94,7 @@ class CompactInt64Column final : public ColumnBase {
 
   bool IsNull(uint32_t) const override { return false; }
   int64_t GetInt(uint32_t row) const override { return (*this)[row]; }
+  bool IntAt(uint32_t row, int64_t* v) const override { return IntAtOf(*this, row, v); }
   double GetDouble(uint32_t row) const override { return static_cast<double>((*this)[row]); }
 
  private:
