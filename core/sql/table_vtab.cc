@@ -119,8 +119,12 @@ int Disconnect(sqlite3_vtab* vtab) {
   return SQLITE_OK;
 }
 
-// BestIndex's idxNum flag: the scan reads an arg set column.
+// BestIndex's idxNum flags: the scan reads an arg set column; the scan
+// gives its rows in the order of the column numbered idxNum >> kOrderShift
+// (ORDER BY or GROUP BY on it), through that column's equality index.
 constexpr int kReadsArgSetIds = 1;
+constexpr int kOrderedByIndex = 2;
+constexpr int kOrderShift = 8;
 
 // Whether the query reads an arg set column (*arg_set_id): its ids are only
 // final once the args table has been built (ArgsTable::EnsureMaterialized).
@@ -135,6 +139,13 @@ bool UsesArgSetColumn(const VTab* v, sqlite3_uint64 col_used) {
   return false;
 }
 
+// Whether ORDER BY `col` can be served from its equality index: integer
+// values (a string index is by string id, not text) and no NULL, which the
+// index leaves out and SQLite would put first.
+bool OrderableByIndex(const ColumnBase* col) {
+  return col->type() == SqlType::kInt && !(col->flags() & kNullable) && EqIndex::Supports(col);
+}
+
 int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   auto* v = static_cast<VTab*>(vtab);
   v->table->PrepareForRead();  // lazily built rows (args) count too
@@ -147,10 +158,12 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   double cost = rows;
   std::string idx;
   int argv = 0;
+  bool has_eq = false;
   for (int i = 0; i < info->nConstraint; ++i) {
     const auto& c = info->aConstraint[i];
     Op op;
     if (!c.usable || c.iColumn < 0 || !MapOp(c.op, &op)) continue;
+    has_eq |= op == kEq;
     const ColumnBase* col = v->columns[c.iColumn];
     bool ranged = col->is_id() || col->sorted();
     // Equality on a column with repeated values: rows / (2 log2 rows), the
@@ -172,11 +185,20 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     idx += std::to_string(c.iColumn) + ":" + std::to_string(op) + ";";
   }
   // Rows come back in table order (an index gives them in that order too),
-  // so ascending rowid and sorted columns need no sort.
+  // so ascending rowid and sorted columns need no sort. Another integer
+  // column without NULLs is given in order by its equality index, whose rows
+  // are by (value, row): what SQLite's sort gives, at the cost of an index
+  // kept for later lookups, where SQLite's sorter writes every row's values
+  // out and reads them back (`GROUP BY track_id` over every slice). Not with
+  // an equality filter, whose own index then serves the few rows it keeps.
   if (info->nOrderBy == 1 && !info->aOrderBy[0].desc) {
     const int i = info->aOrderBy[0].iColumn;
-    if (i < 0 || v->indexes->NonDecreasing(v->columns[i], v->table->row_count()))
+    if (i < 0 || v->indexes->NonDecreasing(v->columns[i], v->table->row_count())) {
       info->orderByConsumed = 1;
+    } else if (!has_eq && OrderableByIndex(v->columns[i])) {
+      info->orderByConsumed = 1;
+      info->idxNum |= kOrderedByIndex | (i << kOrderShift);
+    }
   }
   info->estimatedCost = std::max(1.0, cost);
   info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, cost));
@@ -272,6 +294,15 @@ void MaybeUseIndex(VTab* v, Cursor* c) {
     c->hi = c->end;
     return;
   }
+}
+
+// Serves every row of the range in `col`'s order: all of its index.
+void UseIndexInOrder(VTab* v, Cursor* c, const ColumnBase* col) {
+  c->index = v->indexes->Get(col, v->table->row_count());
+  c->pos = 0;
+  c->pos_end = c->index->rows().size();
+  c->lo = c->row;
+  c->hi = c->end;
 }
 
 double dv_or(int64_t iv, double dv, bool is_double) {
@@ -422,7 +453,11 @@ int FilterFn(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int arg
       c->filters.push_back({col, op, is_double, iv, dv, 0});
     }
   }
-  MaybeUseIndex(v, c);
+  if (idx_num & kOrderedByIndex) {
+    UseIndexInOrder(v, c, v->columns[static_cast<size_t>(idx_num >> kOrderShift)]);
+  } else {
+    MaybeUseIndex(v, c);
+  }
   SkipFiltered(c);
   return SQLITE_OK;
 }
