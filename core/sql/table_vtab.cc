@@ -155,7 +155,14 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   // table's ids were read from the trace's tables, so final already.
   info->idxNum = v->storage && UsesArgSetColumn(v, info->colUsed) ? kReadsArgSetIds : 0;
   double rows = std::max<double>(1, v->table->row_count());
-  double cost = rows;
+  // SQLite weighs plans by `cost`, the rows the scan visits, and by `out`,
+  // the rows it returns. A scan narrows by sorted columns and by at most one
+  // equality index (the narrowest, MaybeUseIndex), then visits every row
+  // that is left: filters beyond those make fewer rows, not a cheaper scan.
+  // Counting each equality as cutting the visit made `track_id = ? AND name
+  // = ?` look almost free per track, and the frame modules' joins ran from
+  // every thread track instead of from the few slices of one name.
+  double cost = rows, out = rows, narrowest_eq = 1;
   std::string idx;
   int argv = 0;
   bool has_eq = false;
@@ -166,24 +173,33 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     has_eq |= op == kEq;
     const ColumnBase* col = v->columns[c.iColumn];
     bool ranged = col->is_id() || col->sorted();
-    // Equality on a column with repeated values: rows / (2 log2 rows), the
-    // estimate upstream's planner makes. A flat tenth made
-    // `slice.track_id = ?` look like a tenth of all slices, so SQLite drove
-    // thread_slice's join from every slice (two lookups each) instead of
-    // from the few hundred thread tracks; and plans closer to upstream's
-    // give rows in upstream's order more often.
-    if (op == kEq && !ranged && rows > 2)
-      cost /= 2 * std::log2(rows);
-    else if (op == kEq)
-      cost /= ranged ? rows : 10;
-    else if (op == kIsNull || op == kIsNotNull)
-      cost /= 2;
-    else
-      cost /= ranged ? 4 : 2;
+    if (op == kEq && ranged) {
+      cost /= rows;
+      out /= rows;
+    } else if (op == kEq && EqIndex::Supports(col) && rows > 2) {
+      // Repeated values: rows / (2 log2 rows), the estimate upstream's
+      // planner makes. A flat tenth made `slice.track_id = ?` look like a
+      // tenth of all slices, so SQLite drove thread_slice's join from every
+      // slice (two lookups each) instead of from the few hundred thread
+      // tracks; and plans closer to upstream's give its row order more often.
+      const double kept = 1 / (2 * std::log2(rows));
+      narrowest_eq = std::min(narrowest_eq, kept);
+      out *= kept;
+    } else if (op == kEq) {
+      out /= 10;
+    } else if (op == kIsNull || op == kIsNotNull) {
+      out /= 2;
+    } else if (ranged) {
+      cost /= 4;
+      out /= 4;
+    } else {
+      out /= 2;
+    }
     if (op != kIsNull && op != kIsNotNull) info->aConstraintUsage[i].argvIndex = ++argv;
     info->aConstraintUsage[i].omit = 0;
     idx += std::to_string(c.iColumn) + ":" + std::to_string(op) + ";";
   }
+  cost *= narrowest_eq;
   // Rows come back in table order (an index gives them in that order too),
   // so ascending rowid and sorted columns need no sort. Another integer
   // column without NULLs is given in order by its equality index, whose rows
@@ -201,7 +217,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     }
   }
   info->estimatedCost = std::max(1.0, cost);
-  info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, cost));
+  info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, out));
   info->idxStr = sqlite3_mprintf("%s", idx.c_str());
   info->needToFreeIdxStr = 1;
   return SQLITE_OK;
@@ -280,19 +296,20 @@ void SkipFiltered(Cursor* c) {
 void MaybeUseIndex(VTab* v, Cursor* c) {
   constexpr uint32_t kScanIsFine = 64;
   if (c->end - c->row <= kScanIsFine) return;
+  // The narrowest of the equality filters' indexes: `track_id = ? AND name =
+  // ?` walks the few slices of that name, not every slice of the track.
   for (const Filter& f : c->filters) {
     if (f.op != kEq || f.is_double || !EqIndex::Supports(f.column)) continue;
     const EqIndex* index = v->indexes->Get(f.column, v->table->row_count());
     const int64_t key = f.column->type() == SqlType::kString ? static_cast<int64_t>(f.s) : f.i;
     size_t b, e;
     index->Find(key, &b, &e);
-    if (e - b >= c->end - c->row) continue;
+    if (e - b >= (c->index ? c->pos_end - c->pos : c->end - c->row)) continue;
     c->index = index;
     c->pos = b;
     c->pos_end = e;
     c->lo = c->row;
     c->hi = c->end;
-    return;
   }
 }
 
