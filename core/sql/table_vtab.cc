@@ -165,7 +165,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   double cost = rows, out = rows, narrowest_eq = 1;
   std::string idx;
   int argv = 0;
-  bool has_eq = false;
+  bool has_eq = false, narrowed = false;
   for (int i = 0; i < info->nConstraint; ++i) {
     const auto& c = info->aConstraint[i];
     Op op;
@@ -173,6 +173,7 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     has_eq |= op == kEq;
     const ColumnBase* col = v->columns[c.iColumn];
     bool ranged = col->is_id() || col->sorted();
+    narrowed |= ranged && op != kIsNull && op != kIsNotNull;
     if (op == kEq && ranged) {
       cost /= rows;
       out /= rows;
@@ -206,12 +207,14 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   // are by (value, row): what SQLite's sort gives, at the cost of an index
   // kept for later lookups, where SQLite's sorter writes every row's values
   // out and reads them back (`GROUP BY track_id` over every slice). Not with
-  // an equality filter, whose own index then serves the few rows it keeps.
+  // an equality filter, whose own index then serves the few rows it keeps,
+  // nor with a range on a sorted column: the index would be walked whole
+  // for the rows of a short time span.
   if (info->nOrderBy == 1 && !info->aOrderBy[0].desc) {
     const int i = info->aOrderBy[0].iColumn;
     if (i < 0 || v->indexes->NonDecreasing(v->columns[i], v->table->row_count())) {
       info->orderByConsumed = 1;
-    } else if (!has_eq && OrderableByIndex(v->columns[i])) {
+    } else if (!has_eq && !narrowed && OrderableByIndex(v->columns[i])) {
       info->orderByConsumed = 1;
       info->idxNum |= kOrderedByIndex | (i << kOrderShift);
     }
