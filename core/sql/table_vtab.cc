@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/sql/table_eq_index.h"
@@ -26,7 +27,7 @@ struct VTab : sqlite3_vtab {
   std::shared_ptr<EqIndexCache> indexes;     // shared by the table's connections
 };
 
-enum Op : int { kEq, kLt, kLe, kGt, kGe, kIsNull, kIsNotNull };
+enum Op : int { kEq, kLt, kLe, kGt, kGe, kIsNull, kIsNotNull, kGlob };
 
 struct Constraint {
   int column;
@@ -40,7 +41,21 @@ struct Filter {
   int64_t i;
   double d;
   StringId s;
+  // kGlob: the pattern, and whether each string seen so far matches it. A
+  // column holds far fewer distinct strings than rows (slice names), so the
+  // pattern runs once per string, not once per row as SQLite's GLOB would.
+  std::string pattern;
+  const StringPool* strings = nullptr;
+  mutable std::unordered_map<StringId, bool> matches;
+  bool Globs(StringId id) const;
 };
+
+bool Filter::Globs(StringId id) const {
+  auto [it, added] = matches.try_emplace(id, false);
+  if (added)
+    it->second = sqlite3_strglob(pattern.c_str(), std::string(strings->Get(id)).c_str()) == 0;
+  return it->second;
+}
 
 struct Cursor : sqlite3_vtab_cursor {
   uint32_t row = 0;
@@ -88,6 +103,9 @@ int MapOp(unsigned char op, Op* out) {
       return 1;
     case SQLITE_INDEX_CONSTRAINT_ISNOTNULL:
       *out = kIsNotNull;
+      return 1;
+    case SQLITE_INDEX_CONSTRAINT_GLOB:
+      *out = kGlob;
       return 1;
     default:
       return 0;
@@ -170,9 +188,12 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     const auto& c = info->aConstraint[i];
     Op op;
     if (!c.usable || c.iColumn < 0 || !MapOp(c.op, &op)) continue;
-    has_eq |= op == kEq;
     const ColumnBase* col = v->columns[c.iColumn];
-    bool ranged = col->is_id() || col->sorted();
+    // GLOB on a stored string column only (the scan tests it; SQLite still
+    // does too, as for every constraint here).
+    if (op == kGlob && (col->type() != SqlType::kString || col->HasComputedText())) continue;
+    has_eq |= op == kEq;
+    bool ranged = (col->is_id() || col->sorted()) && op != kGlob;
     narrowed |= ranged && op != kIsNull && op != kIsNotNull;
     if (op == kEq && ranged) {
       cost /= rows;
@@ -245,6 +266,10 @@ bool PassesFilters(const Cursor* c, uint32_t row) {
     }
     if (col->IsNull(row)) return false;
     if (f.op == kIsNotNull) continue;
+    if (f.op == kGlob) {
+      if (!f.Globs(col->GetStringId(row))) return false;
+      continue;
+    }
     if (col->type() == SqlType::kString) {
       if (col->GetStringId(row) != f.s) return false;  // only kEq reaches here
       continue;
@@ -448,6 +473,13 @@ int FilterFn(sqlite3_vtab_cursor* cur, int idx_num, const char* idx_str, int arg
       return SQLITE_OK;
     }
     if (col->type() == SqlType::kString) {
+      if (op == kGlob && vt == SQLITE_TEXT) {
+        Filter f{col, kGlob, false, 0, 0, 0};
+        f.pattern = reinterpret_cast<const char*>(sqlite3_value_text(val));
+        f.strings = v->strings;
+        c->filters.push_back(std::move(f));
+        continue;
+      }
       if (op != kEq || vt != SQLITE_TEXT || col->HasComputedText()) continue;  // leave to SQLite
       const char* text = reinterpret_cast<const char*>(sqlite3_value_text(val));
       StringId id =
