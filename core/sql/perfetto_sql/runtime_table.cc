@@ -39,7 +39,11 @@ class ColumnTable final : public Table {
 struct Collected {
   std::string name;
   std::vector<int64_t> values;
+  // A type byte per row only once a second type appears (most columns hold
+  // one): until then every row is `uniform`.
   std::vector<uint8_t> types;
+  uint8_t uniform = SQLITE_NULL;
+  bool mixed = false;
   unsigned seen = 0;  // bit (1 << SQLite type) per type seen
   // The declaration's rules, when the column is declared with a type.
   const char* declared_name = nullptr;  // LONG, DOUBLE, STRING, BYTES
@@ -66,12 +70,22 @@ struct Collected {
       bits = strings->Intern(std::string_view(text, static_cast<size_t>(sqlite3_value_bytes(v))));
     }
     if (declared_name && type != SQLITE_NULL && !(allowed & (1 << type)) && first_bad == SIZE_MAX)
-      first_bad = types.size();
-    Infer(type);
-    seen |= 1u << type;
+      first_bad = values.size();
+    if (type != inferred) Infer(type);
+    PushType(static_cast<uint8_t>(type));
     values.push_back(bits);
-    types.push_back(static_cast<uint8_t>(type));
   }
+
+  void PushType(uint8_t type) {
+    seen |= 1u << type;
+    if (mixed) return types.push_back(type);
+    if (values.empty()) uniform = type;
+    if (type == uniform) return;
+    types.assign(values.size(), uniform);
+    types.push_back(type);
+    mixed = true;
+  }
+  uint8_t TypeAt(size_t row) const { return mixed ? types[row] : uniform; }
 
   void Infer(int type) {
     if (type == SQLITE_NULL || type == SQLITE_BLOB || type == inferred) return;
@@ -88,10 +102,11 @@ struct Collected {
   // Integers among doubles become doubles, as in upstream's tables.
   void PromoteToDouble() {
     for (size_t r = 0; r < values.size(); ++r) {
-      if (types[r] != SQLITE_INTEGER) continue;
+      if (TypeAt(r) != SQLITE_INTEGER) continue;
       values[r] = std::bit_cast<int64_t>(static_cast<double>(values[r]));
-      types[r] = SQLITE_FLOAT;
+      if (mixed) types[r] = SQLITE_FLOAT;
     }
+    if (!mixed && uniform == SQLITE_INTEGER) uniform = SQLITE_FLOAT;
   }
 };
 
@@ -113,7 +128,7 @@ void MakeNumeric(ColumnTable* t, const Collected& c) {
       t, c.name, (nulls ? kNullable : kNoFlags) | (sorted ? kSorted : kNoFlags));
   col->Reserve(c.values.size());
   for (size_t r = 0; r < c.values.size(); ++r) {
-    if (c.types[r] == SQLITE_NULL)
+    if (c.TypeAt(r) == SQLITE_NULL)
       col->AppendNull();
     else if constexpr (std::is_floating_point_v<T>)
       col->Append(std::bit_cast<double>(c.values[r]));
@@ -126,7 +141,7 @@ void MakeNumeric(ColumnTable* t, const Collected& c) {
 void MakeString(ColumnTable* t, const Collected& c) {
   auto col = std::make_unique<StringColumn>(t, c.name);
   for (size_t r = 0; r < c.values.size(); ++r)
-    col->Append(c.types[r] == SQLITE_NULL ? kNullStringId : static_cast<StringId>(c.values[r]));
+    col->Append(c.TypeAt(r) == SQLITE_NULL ? kNullStringId : static_cast<StringId>(c.values[r]));
   t->owned.push_back(std::move(col));
 }
 
@@ -218,7 +233,7 @@ RuntimeTableResult BuildRuntimeTable(sqlite3_stmt* stmt, StringPool* strings,
       if (!EqualsNoCase(d.name, c.name) || c.first_bad == SIZE_MAX) continue;
       result.error = ErrorStatus(what + "(" + name + "): column '" + d.name + "' declared as " +
                                  c.declared_name + " in the schema, but " +
-                                 TypeofName(c.types[c.first_bad]) + " found");
+                                 TypeofName(c.TypeAt(c.first_bad)) + " found");
       return result;
     }
   }
