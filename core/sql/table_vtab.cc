@@ -534,22 +534,21 @@ int ColumnFn(sqlite3_vtab_cursor* cur, sqlite3_context* ctx, int i) {
   auto* v = static_cast<VTab*>(cur->pVtab);
   const ColumnBase* col = v->columns[i];
   uint32_t row = c->row;
-  if (col->type() == SqlType::kInt) {  // most cells: one virtual call
-    int64_t value;
-    if (col->IntAt(row, &value)) {
-      sqlite3_result_int64(ctx, value);
-    } else {
-      sqlite3_result_null(ctx);
-    }
-    return SQLITE_OK;
-  }
-  if (col->IsNull(row)) {
+  // An integer cell (most cells) is read in one virtual call, NULL included.
+  if (col->type() != SqlType::kInt && col->IsNull(row)) {
     sqlite3_result_null(ctx);
     return SQLITE_OK;
   }
   switch (col->type()) {
-    case SqlType::kInt:
-      break;  // above
+    case SqlType::kInt: {
+      int64_t value;
+      if (col->IntAt(row, &value)) {
+        sqlite3_result_int64(ctx, value);
+      } else {
+        sqlite3_result_null(ctx);
+      }
+      break;
+    }
     case SqlType::kDouble:
       sqlite3_result_double(ctx, col->GetDouble(row));
       break;

@@ -257,22 +257,22 @@ void CopyByRows(Partitioned* t) {
   t->ids = t->copied[2].data();
 }
 
+// Reads the list's own rows, in its order, as the groups `starts`.
+void ReadListInPlace(Partitioned* t, std::vector<size_t> starts) {
+  t->starts = std::move(starts);
+  t->ts = t->list->ts.data();
+  t->dur = t->list->dur.data();
+  t->ids = t->list->ids.data();
+}
+
 void Partition(Partitioned* t) {
   const IntervalList& l = *t->list;
-  if (!l.starts.empty() && t->pos.size() == 1 && t->pos[0] == 0) {  // grouped by the aggregate
-    t->starts = l.starts;
-    t->ts = l.ts.data();
-    t->dur = l.dur.data();
-    t->ids = l.ids.data();
-    return;
-  }
+  if (!l.starts.empty() && t->pos.size() == 1 && t->pos[0] == 0)
+    return ReadListInPlace(t, l.starts);  // grouped by the aggregate
   if (t->pos.empty() && l.starts.empty() && std::is_sorted(l.ts.begin(), l.ts.end())) {
-    t->starts = {0};  // no partition: one group, in the list's order
-    if (l.size() > 0) t->starts.push_back(l.size());
-    t->ts = l.ts.data();
-    t->dur = l.dur.data();
-    t->ids = l.ids.data();
-    return;
+    // No partition: one group (none for an empty list), in the list's order.
+    return ReadListInPlace(
+        t, l.size() > 0 ? std::vector<size_t>{0, l.size()} : std::vector<size_t>{0});
   }
   // Otherwise by (partition, ts, input order), comparing cells only when the
   // partition is not one integer column (or none).
