@@ -191,13 +191,15 @@ class AppGuiTest : public QObject {
     QProcess profiler;
     profiler.setProcessChannelMode(QProcess::ForwardedChannels);
     // Two call paths of known size, alive for several dumps (the interpreter frees
-    // everything at exit, before the last one).
+    // everything at exit, before the last one). 1.5 s alive leaves at least three
+    // 100 ms dumps even when CI's parallel tests slow the profiler (0.5 s once gave
+    // fewer).
     const QString script = QStringLiteral(
         "import json, time\n"
         "def strings(n): return [str(i) * 20 for i in range(n)]\n"
         "def blobs(n): return [bytearray(30000) for _ in range(n)]\n"
         "keep = [strings(200000), blobs(400), json.dumps(list(range(100000)))]\n"
-        "time.sleep(0.5)\n");
+        "time.sleep(1.5)\n");
     profiler.start(
         QStringLiteral(HEAPPROFD),
         {QStringLiteral("--lib"), QStringLiteral(HEAPPROF_LIB), QStringLiteral("--dump-interval"),
